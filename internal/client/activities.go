@@ -1,0 +1,100 @@
+package client
+
+import "context"
+
+var (
+	opApproveActivity = operation{name: "approve_activity", typ: "ACTIVITY_TYPE_APPROVE_ACTIVITY"}
+	opRejectActivity  = operation{name: "reject_activity", typ: "ACTIVITY_TYPE_REJECT_ACTIVITY"}
+)
+
+// GetActivityRequest is the body of get_activity.
+type GetActivityRequest struct {
+	OrganizationID string `json:"organizationId"`
+	ActivityID     string `json:"activityId"`
+}
+
+// GetActivity reads one activity (timestamps in the {seconds, nanos} shape).
+func (c *Client) GetActivity(ctx context.Context, req GetActivityRequest) (*Activity, error) {
+	req.OrganizationID = c.org(req.OrganizationID)
+	resp, err := query[ActivityResponse](ctx, c, "get_activity", req)
+	if err != nil {
+		return nil, err
+	}
+	return &resp.Activity, nil
+}
+
+// Pagination selects a page of a list.
+type Pagination struct {
+	Limit  string `json:"limit,omitempty"`
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+}
+
+// ListActivitiesRequest is the body of list_activities.
+type ListActivitiesRequest struct {
+	OrganizationID    string      `json:"organizationId"`
+	FilterByStatus    []string    `json:"filterByStatus,omitempty"`
+	PaginationOptions *Pagination `json:"paginationOptions,omitempty"`
+	FilterByType      []string    `json:"filterByType,omitempty"`
+}
+
+// ListActivitiesResponse is the answer of list_activities.
+type ListActivitiesResponse struct {
+	Activities []Activity `json:"activities"`
+}
+
+// ListActivities lists activities, filtered by status and type, one page.
+func (c *Client) ListActivities(ctx context.Context, req ListActivitiesRequest) (*ListActivitiesResponse, error) {
+	req.OrganizationID = c.org(req.OrganizationID)
+	return query[ListActivitiesResponse](ctx, c, "list_activities", req)
+}
+
+// VoteParams are the parameters of approve_activity and reject_activity.
+type VoteParams struct {
+	Fingerprint string `json:"fingerprint"`
+}
+
+// ApproveActivity votes to approve the activity with this fingerprint. It
+// returns the activity record the service answers with, without waiting:
+// more votes may still be needed.
+func (c *Client) ApproveActivity(ctx context.Context, p VoteParams) (*Activity, error) {
+	return c.submitActivity(ctx, opApproveActivity, p)
+}
+
+// RejectActivity votes to reject the activity with this fingerprint.
+func (c *Client) RejectActivity(ctx context.Context, p VoteParams) (*Activity, error) {
+	return c.submitActivity(ctx, opRejectActivity, p)
+}
+
+// GetPolicyEvaluationsRequest is the body of get_policy_evaluations.
+type GetPolicyEvaluationsRequest struct {
+	OrganizationID string `json:"organizationId"`
+	ActivityID     string `json:"activityId"`
+}
+
+// GetPolicyEvaluationsResponse is the answer of get_policy_evaluations.
+type GetPolicyEvaluationsResponse struct {
+	PolicyEvaluations []PolicyEvaluationRecord `json:"policyEvaluations"`
+}
+
+// PolicyEvaluationRecord is the evaluation of the policies for one vote.
+type PolicyEvaluationRecord struct {
+	ID                string             `json:"id"`
+	ActivityID        string             `json:"activityId"`
+	OrganizationID    string             `json:"organizationId"`
+	VoteID            string             `json:"voteId"`
+	PolicyEvaluations []PolicyEvaluation `json:"policyEvaluations"`
+	CreatedAt         Timestamp          `json:"createdAt"`
+}
+
+// PolicyEvaluation is one policy's outcome (OUTCOME_ALLOW, ...).
+type PolicyEvaluation struct {
+	PolicyID string `json:"policyId,omitempty"`
+	Outcome  string `json:"outcome,omitempty"`
+}
+
+// GetPolicyEvaluations reads the policy evaluations of an activity.
+func (c *Client) GetPolicyEvaluations(ctx context.Context, req GetPolicyEvaluationsRequest) (*GetPolicyEvaluationsResponse, error) {
+	req.OrganizationID = c.org(req.OrganizationID)
+	return query[GetPolicyEvaluationsResponse](ctx, c, "get_policy_evaluations", req)
+}

@@ -1,0 +1,198 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// Activity statuses.
+const (
+	StatusCreated              = "ACTIVITY_STATUS_CREATED"
+	StatusPending              = "ACTIVITY_STATUS_PENDING"
+	StatusCompleted            = "ACTIVITY_STATUS_COMPLETED"
+	StatusFailed               = "ACTIVITY_STATUS_FAILED"
+	StatusConsensusNeeded      = "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+	StatusRejected             = "ACTIVITY_STATUS_REJECTED"
+	StatusAuthenticatorsNeeded = "ACTIVITY_STATUS_AUTHENTICATORS_NEEDED"
+)
+
+// Envelope is the body of every submit.
+type Envelope struct {
+	Type              string          `json:"type"`
+	TimestampMs       string          `json:"timestampMs"`
+	OrganizationID    string          `json:"organizationId"`
+	Parameters        json.RawMessage `json:"parameters"`
+	GenerateAppProofs *bool           `json:"generateAppProofs,omitempty"`
+}
+
+// ActivityResponse is the answer of every submit and of get_activity.
+type ActivityResponse struct {
+	Activity Activity `json:"activity"`
+}
+
+// Activity is the record of one submitted mutation. Intent and Result are
+// keyed by the intent and result names of its type (for example
+// "createPoliciesIntent"); their shapes vary with the type.
+type Activity struct {
+	ID             string                     `json:"id"`
+	OrganizationID string                     `json:"organizationId"`
+	Status         string                     `json:"status"`
+	Type           string                     `json:"type"`
+	Intent         map[string]json.RawMessage `json:"intent"`
+	Result         map[string]json.RawMessage `json:"result"`
+	Votes          []Vote                     `json:"votes"`
+	AppProofs      []AppProof                 `json:"appProofs,omitempty"`
+	Fingerprint    string                     `json:"fingerprint"`
+	CanApprove     bool                       `json:"canApprove"`
+	CanReject      bool                       `json:"canReject"`
+	CreatedAt      Timestamp                  `json:"createdAt"`
+	UpdatedAt      Timestamp                  `json:"updatedAt"`
+	Failure        *Status                    `json:"failure,omitempty"`
+	// TimestampMs appears on submit answers only.
+	TimestampMs string `json:"timestampMs,omitempty"`
+}
+
+// Vote is one approval or rejection of an activity.
+type Vote struct {
+	ID         string    `json:"id"`
+	UserID     string    `json:"userId"`
+	User       User      `json:"user"`
+	ActivityID string    `json:"activityId"`
+	Selection  string    `json:"selection"` // VOTE_SELECTION_APPROVED or VOTE_SELECTION_REJECTED
+	Message    string    `json:"message"`
+	PublicKey  string    `json:"publicKey"`
+	Signature  string    `json:"signature"`
+	Scheme     string    `json:"scheme"`
+	CreatedAt  Timestamp `json:"createdAt"`
+}
+
+// AppProof is a verifiability proof attached to an activity.
+type AppProof struct {
+	Scheme       string `json:"scheme"`
+	PublicKey    string `json:"publicKey"`
+	ProofPayload string `json:"proofPayload"`
+	Signature    string `json:"signature"`
+}
+
+// Submitted is what a submit method returns: the typed result and the
+// activity that produced it (its id, votes and fingerprint).
+type Submitted[R any] struct {
+	Activity *Activity
+	Result   R
+}
+
+// EmptyResult is the result of activities whose result object is empty.
+type EmptyResult struct{}
+
+// operation names one submit endpoint.
+type operation struct {
+	name       string // path segment after /submit/
+	typ        string // the only type value the endpoint accepts
+	resultKey  string // key of activity.result; "" when the answer is the activity itself
+	emptyIsSet bool   // the result is an empty object the service may leave out
+}
+
+// submit sends one activity, waits for it to settle and decodes its result.
+func submit[R any](ctx context.Context, c *Client, op operation, params any) (*Submitted[R], error) {
+	act, err := c.submitActivity(ctx, op, params)
+	if err != nil {
+		return nil, err
+	}
+	if act, err = c.settle(ctx, act); err != nil {
+		return nil, err
+	}
+	out := &Submitted[R]{Activity: act}
+	raw, ok := act.Result[op.resultKey]
+	if !ok {
+		if op.emptyIsSet {
+			return out, nil
+		}
+		return nil, fmt.Errorf("%s: activity %s %w %q", op.name, act.ID, errNoResult, op.resultKey)
+	}
+	if err := json.Unmarshal(raw, &out.Result); err != nil {
+		return nil, fmt.Errorf("%s: activity %s: decoding %s: %w", op.name, act.ID, op.resultKey, err)
+	}
+	return out, nil
+}
+
+// submitActivity builds the envelope once and posts it; retries inside post
+// resend these exact bytes, timestampMs included.
+func (c *Client) submitActivity(ctx context.Context, op operation, params any) (*Activity, error) {
+	p, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: encoding parameters: %w", op.name, err)
+	}
+	body, err := json.Marshal(Envelope{
+		Type:           op.typ,
+		TimestampMs:    strconv.FormatInt(c.now().UnixMilli(), 10),
+		OrganizationID: c.orgID,
+		Parameters:     p,
+	})
+	if err != nil {
+		return nil, err
+	}
+	var resp ActivityResponse
+	if err := c.post(ctx, op.name, "/public/v1/submit/"+op.name, body, &resp); err != nil {
+		return nil, err
+	}
+	if resp.Activity.ID == "" {
+		return nil, fmt.Errorf("%s: the answer holds no activity id", op.name)
+	}
+	return &resp.Activity, nil
+}
+
+// WaitForActivity polls an activity until it settles, as a submit does; use
+// it to resume after an *ApprovalRequiredError.
+func (c *Client) WaitForActivity(ctx context.Context, activityID string) (*Activity, error) {
+	act, err := c.GetActivity(ctx, GetActivityRequest{ActivityID: activityID})
+	if err != nil {
+		return nil, err
+	}
+	return c.settle(ctx, act)
+}
+
+// settle polls get_activity with backoff until the activity is COMPLETED
+// (returned), FAILED or REJECTED (*ActivityError), waits for approvals
+// longer than the client's ApprovalWait (*ApprovalRequiredError), or ctx
+// ends. The activity is returned with every error so callers keep its id.
+func (c *Client) settle(ctx context.Context, act *Activity) (*Activity, error) {
+	wait := c.pollMin
+	var approvalDeadline time.Time
+	for {
+		switch act.Status {
+		case StatusCompleted:
+			return act, nil
+		case StatusFailed, StatusRejected:
+			return act, &ActivityError{ActivityID: act.ID, Type: act.Type, Status: act.Status, Fingerprint: act.Fingerprint, Failure: act.Failure}
+		case StatusConsensusNeeded, StatusAuthenticatorsNeeded:
+			if approvalDeadline.IsZero() {
+				approvalDeadline = c.now().Add(c.approvalWait)
+			}
+			if !c.now().Before(approvalDeadline) {
+				return act, &ApprovalRequiredError{ActivityID: act.ID, Type: act.Type, Status: act.Status, Fingerprint: act.Fingerprint}
+			}
+		case StatusCreated, StatusPending:
+		default:
+			return act, fmt.Errorf("activity %s has an unknown status %q", act.ID, act.Status)
+		}
+		nap := wait
+		if !approvalDeadline.IsZero() {
+			if left := approvalDeadline.Sub(c.now()); left < nap {
+				nap = left
+			}
+		}
+		c.debug(ctx, "waiting for activity", map[string]any{"activity_id": act.ID, "status": act.Status, "wait": nap.String()})
+		if err := c.sleep(ctx, nap); err != nil {
+			return act, fmt.Errorf("waiting for activity %s (last status %s): %w", act.ID, act.Status, err)
+		}
+		wait = min(wait*2, c.pollMax)
+		next, err := c.GetActivity(ctx, GetActivityRequest{ActivityID: act.ID})
+		if err != nil {
+			return act, fmt.Errorf("polling activity %s: %w", act.ID, err)
+		}
+		act = next
+	}
+}

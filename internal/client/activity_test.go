@@ -1,0 +1,237 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeClock makes the client's sleeps advance its now, so waits that
+// depend on elapsed time (approval deadlines) run instantly.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (f *fakeClock) now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
+func (f *fakeClock) sleep(ctx context.Context, d time.Duration) error {
+	f.mu.Lock()
+	f.t = f.t.Add(d)
+	f.mu.Unlock()
+	return ctx.Err()
+}
+
+// activityJSON writes an activity of create_policies in the given status;
+// timestamps use the submit (string) or get_activity (object) shape.
+func activityJSON(status string, submitShape bool) string {
+	ts := `{"seconds":"1795300000","nanos":"5000"}`
+	if submitShape {
+		ts = `"2026-11-21T22:00:00Z"`
+	}
+	result := `{}`
+	failure := ``
+	switch status {
+	case StatusCompleted:
+		result = `{"createPoliciesResult":{"policyIds":["p-7"]}}`
+	case StatusFailed:
+		failure = `,"failure":{"code":3,"message":"condition: syntax error at 1:5","details":[{"@type":"type.googleapis.com/x"}]}`
+	}
+	return fmt.Sprintf(`{"activity":{"id":"act-9","organizationId":"org-1","status":%q,"type":"ACTIVITY_TYPE_CREATE_POLICIES",
+ "intent":{"createPoliciesIntent":{"policies":[]}},"result":%s,"votes":[],"fingerprint":"fp-9","canApprove":true,"canReject":true,
+ "createdAt":%s,"updatedAt":%s%s}}`, status, result, ts, ts, failure)
+}
+
+// pollingService answers the submit with PENDING, then get_activity with
+// the given statuses in turn.
+func pollingService(statuses ...string) *fakeService {
+	return &fakeService{answer: func(n int, r recorded, w http.ResponseWriter) {
+		if n == 1 {
+			writeJSON(w, 200, activityJSON(StatusPending, true))
+			return
+		}
+		i := min(n-2, len(statuses)-1)
+		writeJSON(w, 200, activityJSON(statuses[i], false))
+	}}
+}
+
+func TestPollingToEachTerminalStatus(t *testing.T) {
+	tests := []struct {
+		final string
+		check func(t *testing.T, got *Submitted[CreatePoliciesResult], err error)
+	}{
+		{StatusCompleted, func(t *testing.T, got *Submitted[CreatePoliciesResult], err error) {
+			if err != nil || got.Result.PolicyIDs[0] != "p-7" || got.Activity.Status != StatusCompleted {
+				t.Fatalf("got %+v, %v", got, err)
+			}
+		}},
+		{StatusFailed, func(t *testing.T, _ *Submitted[CreatePoliciesResult], err error) {
+			var ae *ActivityError
+			if !errors.As(err, &ae) || ae.ActivityID != "act-9" || ae.Status != StatusFailed || ae.Failure == nil || ae.Failure.Code != 3 {
+				t.Fatalf("error = %#v", err)
+			}
+			if !strings.Contains(err.Error(), "act-9") || !strings.Contains(err.Error(), "syntax error at 1:5") {
+				t.Fatalf("message %q lacks the id or the failure", err)
+			}
+		}},
+		{StatusRejected, func(t *testing.T, _ *Submitted[CreatePoliciesResult], err error) {
+			var ae *ActivityError
+			if !errors.As(err, &ae) || ae.Status != StatusRejected || ae.Fingerprint != "fp-9" {
+				t.Fatalf("error = %#v", err)
+			}
+		}},
+		{StatusConsensusNeeded, func(t *testing.T, _ *Submitted[CreatePoliciesResult], err error) {
+			var ar *ApprovalRequiredError
+			if !errors.As(err, &ar) || ar.ActivityID != "act-9" || ar.Status != StatusConsensusNeeded || ar.Fingerprint != "fp-9" {
+				t.Fatalf("error = %#v", err)
+			}
+		}},
+		{StatusAuthenticatorsNeeded, func(t *testing.T, _ *Submitted[CreatePoliciesResult], err error) {
+			var ar *ApprovalRequiredError
+			if !errors.As(err, &ar) || ar.Status != StatusAuthenticatorsNeeded {
+				t.Fatalf("error = %#v", err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.final, func(t *testing.T) {
+			f := pollingService(StatusCreated, StatusPending, tt.final)
+			c, s := newTestClient(t, f, func(cfg *Config) {
+				cfg.PollInterval = 100 * time.Millisecond
+				cfg.PollIntervalMax = 150 * time.Millisecond
+			})
+			got, err := c.CreatePolicies(t.Context(), onePolicy)
+			tt.check(t, got, err)
+			reqs := f.all()
+			if len(reqs) != 4 {
+				t.Fatalf("%d requests, want submit + 3 polls", len(reqs))
+			}
+			for _, r := range reqs[1:] {
+				if r.Path != "/public/v1/query/get_activity" || string(r.Body) != `{"organizationId":"org-1","activityId":"act-9"}` {
+					t.Errorf("poll %s %s", r.Path, r.Body)
+				}
+			}
+			want := []time.Duration{100 * time.Millisecond, 150 * time.Millisecond, 150 * time.Millisecond}
+			if w := s.all(); fmt.Sprint(w) != fmt.Sprint(want) {
+				t.Errorf("poll waits = %v, want backoff capped at the max %v", w, want)
+			}
+		})
+	}
+}
+
+func TestApprovalWaitKeepsPollingUntilConsensus(t *testing.T) {
+	f := pollingService(StatusConsensusNeeded, StatusConsensusNeeded, StatusCompleted)
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.ApprovalWait = time.Minute })
+	clock := &fakeClock{t: time.Unix(1795300000, 0)}
+	c.now, c.sleep = clock.now, clock.sleep
+	got, err := c.CreatePolicies(t.Context(), onePolicy)
+	if err != nil || got.Result.PolicyIDs[0] != "p-7" {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+}
+
+func TestApprovalWaitHasItsOwnDeadline(t *testing.T) {
+	f := pollingService(StatusConsensusNeeded)
+	c, _ := newTestClient(t, f)
+	c = c.WithApprovalWait(10 * time.Second)
+	clock := &fakeClock{t: time.Unix(1795300000, 0)}
+	c.now, c.sleep = clock.now, clock.sleep
+	start := clock.now()
+	_, err := c.CreatePolicies(t.Context(), onePolicy)
+	var ar *ApprovalRequiredError
+	if !errors.As(err, &ar) {
+		t.Fatalf("error = %v, want *ApprovalRequiredError", err)
+	}
+	if waited := clock.now().Sub(start); waited < 10*time.Second || waited > 11*time.Second {
+		t.Errorf("waited %v for approval, want the 10 s approval wait", waited)
+	}
+}
+
+func TestPollingStopsWithTheContext(t *testing.T) {
+	f := pollingService(StatusPending)
+	c, _ := newTestClient(t, f)
+	ctx, cancel := context.WithCancel(t.Context())
+	polls := 0
+	c.sleep = func(ctx context.Context, d time.Duration) error {
+		if polls++; polls == 3 {
+			cancel()
+		}
+		return ctx.Err()
+	}
+	_, err := c.CreatePolicies(ctx, onePolicy)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "act-9") {
+		t.Fatalf("error = %v, want context.Canceled naming the activity", err)
+	}
+}
+
+func TestUnknownStatusIsAnError(t *testing.T) {
+	f := &fakeService{answer: func(_ int, _ recorded, w http.ResponseWriter) {
+		writeJSON(w, 200, activityJSON("ACTIVITY_STATUS_SOMETHING_NEW", true))
+	}}
+	c, _ := newTestClient(t, f)
+	if _, err := c.CreatePolicies(t.Context(), onePolicy); err == nil || !strings.Contains(err.Error(), "ACTIVITY_STATUS_SOMETHING_NEW") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestCompletedWithoutResultIsAnError(t *testing.T) {
+	f := &fakeService{answer: func(_ int, _ recorded, w http.ResponseWriter) {
+		writeJSON(w, 200, strings.Replace(activityJSON(StatusCompleted, true), `"createPoliciesResult"`, `"otherResult"`, 1))
+	}}
+	c, _ := newTestClient(t, f)
+	if _, err := c.CreatePolicies(t.Context(), onePolicy); err == nil || !strings.Contains(err.Error(), "createPoliciesResult") {
+		t.Fatalf("error = %v", err)
+	}
+}
+
+func TestWaitForActivityResumes(t *testing.T) {
+	f := &fakeService{answer: func(n int, _ recorded, w http.ResponseWriter) {
+		status := StatusConsensusNeeded
+		if n > 1 {
+			status = StatusCompleted
+		}
+		writeJSON(w, 200, activityJSON(status, false))
+	}}
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.ApprovalWait = time.Hour })
+	act, err := c.WaitForActivity(t.Context(), "act-9")
+	if err != nil || act.Status != StatusCompleted {
+		t.Fatalf("WaitForActivity = %+v, %v", act, err)
+	}
+}
+
+func TestTimestampShapes(t *testing.T) {
+	var a, b ActivityResponse
+	if err := json.Unmarshal([]byte(activityJSON(StatusCompleted, true)), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(activityJSON(StatusCompleted, false)), &b); err != nil {
+		t.Fatal(err)
+	}
+	ta, err := a.Activity.CreatedAt.Time()
+	if err != nil || !ta.Equal(time.Date(2026, 11, 21, 22, 0, 0, 0, time.UTC)) {
+		t.Errorf("string shape: %v, %v", ta, err)
+	}
+	tb, err := b.Activity.CreatedAt.Time()
+	if err != nil || !tb.Equal(time.Unix(1795300000, 5000)) {
+		t.Errorf("object shape: %v, %v", tb, err)
+	}
+	// Each shape encodes back as it came.
+	for _, ts := range []Timestamp{a.Activity.CreatedAt, b.Activity.CreatedAt} {
+		out, _ := json.Marshal(ts)
+		var again Timestamp
+		if err := json.Unmarshal(out, &again); err != nil || again != ts {
+			t.Errorf("round trip of %+v: %s → %+v (%v)", ts, out, again, err)
+		}
+	}
+	if _, err := (Timestamp{Seconds: "x"}).Time(); err == nil {
+		t.Error("bad seconds accepted")
+	}
+	if _, err := (Timestamp{Seconds: "1", Nanos: "1000000000"}).Time(); err == nil {
+		t.Error("nanos out of range accepted")
+	}
+}

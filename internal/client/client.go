@@ -1,0 +1,217 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Defaults used when a Config field is left zero.
+const (
+	DefaultMaxRetries      = 5
+	DefaultRetryWaitMin    = 250 * time.Millisecond
+	DefaultRetryWaitMax    = 20 * time.Second
+	DefaultPollInterval    = 1 * time.Second
+	DefaultPollIntervalMax = 5 * time.Second
+	DefaultUserAgent       = "terraform-provider-custody-client"
+)
+
+// Config says where the service is and who is calling it.
+type Config struct {
+	// BaseURL is the service address, e.g. https://api.example.com. Plain
+	// http is accepted only for loopback hosts (the local emulator).
+	BaseURL string
+	// OrganizationID is put in every request body.
+	OrganizationID string
+	// APIPublicKey is the compressed SEC1 P-256 public key, hex (66 chars).
+	APIPublicKey string
+	// APIPrivateKey is the 32-byte P-256 scalar, hex (64 chars).
+	APIPrivateKey string
+
+	// HTTPClient sends the requests; nil means a client with a 60 s timeout.
+	HTTPClient *http.Client
+	// UserAgent is sent as User-Agent; empty means DefaultUserAgent.
+	UserAgent string
+
+	// MaxRetries bounds the retries of one request after 429, 502, 503,
+	// 504 or a transport error. Zero means DefaultMaxRetries; negative
+	// means no retry.
+	MaxRetries int
+	// RetryWaitMin and RetryWaitMax bound the exponential backoff between
+	// retries when the service sends no Retry-After.
+	RetryWaitMin, RetryWaitMax time.Duration
+	// PollInterval and PollIntervalMax bound the backoff between
+	// get_activity polls of an activity that is not yet terminal.
+	PollInterval, PollIntervalMax time.Duration
+	// ApprovalWait is how long a submit keeps polling an activity that
+	// waits for consensus or authenticators before it returns an
+	// *ApprovalRequiredError. Zero returns that error at once.
+	ApprovalWait time.Duration
+
+	// Log, when set, receives debug events (retries, polls). It is never
+	// given request bodies or keys. Its signature matches tflog.Debug.
+	Log func(ctx context.Context, msg string, fields ...map[string]any)
+}
+
+// Client is safe for concurrent use. Its With* methods return copies that
+// share the HTTP client and key.
+type Client struct {
+	baseURL *url.URL
+	orgID   string
+	key     *APIKey
+	http    *http.Client
+	ua      string
+
+	maxRetries         int
+	retryMin, retryMax time.Duration
+	pollMin, pollMax   time.Duration
+	approvalWait       time.Duration
+	log                func(ctx context.Context, msg string, fields ...map[string]any)
+	now                func() time.Time
+	sleep              func(ctx context.Context, d time.Duration) error
+	jitter             func(d time.Duration) time.Duration
+	webhookKeys        *WebhookKeyCache
+}
+
+// New checks cfg and returns a client. Errors name the offending field.
+func New(cfg Config) (*Client, error) {
+	u, err := parseBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(cfg.OrganizationID) == "" {
+		return nil, errors.New("organization id is required")
+	}
+	key, err := ParseAPIKey(cfg.APIPublicKey, cfg.APIPrivateKey)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{
+		baseURL:      u,
+		orgID:        cfg.OrganizationID,
+		key:          key,
+		http:         cfg.HTTPClient,
+		ua:           cfg.UserAgent,
+		maxRetries:   cfg.MaxRetries,
+		retryMin:     orDefault(cfg.RetryWaitMin, DefaultRetryWaitMin),
+		retryMax:     orDefault(cfg.RetryWaitMax, DefaultRetryWaitMax),
+		pollMin:      orDefault(cfg.PollInterval, DefaultPollInterval),
+		pollMax:      orDefault(cfg.PollIntervalMax, DefaultPollIntervalMax),
+		approvalWait: cfg.ApprovalWait,
+		log:          cfg.Log,
+		now:          time.Now,
+		sleep:        sleepContext,
+		jitter:       halfJitter,
+	}
+	if c.http == nil {
+		c.http = &http.Client{Timeout: 60 * time.Second}
+	}
+	if c.ua == "" {
+		c.ua = DefaultUserAgent
+	}
+	switch {
+	case cfg.MaxRetries == 0:
+		c.maxRetries = DefaultMaxRetries
+	case cfg.MaxRetries < 0:
+		c.maxRetries = 0
+	}
+	if c.pollMax < c.pollMin {
+		c.pollMax = c.pollMin
+	}
+	if c.retryMax < c.retryMin {
+		c.retryMax = c.retryMin
+	}
+	c.webhookKeys = NewWebhookKeyCache(c.http, c.endpoint(WebhookKeySetPath))
+	return c, nil
+}
+
+// OrganizationID is the organization named in every request.
+func (c *Client) OrganizationID() string { return c.orgID }
+
+// PublicKey is the API public key that stamps every request.
+func (c *Client) PublicKey() string { return c.key.PublicKeyHex() }
+
+// WithOrganization returns a client that acts on another organization
+// (a sub-organization) with the same key.
+func (c *Client) WithOrganization(id string) *Client {
+	cp := *c
+	cp.orgID = id
+	return &cp
+}
+
+// WithApprovalWait returns a client whose submits keep polling an activity
+// that needs consensus or authenticators for up to d before giving up with
+// an *ApprovalRequiredError.
+func (c *Client) WithApprovalWait(d time.Duration) *Client {
+	cp := *c
+	cp.approvalWait = d
+	return &cp
+}
+
+// WebhookKeys is the cache of the service's webhook verification key set.
+func (c *Client) WebhookKeys() *WebhookKeyCache { return c.webhookKeys }
+
+func (c *Client) endpoint(path string) string {
+	return strings.TrimSuffix(c.baseURL.String(), "/") + path
+}
+
+func (c *Client) debug(ctx context.Context, msg string, fields map[string]any) {
+	if c.log != nil {
+		c.log(ctx, msg, fields)
+	}
+}
+
+// parseBaseURL refuses anything but https, except http to a loopback host,
+// so that API keys and stamps never cross a network in the clear.
+func parseBaseURL(raw string) (*url.URL, error) {
+	if strings.TrimSpace(raw) == "" {
+		return nil, errors.New("base URL is required")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("base URL %q: %w", raw, err)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("base URL %q has no host", raw)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("base URL %q must not have a query or fragment", raw)
+	}
+	switch u.Scheme {
+	case "https":
+	case "http":
+		if !isLoopback(u.Hostname()) {
+			return nil, fmt.Errorf("base URL %q: plain http is allowed only for a loopback host such as 127.0.0.1 or localhost (the local emulator); use https", raw)
+		}
+	default:
+		return nil, fmt.Errorf("base URL %q: scheme must be https (or http for a loopback host)", raw)
+	}
+	return u, nil
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// GetWebhookKeySet reads the webhook verification key set
+// (GET /public/v1/discovery/webhooks/jwks, unstamped) through the client's
+// cache, which honours the answer's Cache-Control.
+func (c *Client) GetWebhookKeySet(ctx context.Context) (*WebhookKeySet, error) {
+	return c.webhookKeys.KeySet(ctx)
+}

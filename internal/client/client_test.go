@@ -1,0 +1,74 @@
+package client
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestNewValidatesBaseURL(t *testing.T) {
+	tests := []struct {
+		url, wantErr string
+	}{
+		{"https://api.example.com", ""},
+		{"https://api.example.com/", ""},
+		{"http://127.0.0.1:8443", ""},
+		{"http://127.9.9.9:1", ""},
+		{"http://localhost:8443", ""},
+		{"http://[::1]:8443", ""},
+		{"http://api.example.com", "plain http is allowed only for a loopback host"},
+		{"http://10.0.0.5:8443", "plain http is allowed only for a loopback host"},
+		{"ftp://api.example.com", "scheme must be https"},
+		{"", "base URL is required"},
+		{"https://", "has no host"},
+		{"https://api.example.com/?x=1", "must not have a query"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.url, func(t *testing.T) {
+			_, err := New(Config{BaseURL: tt.url, OrganizationID: "org", APIPublicKey: testKey.PublicKeyHex(), APIPrivateKey: testKey.PrivateKeyHex()})
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error = %v, want %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestNewRequiresOrganizationAndKeys(t *testing.T) {
+	base := Config{BaseURL: "https://api.example.com", OrganizationID: "org", APIPublicKey: testKey.PublicKeyHex(), APIPrivateKey: testKey.PrivateKeyHex()}
+	noOrg := base
+	noOrg.OrganizationID = " "
+	if _, err := New(noOrg); err == nil || !strings.Contains(err.Error(), "organization id is required") {
+		t.Errorf("missing organization: %v", err)
+	}
+	noKey := base
+	noKey.APIPrivateKey = ""
+	if _, err := New(noKey); err == nil || !strings.Contains(err.Error(), "private key is required") {
+		t.Errorf("missing private key: %v", err)
+	}
+}
+
+func TestWithOrganizationChangesTheBodyOnly(t *testing.T) {
+	f := &fakeService{answer: func(_ int, _ recorded, w http.ResponseWriter) {
+		writeJSON(w, 200, `{"organizationId":"sub-1","organizationName":"n","userId":"u","username":"n"}`)
+	}}
+	c, _ := newTestClient(t, f)
+	if _, err := c.WithOrganization("sub-1").Whoami(t.Context(), WhoamiRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Whoami(t.Context(), WhoamiRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.all()
+	if got := string(reqs[0].Body); got != `{"organizationId":"sub-1"}` {
+		t.Errorf("sub-organization body = %s", got)
+	}
+	if got := string(reqs[1].Body); got != `{"organizationId":"org-1"}` {
+		t.Errorf("original client body = %s (WithOrganization must not change it)", got)
+	}
+}

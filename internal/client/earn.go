@@ -1,0 +1,94 @@
+package client
+
+import "context"
+
+// Earn providers.
+const (
+	EarnProviderProtocolA = "EARN_PROVIDER_PROTOCOL_A"
+	EarnProviderProtocolB = "EARN_PROVIDER_PROTOCOL_B"
+)
+
+// EarnValueDisplay holds display-only amounts.
+type EarnValueDisplay struct {
+	USD    string `json:"usd,omitempty"`
+	Crypto string `json:"crypto,omitempty"`
+}
+
+// EarnEnabledVault is one of the organization's deployed wrappers. Amounts
+// are raw on-chain units, as strings. The claimable fee and fee wallet are
+// returned to the parent organization only.
+type EarnEnabledVault struct {
+	VaultAddress              string            `json:"vaultAddress,omitempty"`
+	WrapperAddress            string            `json:"wrapperAddress,omitempty"`
+	Provider                  string            `json:"provider,omitempty"`
+	Caip19                    string            `json:"caip19,omitempty"`
+	ApyPct                    string            `json:"apyPct,omitempty"`
+	TotalDeposited            string            `json:"totalDeposited,omitempty"`
+	Display                   *EarnValueDisplay `json:"display,omitempty"`
+	NetApyPct                 string            `json:"netApyPct,omitempty"`
+	ClientFeeBps              string            `json:"clientFeeBps,omitempty"`
+	DepositsDisabled          *bool             `json:"depositsDisabled,omitempty"`
+	Name                      string            `json:"name,omitempty"`
+	Curator                   string            `json:"curator,omitempty"`
+	ClaimableClientFee        string            `json:"claimableClientFee,omitempty"`
+	ClaimableClientFeeDisplay *EarnValueDisplay `json:"claimableClientFeeDisplay,omitempty"`
+	ClientFeeWallet           string            `json:"clientFeeWallet,omitempty"`
+}
+
+// ListEarnEnabledVaultsRequest is the body of list_earn_enabled_vaults.
+type ListEarnEnabledVaultsRequest struct {
+	OrganizationID string `json:"organizationId"`
+	Provider       string `json:"provider,omitempty"`
+	Caip19         string `json:"caip19,omitempty"`
+}
+
+// ListEarnEnabledVaultsResponse is the answer of list_earn_enabled_vaults.
+type ListEarnEnabledVaultsResponse struct {
+	EnabledVaults []EarnEnabledVault `json:"enabledVaults,omitempty"`
+}
+
+// ListEarnEnabledVaults lists the organization's earn vaults.
+func (c *Client) ListEarnEnabledVaults(ctx context.Context, req ListEarnEnabledVaultsRequest) (*ListEarnEnabledVaultsResponse, error) {
+	req.OrganizationID = c.org(req.OrganizationID)
+	return query[ListEarnEnabledVaultsResponse](ctx, c, "list_earn_enabled_vaults", req)
+}
+
+// EarnPositionDisplay holds display-only amounts of a position.
+type EarnPositionDisplay struct {
+	CurrentValueUSD      string `json:"currentValueUsd,omitempty"`
+	TotalDepositedUSD    string `json:"totalDepositedUsd,omitempty"`
+	TotalWithdrawnUSD    string `json:"totalWithdrawnUsd,omitempty"`
+	CurrentValueCrypto   string `json:"currentValueCrypto,omitempty"`
+	TotalDepositedCrypto string `json:"totalDepositedCrypto,omitempty"`
+	TotalWithdrawnCrypto string `json:"totalWithdrawnCrypto,omitempty"`
+}
+
+// EarnPosition is an active position of a wallet.
+type EarnPosition struct {
+	VaultAddress     string               `json:"vaultAddress,omitempty"`
+	WrapperAddress   string               `json:"wrapperAddress,omitempty"`
+	Provider         string               `json:"provider,omitempty"`
+	Caip19           string               `json:"caip19,omitempty"`
+	CurrentValue     string               `json:"currentValue,omitempty"`
+	TotalDeposited   string               `json:"totalDeposited,omitempty"`
+	TotalWithdrawn   string               `json:"totalWithdrawn,omitempty"`
+	Display          *EarnPositionDisplay `json:"display,omitempty"`
+	DepositsDisabled *bool                `json:"depositsDisabled,omitempty"`
+}
+
+// ListEarnPositionsRequest is the body of list_earn_positions.
+type ListEarnPositionsRequest struct {
+	OrganizationID string `json:"organizationId"`
+	WalletAddress  string `json:"walletAddress"`
+}
+
+// ListEarnPositionsResponse is the answer of list_earn_positions.
+type ListEarnPositionsResponse struct {
+	Positions []EarnPosition `json:"positions,omitempty"`
+}
+
+// ListEarnPositions lists a wallet's active earn positions.
+func (c *Client) ListEarnPositions(ctx context.Context, req ListEarnPositionsRequest) (*ListEarnPositionsResponse, error) {
+	req.OrganizationID = c.org(req.OrganizationID)
+	return query[ListEarnPositionsResponse](ctx, c, "list_earn_positions", req)
+}

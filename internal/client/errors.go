@@ -1,0 +1,90 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrNotFound matches, with errors.Is, every error that says the object
+// asked for does not exist: an HTTP 404, a gRPC NOT_FOUND code in an error
+// body, or an activity that failed with NOT_FOUND.
+var ErrNotFound = errors.New("not found")
+
+// grpcNotFound is the status code NOT_FOUND in the service's error bodies.
+const grpcNotFound = 5
+
+// Status is the service's error shape: the body of a non-2xx answer and
+// an activity's failure.
+type Status struct {
+	Code    int               `json:"code"`
+	Message string            `json:"message"`
+	Details []json.RawMessage `json:"details,omitempty"`
+}
+
+// APIError is a non-2xx answer to a request.
+type APIError struct {
+	Operation  string // e.g. "get_policy"
+	HTTPStatus int
+	Status            // decoded body; Message holds the raw body when it was not JSON
+	RequestID  string // X-Request-Id of the answer, when the service sent one
+}
+
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: HTTP %d", e.Operation, e.HTTPStatus)
+	if e.Code != 0 {
+		fmt.Fprintf(&b, " (code %d)", e.Code)
+	}
+	if e.Message != "" {
+		fmt.Fprintf(&b, ": %s", e.Message)
+	}
+	if e.RequestID != "" {
+		fmt.Fprintf(&b, " [request %s]", e.RequestID)
+	}
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrNotFound) true for a 404 or NOT_FOUND.
+func (e *APIError) Is(target error) bool {
+	return target == ErrNotFound && (e.HTTPStatus == 404 || e.Code == grpcNotFound)
+}
+
+// ActivityError is an activity that ended FAILED or REJECTED.
+type ActivityError struct {
+	ActivityID  string
+	Type        string
+	Status      string
+	Fingerprint string
+	Failure     *Status // set for FAILED
+}
+
+func (e *ActivityError) Error() string {
+	msg := fmt.Sprintf("activity %s (%s) ended %s", e.ActivityID, e.Type, e.Status)
+	if e.Failure != nil && e.Failure.Message != "" {
+		msg += ": " + e.Failure.Message
+	}
+	return msg
+}
+
+// Is makes errors.Is(err, ErrNotFound) true for an activity that failed
+// because the object it names does not exist.
+func (e *ActivityError) Is(target error) bool {
+	return target == ErrNotFound && e.Failure != nil && e.Failure.Code == grpcNotFound
+}
+
+// ApprovalRequiredError is an activity that waits for consensus votes or
+// for authenticators. It is not a failure: the activity may still complete
+// once others approve it; WaitForActivity resumes waiting.
+type ApprovalRequiredError struct {
+	ActivityID  string
+	Type        string
+	Status      string // ACTIVITY_STATUS_CONSENSUS_NEEDED or ..._AUTHENTICATORS_NEEDED
+	Fingerprint string
+}
+
+func (e *ApprovalRequiredError) Error() string {
+	return fmt.Sprintf("activity %s (%s) is %s: it needs approval before it can complete (fingerprint %s)",
+		e.ActivityID, e.Type, e.Status, e.Fingerprint)
+}

@@ -1,0 +1,81 @@
+package client
+
+import "context"
+
+var (
+	opSetIPAllowlist    = operation{name: "set_ip_allowlist", typ: "ACTIVITY_TYPE_SET_IP_ALLOWLIST", resultKey: "setIpAllowlistResult", emptyIsSet: true}
+	opRemoveIPAllowlist = operation{name: "remove_ip_allowlist", typ: "ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST", resultKey: "removeIpAllowlistResult", emptyIsSet: true}
+)
+
+// What an allowlist does when its evaluation fails.
+const (
+	OnEvaluationErrorAllow = "ALLOW"
+	OnEvaluationErrorDeny  = "DENY"
+)
+
+// IPAllowlistRuleParams is one rule to set.
+type IPAllowlistRuleParams struct {
+	CIDR  string `json:"cidr"`
+	Label string `json:"label,omitempty"`
+}
+
+// SetIPAllowlistParams are the parameters of set_ip_allowlist. An empty
+// PublicKey sets the organization-level allowlist; Enabled is meaningful
+// only there.
+type SetIPAllowlistParams struct {
+	PublicKey         string                  `json:"publicKey,omitempty"`
+	Enabled           *bool                   `json:"enabled,omitempty"`
+	Rules             []IPAllowlistRuleParams `json:"rules"`
+	OnEvaluationError string                  `json:"onEvaluationError,omitempty"`
+}
+
+// SetIPAllowlist creates or replaces an allowlist.
+func (c *Client) SetIPAllowlist(ctx context.Context, p SetIPAllowlistParams) (*Submitted[EmptyResult], error) {
+	p.Rules = nonNil(p.Rules)
+	return submit[EmptyResult](ctx, c, opSetIPAllowlist, p)
+}
+
+// RemoveIPAllowlistParams are the parameters of remove_ip_allowlist.
+type RemoveIPAllowlistParams struct {
+	PublicKey string `json:"publicKey,omitempty"`
+}
+
+// RemoveIPAllowlist removes the organization's (empty PublicKey) or a
+// key's allowlist.
+func (c *Client) RemoveIPAllowlist(ctx context.Context, p RemoveIPAllowlistParams) (*Submitted[EmptyResult], error) {
+	return submit[EmptyResult](ctx, c, opRemoveIPAllowlist, p)
+}
+
+// IPAllowlistRule is a rule as stored.
+type IPAllowlistRule struct {
+	CIDR      string `json:"cidr"`
+	Label     string `json:"label,omitempty"`
+	CreatedAt string `json:"createdAt,omitempty"`
+}
+
+// IPAllowlist is an allowlist as stored.
+type IPAllowlist struct {
+	OrganizationID    string            `json:"organizationId"`
+	Rules             []IPAllowlistRule `json:"rules"`
+	PublicKey         string            `json:"publicKey,omitempty"`
+	Enabled           *bool             `json:"enabled,omitempty"`
+	OnEvaluationError string            `json:"onEvaluationError,omitempty"`
+}
+
+// GetIPAllowlistRequest is the body of get_ip_allowlist.
+type GetIPAllowlistRequest struct {
+	OrganizationID string `json:"organizationId"`
+	PublicKey      string `json:"publicKey,omitempty"`
+}
+
+// GetIPAllowlistResponse is the answer of get_ip_allowlist.
+type GetIPAllowlistResponse struct {
+	Allowlist IPAllowlist `json:"allowlist"`
+}
+
+// GetIPAllowlist reads the organization's (empty PublicKey) or a key's
+// allowlist.
+func (c *Client) GetIPAllowlist(ctx context.Context, req GetIPAllowlistRequest) (*GetIPAllowlistResponse, error) {
+	req.OrganizationID = c.org(req.OrganizationID)
+	return query[GetIPAllowlistResponse](ctx, c, "get_ip_allowlist", req)
+}

@@ -1,0 +1,81 @@
+package client
+
+import "context"
+
+var (
+	opCreateOauthProviders = operation{name: "create_oauth_providers", typ: "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", resultKey: "createOauthProvidersResultV2"}
+	opDeleteOauthProviders = operation{name: "delete_oauth_providers", typ: "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS", resultKey: "deleteOauthProvidersResult"}
+)
+
+// OidcClaims identify a provider without a token.
+type OidcClaims struct {
+	Iss string `json:"iss"`
+	Sub string `json:"sub"`
+	Aud string `json:"aud"`
+}
+
+// OauthProviderParams is one provider to create: either OidcToken (a
+// secret) or OidcClaims.
+type OauthProviderParams struct {
+	ProviderName string      `json:"providerName"`
+	OidcToken    string      `json:"oidcToken,omitempty"`
+	OidcClaims   *OidcClaims `json:"oidcClaims,omitempty"`
+}
+
+// CreateOauthProvidersParams are the parameters of create_oauth_providers (V2).
+type CreateOauthProvidersParams struct {
+	UserID         string                `json:"userId"`
+	OauthProviders []OauthProviderParams `json:"oauthProviders"`
+}
+
+// ProviderIDsResult is the result of creating or deleting OAuth providers.
+type ProviderIDsResult struct {
+	ProviderIDs []string `json:"providerIds"`
+}
+
+// CreateOauthProviders adds OAuth providers to a user.
+func (c *Client) CreateOauthProviders(ctx context.Context, p CreateOauthProvidersParams) (*Submitted[ProviderIDsResult], error) {
+	p.OauthProviders = nonNil(p.OauthProviders)
+	return submit[ProviderIDsResult](ctx, c, opCreateOauthProviders, p)
+}
+
+// DeleteOauthProvidersParams are the parameters of delete_oauth_providers.
+type DeleteOauthProvidersParams struct {
+	UserID      string   `json:"userId"`
+	ProviderIDs []string `json:"providerIds"`
+}
+
+// DeleteOauthProviders removes OAuth providers from a user.
+func (c *Client) DeleteOauthProviders(ctx context.Context, p DeleteOauthProvidersParams) (*Submitted[ProviderIDsResult], error) {
+	p.ProviderIDs = nonNil(p.ProviderIDs)
+	return submit[ProviderIDsResult](ctx, c, opDeleteOauthProviders, p)
+}
+
+// OauthProvider is a provider as stored.
+type OauthProvider struct {
+	ProviderID   string    `json:"providerId"`
+	ProviderName string    `json:"providerName"`
+	Issuer       string    `json:"issuer"`
+	Audience     string    `json:"audience"`
+	Subject      string    `json:"subject"`
+	CreatedAt    Timestamp `json:"createdAt"`
+	UpdatedAt    Timestamp `json:"updatedAt"`
+}
+
+// GetOauthProvidersRequest is the body of get_oauth_providers.
+type GetOauthProvidersRequest struct {
+	OrganizationID string `json:"organizationId"`
+	UserID         string `json:"userId,omitempty"`
+}
+
+// GetOauthProvidersResponse is the answer of get_oauth_providers.
+type GetOauthProvidersResponse struct {
+	OauthProviders []OauthProvider `json:"oauthProviders"`
+}
+
+// GetOauthProviders lists the OAuth providers of a user (or of the caller
+// when UserID is empty).
+func (c *Client) GetOauthProviders(ctx context.Context, req GetOauthProvidersRequest) (*GetOauthProvidersResponse, error) {
+	req.OrganizationID = c.org(req.OrganizationID)
+	return query[GetOauthProvidersResponse](ctx, c, "get_oauth_providers", req)
+}

@@ -1,0 +1,119 @@
+package client
+
+import "context"
+
+var (
+	opCreatePolicies = operation{name: "create_policies", typ: "ACTIVITY_TYPE_CREATE_POLICIES", resultKey: "createPoliciesResult"}
+	opUpdatePolicy   = operation{name: "update_policy", typ: "ACTIVITY_TYPE_UPDATE_POLICY_V2", resultKey: "updatePolicyResultV2"}
+	opDeletePolicy   = operation{name: "delete_policy", typ: "ACTIVITY_TYPE_DELETE_POLICY", resultKey: "deletePolicyResult"}
+)
+
+// Policy effects.
+const (
+	EffectAllow = "EFFECT_ALLOW"
+	EffectDeny  = "EFFECT_DENY"
+)
+
+// PolicyParams is one policy to create.
+type PolicyParams struct {
+	PolicyName string `json:"policyName"`
+	Effect     string `json:"effect"`
+	Condition  string `json:"condition,omitempty"`
+	Consensus  string `json:"consensus,omitempty"`
+	Notes      string `json:"notes"`
+	Time       string `json:"time,omitempty"`
+}
+
+// CreatePoliciesParams are the parameters of create_policies.
+type CreatePoliciesParams struct {
+	Policies []PolicyParams `json:"policies"`
+}
+
+// CreatePoliciesResult holds the new ids, in the order of the request.
+type CreatePoliciesResult struct {
+	PolicyIDs []string `json:"policyIds"`
+}
+
+// CreatePolicies creates policies in one activity.
+func (c *Client) CreatePolicies(ctx context.Context, p CreatePoliciesParams) (*Submitted[CreatePoliciesResult], error) {
+	p.Policies = nonNil(p.Policies)
+	return submit[CreatePoliciesResult](ctx, c, opCreatePolicies, p)
+}
+
+// UpdatePolicyParams are the parameters of update_policy (V2). Fields left
+// nil are not sent; the pointers let a caller send an empty string.
+type UpdatePolicyParams struct {
+	PolicyID        string  `json:"policyId"`
+	PolicyName      *string `json:"policyName,omitempty"`
+	PolicyEffect    *string `json:"policyEffect,omitempty"`
+	PolicyCondition *string `json:"policyCondition,omitempty"`
+	PolicyConsensus *string `json:"policyConsensus,omitempty"`
+	PolicyNotes     *string `json:"policyNotes,omitempty"`
+	Time            *string `json:"time,omitempty"`
+}
+
+// PolicyIDResult is the result of update_policy and delete_policy.
+type PolicyIDResult struct {
+	PolicyID string `json:"policyId"`
+}
+
+// UpdatePolicy changes a policy in place.
+func (c *Client) UpdatePolicy(ctx context.Context, p UpdatePolicyParams) (*Submitted[PolicyIDResult], error) {
+	return submit[PolicyIDResult](ctx, c, opUpdatePolicy, p)
+}
+
+// DeletePolicyParams are the parameters of delete_policy.
+type DeletePolicyParams struct {
+	PolicyID string `json:"policyId"`
+}
+
+// DeletePolicy deletes a policy.
+func (c *Client) DeletePolicy(ctx context.Context, p DeletePolicyParams) (*Submitted[PolicyIDResult], error) {
+	return submit[PolicyIDResult](ctx, c, opDeletePolicy, p)
+}
+
+// Policy is a policy as the service stores it.
+type Policy struct {
+	PolicyID   string    `json:"policyId"`
+	PolicyName string    `json:"policyName"`
+	Effect     string    `json:"effect"`
+	CreatedAt  Timestamp `json:"createdAt"`
+	UpdatedAt  Timestamp `json:"updatedAt"`
+	Notes      string    `json:"notes"`
+	Consensus  string    `json:"consensus"`
+	Condition  string    `json:"condition"`
+	Time       string    `json:"time,omitempty"`
+}
+
+// GetPolicyRequest is the body of get_policy.
+type GetPolicyRequest struct {
+	OrganizationID string `json:"organizationId"`
+	PolicyID       string `json:"policyId"`
+}
+
+// GetPolicyResponse is the answer of get_policy.
+type GetPolicyResponse struct {
+	Policy Policy `json:"policy"`
+}
+
+// GetPolicy reads one policy; an unknown id is an error matching ErrNotFound.
+func (c *Client) GetPolicy(ctx context.Context, req GetPolicyRequest) (*GetPolicyResponse, error) {
+	req.OrganizationID = c.org(req.OrganizationID)
+	return query[GetPolicyResponse](ctx, c, "get_policy", req)
+}
+
+// ListPoliciesRequest is the body of list_policies.
+type ListPoliciesRequest struct {
+	OrganizationID string `json:"organizationId"`
+}
+
+// ListPoliciesResponse is the answer of list_policies.
+type ListPoliciesResponse struct {
+	Policies []Policy `json:"policies"`
+}
+
+// ListPolicies lists every policy of the organization.
+func (c *Client) ListPolicies(ctx context.Context, req ListPoliciesRequest) (*ListPoliciesResponse, error) {
+	req.OrganizationID = c.org(req.OrganizationID)
+	return query[ListPoliciesResponse](ctx, c, "list_policies", req)
+}

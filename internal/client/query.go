@@ -1,0 +1,36 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// query posts req to /public/v1/query/<op> and decodes the answer.
+func query[R any](ctx context.Context, c *Client, op string, req any) (*R, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("%s: encoding the request: %w", op, err)
+	}
+	var out R
+	if err := c.post(ctx, op, "/public/v1/query/"+op, body, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// org is the organization a request names: its own, else the client's.
+func (c *Client) org(id string) string {
+	if id != "" {
+		return id
+	}
+	return c.orgID
+}
+
+// nonNil keeps a required list present on the wire as [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,45 @@
+package client
+
+import "context"
+
+var (
+	opSignRawPayload  = operation{name: "sign_raw_payload", typ: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", resultKey: "signRawPayloadResult"}
+	opSignTransaction = operation{name: "sign_transaction", typ: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", resultKey: "signTransactionResult"}
+)
+
+// SignRawPayloadParams are the parameters of sign_raw_payload (V2).
+type SignRawPayloadParams struct {
+	SignWith     string `json:"signWith"`
+	Payload      string `json:"payload"`
+	Encoding     string `json:"encoding"`     // PAYLOAD_ENCODING_...
+	HashFunction string `json:"hashFunction"` // HASH_FUNCTION_...
+}
+
+// SignRawPayloadResult holds the ECDSA signature components.
+type SignRawPayloadResult struct {
+	R string `json:"r"`
+	S string `json:"s"`
+	V string `json:"v"`
+}
+
+// SignRawPayload signs a payload with a key or wallet account.
+func (c *Client) SignRawPayload(ctx context.Context, p SignRawPayloadParams) (*Submitted[SignRawPayloadResult], error) {
+	return submit[SignRawPayloadResult](ctx, c, opSignRawPayload, p)
+}
+
+// SignTransactionParams are the parameters of sign_transaction (V2).
+type SignTransactionParams struct {
+	SignWith            string `json:"signWith"`
+	UnsignedTransaction string `json:"unsignedTransaction"`
+	Type                string `json:"type"` // TRANSACTION_TYPE_...
+}
+
+// SignTransactionResult holds the signed transaction.
+type SignTransactionResult struct {
+	SignedTransaction string `json:"signedTransaction"`
+}
+
+// SignTransaction signs a transaction with a key or wallet account.
+func (c *Client) SignTransaction(ctx context.Context, p SignTransactionParams) (*Submitted[SignTransactionResult], error) {
+	return submit[SignTransactionResult](ctx, c, opSignTransaction, p)
+}
