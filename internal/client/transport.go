@@ -89,7 +89,7 @@ func (c *Client) send(ctx context.Context, url string, body []byte, stamp string
 	if err != nil {
 		return 0, nil, nil, err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	if err != nil {
 		return 0, nil, nil, fmt.Errorf("reading the answer: %w", err)

@@ -213,7 +213,7 @@ func (c *WebhookKeyCache) fetch(ctx context.Context) (*WebhookKeySet, http.Heade
 	if err != nil {
 		return nil, nil, fmt.Errorf("fetch webhook key set: %w", err) // *url.Error names the URL
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, webhookMaxKeySetBytes+1))
 	if err != nil {
 		return nil, nil, fmt.Errorf("fetch webhook key set %s: HTTP %s: reading body: %w", c.url, resp.Status, err)

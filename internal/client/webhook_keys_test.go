@@ -79,7 +79,7 @@ func (s *webhookTestServer) serve(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unexpected request", http.StatusBadRequest)
 	case hangup:
 		conn, _, _ := w.(http.Hijacker).Hijack()
-		conn.Close()
+		_ = conn.Close()
 	case failStatus != 0:
 		w.WriteHeader(failStatus)
 		_, _ = w.Write([]byte(failBody))
