@@ -20,7 +20,7 @@ const grpcNotFound = 5
 type Status struct {
 	Code    int               `json:"code"`
 	Message string            `json:"message"`
-	Details []json.RawMessage `json:"details,omitempty"`
+	Details []json.RawMessage `json:"details"`
 }
 
 // APIError is a non-2xx answer to a request.
