@@ -1,0 +1,193 @@
+package emulator
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var sprintf = fmt.Sprintf
+
+// envelope is the submit body, with pointers so that absence is visible.
+type envelope struct {
+	Type              *string         `json:"type"`
+	TimestampMs       *string         `json:"timestampMs"`
+	OrganizationID    *string         `json:"organizationId"`
+	Parameters        json.RawMessage `json:"parameters"`
+	GenerateAppProofs *bool           `json:"generateAppProofs"`
+}
+
+// submit runs one activity endpoint. Caller holds s.mu.
+func (s *Server) submit(who *caller, op string, spec submitSpec, body []byte) (any, *apiError) {
+	var env envelope
+	if e := decodeStrict(body, &env, ""); e != nil {
+		return nil, e
+	}
+	if e := requireFields(body, "", "type", "timestampMs", "organizationId", "parameters"); e != nil {
+		return nil, e
+	}
+	if *env.Type != spec.typ {
+		return nil, errInvalid("type %q does not match endpoint %s, which takes %q", *env.Type, op, spec.typ)
+	}
+	if e := s.checkLiveness(*env.TimestampMs); e != nil {
+		return nil, e
+	}
+	fingerprint := hashBody(body)
+	// An identical body is the same request: answer with what it did.
+	if id, ok := s.st.Fingerprints[fingerprint]; ok {
+		return submitAnswer(&s.st.Activities[id].Activity), nil
+	}
+	if id, ok := s.st.VoteFingerprints[fingerprint]; ok {
+		return submitAnswer(&s.st.Activities[id].Activity), nil
+	}
+	if e := spec.check(env.Parameters); e != nil {
+		return nil, e
+	}
+	if spec.vote != "" {
+		return s.vote(who, spec.vote, env.Parameters, fingerprint)
+	}
+	return s.createActivity(who, op, spec, env.Parameters, fingerprint)
+}
+
+func (s *Server) checkLiveness(ms string) *apiError {
+	v, err := strconv.ParseInt(ms, 10, 64)
+	if err != nil {
+		return errInvalid("field timestampMs: %q is not a decimal count of milliseconds", ms)
+	}
+	skew := s.now().Sub(time.UnixMilli(v))
+	if skew > s.opts.LivenessWindow || -skew > s.opts.LivenessWindow {
+		return errInvalid("field timestampMs: %s is outside the liveness window of ±%s around the service's time %s; send a fresh timestamp",
+			ms, s.opts.LivenessWindow, s.now().UTC().Format(time.RFC3339))
+	}
+	return nil
+}
+
+func hashBody(body []byte) string {
+	sum := sha256.Sum256(body)
+	return hex.EncodeToString(sum[:])
+}
+
+// createActivity records a new activity with the requester's approval as
+// its first vote, and runs it when that already makes a quorum.
+func (s *Server) createActivity(who *caller, op string, spec submitSpec, params json.RawMessage, fingerprint string) (any, *apiError) {
+	now := client.NewTimestamp(s.now())
+	rec := &activityRecord{Op: op, Params: params, Activity: client.Activity{
+		ID:             newID(),
+		OrganizationID: who.OrganizationID,
+		Status:         client.StatusCreated,
+		Type:           spec.typ,
+		Intent:         map[string]json.RawMessage{spec.intentKey: params},
+		Result:         map[string]json.RawMessage{},
+		Votes:          []client.Vote{},
+		Fingerprint:    fingerprint,
+		CreatedAt:      now,
+		UpdatedAt:      now,
+	}}
+	s.st.Activities[rec.Activity.ID] = rec
+	s.st.ActivityOrder = append(s.st.ActivityOrder, rec.Activity.ID)
+	s.st.Fingerprints[fingerprint] = rec.Activity.ID
+	s.addVote(rec, who, "VOTE_SELECTION_APPROVED")
+	s.advance(rec, who)
+	if err := s.store.save(s.st); err != nil {
+		return nil, errInternal("%v", err)
+	}
+	s.deliveries.activityUpdated(rec.Activity)
+	return submitAnswer(&rec.Activity), nil
+}
+
+// advance runs the activity once its approvals reach the root quorum, and
+// otherwise leaves it waiting for consensus.
+func (s *Server) advance(rec *activityRecord, who *caller) {
+	act := &rec.Activity
+	approvals := 0
+	for _, v := range act.Votes {
+		if v.Selection == "VOTE_SELECTION_APPROVED" {
+			approvals++
+		}
+	}
+	if approvals < s.st.RootQuorum {
+		act.Status, act.CanApprove, act.CanReject = client.StatusConsensusNeeded, true, true
+		return
+	}
+	spec := submitOps[rec.Op]
+	result, fail := spec.run(s, who, rec.Params)
+	act.CanApprove, act.CanReject = false, false
+	act.UpdatedAt = client.NewTimestamp(s.now())
+	if fail != nil {
+		act.Status, act.Failure = client.StatusFailed, fail
+		return
+	}
+	raw, err := json.Marshal(result)
+	if err != nil {
+		act.Status, act.Failure = client.StatusFailed, failure(codeInternal, "encoding result: %v", err)
+		return
+	}
+	act.Status = client.StatusCompleted
+	act.Result = map[string]json.RawMessage{spec.resultKey: raw}
+}
+
+func (s *Server) addVote(rec *activityRecord, who *caller, selection string) {
+	user := s.st.userByID(who.UserID)
+	v := client.Vote{
+		ID:         newID(),
+		UserID:     who.UserID,
+		User:       s.userView(user),
+		ActivityID: rec.Activity.ID,
+		Selection:  selection,
+		Message:    rec.Activity.Fingerprint,
+		PublicKey:  who.PublicKey,
+		Signature:  "", // the stamp's signature covers the HTTP body, not this vote
+		Scheme:     client.StampSchemeP256,
+		CreatedAt:  client.NewTimestamp(s.now()),
+	}
+	rec.Activity.Votes = append(rec.Activity.Votes, v)
+	s.st.PolicyEvaluations[rec.Activity.ID] = append(s.st.PolicyEvaluations[rec.Activity.ID], client.PolicyEvaluationRecord{
+		ID:                newID(),
+		ActivityID:        rec.Activity.ID,
+		OrganizationID:    rec.Activity.OrganizationID,
+		VoteID:            v.ID,
+		PolicyEvaluations: s.evaluatePolicies(rec, who),
+		CreatedAt:         v.CreatedAt,
+	})
+}
+
+// userView renders a user record as the wire's User.
+func (s *Server) userView(u *userRecord) client.User {
+	out := client.User{UserID: u.UserID, UserName: u.UserName, Authenticators: []client.Authenticator{}, APIKeys: []client.UserAPIKey{},
+		UserTags: []string{}, OauthProviders: []client.OauthProvider{}, MfaPolicies: s.st.MfaPolicies[u.UserID], CreatedAt: u.CreatedAt, UpdatedAt: u.CreatedAt}
+	if out.MfaPolicies == nil {
+		out.MfaPolicies = []client.MfaPolicy{}
+	}
+	for _, k := range u.APIKeys {
+		out.APIKeys = append(out.APIKeys, client.UserAPIKey{APIKeyID: k.APIKeyID, APIKeyName: k.Name, CreatedAt: k.CreatedAt, UpdatedAt: k.CreatedAt,
+			Credential: client.Credential{PublicKey: k.PublicKey, Type: "CREDENTIAL_TYPE_API_KEY_P256"}})
+	}
+	for _, p := range s.st.OauthProviders {
+		if p.UserID == u.UserID {
+			out.OauthProviders = append(out.OauthProviders, p.OauthProvider)
+		}
+	}
+	return out
+}
+
+// submitAnswer is the submit response: the activity with its times as
+// strings, as the spec shows for submit responses.
+func submitAnswer(act *client.Activity) client.ActivityResponse {
+	out := *act
+	out.CreatedAt = textTimestamp(act.CreatedAt)
+	out.UpdatedAt = textTimestamp(act.UpdatedAt)
+	return client.ActivityResponse{Activity: out}
+}
+
+func textTimestamp(t client.Timestamp) client.Timestamp {
+	v, err := t.Time()
+	if err != nil {
+		return t
+	}
+	return client.Timestamp{Text: v.Format(time.RFC3339Nano)}
+}

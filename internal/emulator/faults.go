@@ -1,0 +1,122 @@
+package emulator
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Faults make the service misbehave on purpose, for reliability tests.
+// Each kind applies to a fraction of requests (Rate, 0..1) and/or to the
+// first N requests (First). The zero value injects nothing.
+type Faults struct {
+	// RateLimited answers 429 with Retry-After: RetryAfterSeconds.
+	RateLimited       FaultRate
+	RetryAfterSeconds int
+	// Internal answers 500; Unavailable answers 503. Neither commits.
+	Internal    FaultRate
+	Unavailable FaultRate
+	// Latency delays requests by Delay before they are served.
+	Latency FaultRate
+	Delay   time.Duration
+	// DropAfterCommit runs a submit, commits its activity, then closes the
+	// connection without answering: the client cannot know it succeeded.
+	DropAfterCommit FaultRate
+	// Down answers every request 503 while set (a service that stays down).
+	Down bool
+	// Seed makes the random choices repeatable (0: random).
+	Seed uint64
+}
+
+// FaultRate selects requests: the first First of them, and then each with
+// probability Rate.
+type FaultRate struct {
+	Rate  float64
+	First int
+}
+
+type faultInjector struct {
+	mu   sync.Mutex
+	f    Faults
+	rng  *rand.Rand
+	seen map[*FaultRate]int
+}
+
+func newFaultInjector(f Faults) *faultInjector {
+	seed := f.Seed
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	return &faultInjector{f: f, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), seen: map[*FaultRate]int{}}
+}
+
+// SetFaults replaces the faults in force (e.g. to bring a "down" service
+// back up in the middle of a test).
+func (s *Server) SetFaults(f Faults) {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	s.faults.f = f
+	s.faults.seen = map[*FaultRate]int{}
+	if f.Seed != 0 {
+		s.faults.rng = rand.New(rand.NewPCG(f.Seed, f.Seed^0x9e3779b97f4a7c15))
+	}
+}
+
+func (fi *faultInjector) hit(r *FaultRate) bool {
+	if r.First > 0 && fi.seen[r] < r.First {
+		fi.seen[r]++
+		return true
+	}
+	return r.Rate > 0 && fi.rng.Float64() < r.Rate
+}
+
+// before picks the fault for a request before it is served, if any. The key
+// set and debug endpoints are never faulted.
+func (fi *faultInjector) before(kind routeKind) *response {
+	if kind != routeSubmit && kind != routeQuery {
+		return nil
+	}
+	fi.mu.Lock()
+	defer fi.mu.Unlock()
+	if fi.f.Latency.Rate > 0 || fi.f.Latency.First > 0 {
+		if fi.hit(&fi.f.Latency) {
+			d := fi.f.Delay
+			fi.mu.Unlock()
+			time.Sleep(d)
+			fi.mu.Lock()
+		}
+	}
+	switch {
+	case fi.f.Down:
+		return errorResponse(&apiError{http.StatusServiceUnavailable, codeUnavailable, "injected fault: the service is down"})
+	case fi.hit(&fi.f.RateLimited):
+		r := errorResponse(&apiError{http.StatusTooManyRequests, codeResourceExhausted, "injected fault: rate limit exceeded"})
+		r.header.Set("Retry-After", strconv.Itoa(max(fi.f.RetryAfterSeconds, 0)))
+		return r
+	case fi.hit(&fi.f.Unavailable):
+		return errorResponse(&apiError{http.StatusServiceUnavailable, codeUnavailable, "injected fault: service unavailable"})
+	case fi.hit(&fi.f.Internal):
+		return errorResponse(&apiError{http.StatusInternalServerError, codeInternal, "injected fault: internal error"})
+	}
+	return nil
+}
+
+func (fi *faultInjector) dropAfterCommit() bool {
+	fi.mu.Lock()
+	defer fi.mu.Unlock()
+	return fi.hit(&fi.f.DropAfterCommit)
+}
+
+// dropConnection closes the connection without an answer.
+func dropConnection(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if conn, _, err := hj.Hijack(); err == nil {
+			_ = conn.Close()
+			return
+		}
+	}
+	// Not hijackable (HTTP/2): abort the handler, which resets the stream.
+	panic(http.ErrAbortHandler)
+}

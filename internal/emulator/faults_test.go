@@ -1,0 +1,142 @@
+package emulator
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+func TestFaultInjection(t *testing.T) {
+	rename := func(e *testEmulator) (*client.Submitted[client.UpdateOrganizationNameResult], error) {
+		return e.client.UpdateOrganizationName(t.Context(), client.UpdateOrganizationNameParams{OrganizationName: "Faulty"})
+	}
+	t.Run("429 with Retry-After is retried", func(t *testing.T) {
+		e := newTestEmulator(t, func(o *Options) { o.Faults = Faults{RateLimited: FaultRate{First: 2}, RetryAfterSeconds: 0} })
+		raw := e.post(t, "/public/v1/query/whoami", []byte(`{"organizationId":"org-test"}`), e.key)
+		wantError(t, raw, 429, "rate limit exceeded")
+		if _, err := rename(e); err != nil {
+			t.Fatalf("after one more 429 the client must succeed: %v", err)
+		}
+		if n := e.srv.RequestCounts()["submit/update_organization_name"]; n != 2 {
+			t.Errorf("%d submits, want 2 (one 429, one success)", n)
+		}
+	})
+	t.Run("503 is retried", func(t *testing.T) {
+		e := newTestEmulator(t, func(o *Options) { o.Faults = Faults{Unavailable: FaultRate{First: 3}} })
+		if _, err := rename(e); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("500 is not retried", func(t *testing.T) {
+		e := newTestEmulator(t, func(o *Options) { o.Faults = Faults{Internal: FaultRate{First: 1}} })
+		_, err := rename(e)
+		var apiErr *client.APIError
+		if !errors.As(err, &apiErr) || apiErr.HTTPStatus != 500 {
+			t.Fatalf("want the 500, got %v", err)
+		}
+	})
+	t.Run("commit then drop the connection: no duplicate", func(t *testing.T) {
+		e := newTestEmulator(t, func(o *Options) { o.Faults = Faults{DropAfterCommit: FaultRate{First: 1}} })
+		got, err := rename(e)
+		if err != nil || got.Result.OrganizationName != "Faulty" {
+			t.Fatalf("%+v %v", got, err)
+		}
+		list, _ := e.client.ListActivities(t.Context(), client.ListActivitiesRequest{})
+		if len(list.Activities) != 1 || list.Activities[0].ID != got.Activity.ID {
+			t.Fatalf("want the one committed activity, got %d", len(list.Activities))
+		}
+	})
+	t.Run("down, then back up", func(t *testing.T) {
+		e := newTestEmulator(t, func(o *Options) { o.Faults = Faults{Down: true} })
+		c, _ := client.New(client.Config{BaseURL: e.http.URL, OrganizationID: testOrg, APIPublicKey: e.key.PublicKeyHex(), APIPrivateKey: e.key.PrivateKeyHex(), MaxRetries: 2, RetryWaitMin: time.Millisecond})
+		if _, err := c.Whoami(t.Context(), whoami()); err == nil {
+			t.Fatal("a down service answered")
+		}
+		e.srv.SetFaults(Faults{})
+		if _, err := c.Whoami(t.Context(), whoami()); err != nil {
+			t.Fatalf("after recovery: %v", err)
+		}
+	})
+	t.Run("latency", func(t *testing.T) {
+		e := newTestEmulator(t, func(o *Options) { o.Faults = Faults{Latency: FaultRate{First: 1}, Delay: 50 * time.Millisecond} })
+		start := time.Now()
+		if _, err := e.client.Whoami(t.Context(), whoami()); err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d < 50*time.Millisecond {
+			t.Fatalf("answered in %v despite 50 ms of injected latency", d)
+		}
+	})
+	t.Run("rate is repeatable with a seed", func(t *testing.T) {
+		pick := func() string {
+			fi := newFaultInjector(Faults{Unavailable: FaultRate{Rate: 0.5}, Seed: 42})
+			s := ""
+			for i := 0; i < 32; i++ {
+				s += fmt.Sprint(fi.before(routeQuery) != nil)
+			}
+			return s
+		}
+		first, second := pick(), pick()
+		if first != second {
+			t.Fatal("same seed, different faults")
+		}
+	})
+}
+
+// Many parallel submits: every one is recorded once, none lost.
+func TestParallelSubmits(t *testing.T) {
+	e := newTestEmulator(t, func(o *Options) { o.StatePath = t.TempDir() + "/state.json" })
+	const n = 40
+	var wg sync.WaitGroup
+	ids := make(chan string, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := e.client.UpdateOrganizationName(t.Context(), client.UpdateOrganizationNameParams{OrganizationName: fmt.Sprintf("name-%d", i)})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			ids <- s.Activity.ID
+		}()
+	}
+	// The same body from many goroutines at once is still one activity.
+	body := submitBody(renameType, `{"organizationName":"shared"}`)
+	shared := make(chan string, 10)
+	for i := 0; i < 10; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := e.post(t, "/public/v1/submit/update_organization_name", body, e.key)
+			shared <- a.Body["activity"].(map[string]any)["id"].(string)
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	close(shared)
+	seen := map[string]bool{}
+	for id := range ids {
+		seen[id] = true
+	}
+	first := ""
+	for id := range shared {
+		if first == "" {
+			first = id
+		}
+		if id != first {
+			t.Fatalf("identical parallel submits made activities %s and %s", first, id)
+		}
+	}
+	list, err := e.client.ListActivities(t.Context(), client.ListActivitiesRequest{PaginationOptions: &client.Pagination{Limit: "100"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != n || len(list.Activities) != n+1 {
+		t.Fatalf("%d distinct ids from %d submits, %d activities listed; want %d and %d", len(seen), n, len(list.Activities), n, n+1)
+	}
+}

@@ -1,0 +1,130 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// Fixtures seed what no activity in scope creates. Their JSON form is the
+// -fixtures file of custody-emulator (see examples/emulator/fixtures.json).
+type Fixtures struct {
+	// SubOrganizations may be named in request bodies by the parent's keys;
+	// earn fee fields are hidden from them.
+	SubOrganizations []FixtureOrganization `json:"subOrganizations,omitempty"`
+	// Users are non-root users (owners of OAuth providers, MFA policies).
+	Users []FixtureUser `json:"users,omitempty"`
+	// MfaPolicies by user id.
+	MfaPolicies map[string][]client.MfaPolicy `json:"mfaPolicies,omitempty"`
+	EarnVaults  []client.EarnEnabledVault     `json:"earnVaults,omitempty"`
+	// EarnPositions by wallet address.
+	EarnPositions map[string][]client.EarnPosition `json:"earnPositions,omitempty"`
+	AppStatuses   []client.AppStatus               `json:"appStatuses,omitempty"`
+	// SendTransactionStatuses by send-transaction status id.
+	SendTransactionStatuses map[string]client.GetSendTransactionStatusResponse `json:"sendTransactionStatuses,omitempty"`
+}
+
+// FixtureOrganization is a sub-organization.
+type FixtureOrganization struct {
+	OrganizationID string `json:"organizationId"`
+	Name           string `json:"name"`
+}
+
+// FixtureUser is a non-root user.
+type FixtureUser struct {
+	UserID   string `json:"userId"`
+	UserName string `json:"userName"`
+}
+
+// LoadFixtures reads a fixtures file strictly: an unknown field is an error.
+func LoadFixtures(path string) (*Fixtures, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("emulator: reading fixtures: %w", err)
+	}
+	var f Fixtures
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("emulator: fixtures file %s: %w", path, err)
+	}
+	return &f, nil
+}
+
+// apply copies the fixtures into a new state.
+func (f *Fixtures) apply(st *state, now time.Time) error {
+	ts := client.NewTimestamp(now)
+	for _, o := range f.SubOrganizations {
+		if o.OrganizationID == "" || o.OrganizationID == st.Organization.ID {
+			return fmt.Errorf("emulator: fixtures: sub-organization id %q is empty or the organization's own", o.OrganizationID)
+		}
+		st.SubOrganizations[o.OrganizationID] = orgRecord{ID: o.OrganizationID, Name: o.Name, CreatedAt: ts}
+	}
+	for _, u := range f.Users {
+		if u.UserID == "" || st.userByID(u.UserID) != nil {
+			return fmt.Errorf("emulator: fixtures: user id %q is empty or taken", u.UserID)
+		}
+		st.Users = append(st.Users, &userRecord{UserID: u.UserID, UserName: u.UserName, APIKeys: []apiKeyRecord{}, CreatedAt: ts})
+	}
+	for userID, ps := range f.MfaPolicies {
+		if st.userByID(userID) == nil {
+			return fmt.Errorf("emulator: fixtures: MFA policies name unknown user %q (add it under users)", userID)
+		}
+		st.MfaPolicies[userID] = ps
+	}
+	if err := f.checkEnums(); err != nil {
+		return err
+	}
+	st.EarnVaults = f.EarnVaults
+	for addr, ps := range f.EarnPositions {
+		st.EarnPositions[addr] = ps
+	}
+	for _, a := range f.AppStatuses {
+		if a.AppID == "" {
+			return fmt.Errorf("emulator: fixtures: an app status has no appId")
+		}
+		st.AppStatuses[a.AppID] = a
+	}
+	for id, tx := range f.SendTransactionStatuses {
+		st.SendTransactionStatuses[id] = tx
+	}
+	return nil
+}
+
+// checkEnums refuses enum values the service never returns, so that a typo
+// in a fixtures file is an error rather than data served as real.
+func (f *Fixtures) checkEnums() error {
+	providers := []string{"", client.EarnProviderProtocolA, client.EarnProviderProtocolB}
+	for i, v := range f.EarnVaults {
+		if !slices.Contains(providers, v.Provider) {
+			return fmt.Errorf("emulator: fixtures: earnVaults[%d].provider %q is not one of %v", i, v.Provider, providers[1:])
+		}
+	}
+	for addr, ps := range f.EarnPositions {
+		for i, p := range ps {
+			if !slices.Contains(providers, p.Provider) {
+				return fmt.Errorf("emulator: fixtures: earnPositions[%s][%d].provider %q is not one of %v", addr, i, p.Provider, providers[1:])
+			}
+		}
+	}
+	for user, ps := range f.MfaPolicies {
+		for i, p := range ps {
+			for j, step := range p.RequiredAuthenticationMethods {
+				for k, m := range step.Any {
+					if !slices.Contains(authenticationTypes, m.Type) {
+						return fmt.Errorf("emulator: fixtures: mfaPolicies[%s][%d].requiredAuthenticationMethods[%d].any[%d].type %q is not one of %v", user, i, j, k, m.Type, authenticationTypes)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+var authenticationTypes = []string{"AUTHENTICATION_TYPE_EMAIL_OTP", "AUTHENTICATION_TYPE_SMS_OTP", "AUTHENTICATION_TYPE_PASSKEY",
+	"AUTHENTICATION_TYPE_API_KEY", "AUTHENTICATION_TYPE_OAUTH", "AUTHENTICATION_TYPE_SESSION"}

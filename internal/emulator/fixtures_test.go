@@ -1,0 +1,171 @@
+package emulator
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// exampleFixtures is the fixtures file shipped for the binary and the demo.
+const exampleFixtures = "../../examples/emulator/fixtures.json"
+
+// Identifiers of examples/emulator/fixtures.json.
+const (
+	exSubOrg    = "c310906f-a434-4337-9754-5d77604cf7c7"
+	exAlice     = "e6f63d73-f4c8-4bf4-9757-4b3ed6c28d82"
+	exBob       = "89fb0b52-ac56-409e-9562-928e783fc57b"
+	exTwoSteps  = "a1a0b213-8e5a-4268-a9b6-93fb46983f39"
+	exAnyOfTwo  = "f3bb177c-d38e-43eb-b5d9-1f29a79eaa8a"
+	exWallet    = "0xe07ca4262d303f9b5ecf9d970bbbbfe06129621a"
+	exApp       = "1f867cf8-cde5-406f-b0ec-970e4c6b344c"
+	exTxOK      = "092942a9-2b26-4584-9466-cc73379dbd9e"
+	exTxEthFail = "4b2b0a65-2daf-45b7-88ca-0d5a74a26400"
+	exTxSolFail = "dc877f04-6303-4afe-af07-658cd7e36c35"
+	exBaseUSDC  = "eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"
+	exEthUSDC   = "eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"
+)
+
+func loadExampleFixtures(t *testing.T) *Fixtures {
+	t.Helper()
+	f, err := LoadFixtures(exampleFixtures)
+	if err != nil {
+		t.Fatalf("LoadFixtures(%s): %v", exampleFixtures, err)
+	}
+	return f
+}
+
+// TestExampleFixturesHaveWhatTheREADMEPromises guards the content of the
+// example file, which the demo and the documentation rely on.
+func TestExampleFixturesHaveWhatTheREADMEPromises(t *testing.T) {
+	f := loadExampleFixtures(t)
+	if len(f.SubOrganizations) == 0 || len(f.Users) < 2 {
+		t.Fatalf("want a sub-organization and two users: %+v %+v", f.SubOrganizations, f.Users)
+	}
+	steps := f.MfaPolicies[exAlice]
+	if len(steps) != 2 || len(steps[0].RequiredAuthenticationMethods) != 2 ||
+		len(steps[1].RequiredAuthenticationMethods[0].Any) != 2 || steps[1].RequiredAuthenticationMethods[0].Any[0].ID == "" {
+		t.Fatalf("want a two-step policy and an any-of-two policy with an id: %+v", steps)
+	}
+	providers, assets := map[string]bool{}, map[string]bool{}
+	for _, v := range f.EarnVaults {
+		providers[v.Provider], assets[v.Caip19] = true, true
+		if v.Display == nil || v.ClaimableClientFee == "" || v.ClaimableClientFeeDisplay == nil || v.ClientFeeWallet == "" || v.ClientFeeBps == "" {
+			t.Fatalf("vault %s lacks display or fee fields", v.WrapperAddress)
+		}
+	}
+	if len(f.EarnVaults) < 3 || len(providers) != 2 || len(assets) < 2 {
+		t.Fatalf("want 3+ vaults over both providers and two assets: %v %v", providers, assets)
+	}
+	eth := f.SendTransactionStatuses[exTxEthFail]
+	kinds := map[string]bool{}
+	for _, r := range eth.Error.RevertChain {
+		kinds[r.ErrorType] = true
+	}
+	if !kinds["unknown"] || !kinds["native"] || !kinds["custom"] || f.SendTransactionStatuses[exTxSolFail].Error.Solana == nil ||
+		f.SendTransactionStatuses[exTxOK].Eth.TxHash == "" || len(f.AppStatuses[0].Deployments) != 2 || len(f.EarnPositions[exWallet]) == 0 {
+		t.Fatalf("send-transaction, app or position fixtures are incomplete")
+	}
+}
+
+// TestExampleFixturesServeEveryQuery loads the example file into an
+// emulator and reads every seeded record back through the client.
+func TestExampleFixturesServeEveryQuery(t *testing.T) {
+	f := loadExampleFixtures(t)
+	want := loadExampleFixtures(t) // a pristine copy to compare with
+	e := newTestEmulator(t, func(o *Options) { o.Fixtures = f })
+	ctx := t.Context()
+
+	for _, id := range []string{exTwoSteps, exAnyOfTwo} {
+		got, err := e.client.GetMfaPolicy(ctx, client.GetMfaPolicyRequest{UserID: exAlice, MfaPolicyID: id})
+		if err != nil || got.MfaPolicy.MfaPolicyID != id {
+			t.Fatalf("get_mfa_policy %s: %+v, %v", id, got, err)
+		}
+	}
+	list, err := e.client.GetMfaPolicies(ctx, client.GetMfaPoliciesRequest{UserID: exAlice})
+	if err != nil || !reflect.DeepEqual(list.MfaPolicies, want.MfaPolicies[exAlice]) {
+		t.Fatalf("get_mfa_policies: %+v, %v", list, err)
+	}
+	if none, err := e.client.GetMfaPolicies(ctx, client.GetMfaPoliciesRequest{UserID: exBob}); err != nil || len(none.MfaPolicies) != 0 {
+		t.Fatalf("bob has no MFA policies: %+v, %v", none, err)
+	}
+
+	parent, err := e.client.ListEarnEnabledVaults(ctx, client.ListEarnEnabledVaultsRequest{})
+	if err != nil || !reflect.DeepEqual(parent.EnabledVaults, want.EarnVaults) {
+		t.Fatalf("the parent sees every vault with its fee fields: %+v, %v", parent, err)
+	}
+	sub, err := e.client.WithOrganization(exSubOrg).ListEarnEnabledVaults(ctx, client.ListEarnEnabledVaultsRequest{})
+	if err != nil || len(sub.EnabledVaults) != len(want.EarnVaults) {
+		t.Fatalf("sub-organization: %+v, %v", sub, err)
+	}
+	for i, v := range sub.EnabledVaults {
+		expected := want.EarnVaults[i]
+		expected.ClaimableClientFee, expected.ClaimableClientFeeDisplay, expected.ClientFeeWallet = "", nil, ""
+		if !reflect.DeepEqual(v, expected) {
+			t.Fatalf("sub-organization vault %d = %+v, want %+v", i, v, expected)
+		}
+	}
+	baseB, err := e.client.ListEarnEnabledVaults(ctx, client.ListEarnEnabledVaultsRequest{Provider: client.EarnProviderProtocolB, Caip19: exBaseUSDC})
+	if err != nil || len(baseB.EnabledVaults) != 1 || baseB.EnabledVaults[0].Name != "USDC" {
+		t.Fatalf("provider B on Base USDC: %+v, %v", baseB, err)
+	}
+	ethVaults, err := e.client.ListEarnEnabledVaults(ctx, client.ListEarnEnabledVaultsRequest{Caip19: exEthUSDC})
+	if err != nil || len(ethVaults.EnabledVaults) != 2 {
+		t.Fatalf("Ethereum USDC vaults: %+v, %v", ethVaults, err)
+	}
+
+	positions, err := e.client.ListEarnPositions(ctx, client.ListEarnPositionsRequest{WalletAddress: exWallet})
+	if err != nil || !reflect.DeepEqual(positions.Positions, want.EarnPositions[exWallet]) {
+		t.Fatalf("list_earn_positions: %+v, %v", positions, err)
+	}
+	app, err := e.client.GetAppStatus(ctx, client.GetAppStatusRequest{AppID: exApp})
+	if err != nil || !reflect.DeepEqual(app.AppStatus, want.AppStatuses[0]) {
+		t.Fatalf("get_app_status: %+v, %v", app, err)
+	}
+	for _, id := range []string{exTxOK, exTxEthFail, exTxSolFail} {
+		tx, err := e.client.GetSendTransactionStatus(ctx, client.GetSendTransactionStatusRequest{SendTransactionStatusID: id})
+		if err != nil || !reflect.DeepEqual(*tx, want.SendTransactionStatuses[id]) {
+			t.Fatalf("get_send_transaction_status %s: %+v, %v", id, tx, err)
+		}
+	}
+}
+
+func TestFixturesUnknownFieldIsAnError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fixtures.json")
+	if err := os.WriteFile(path, []byte(`{"users":[{"userId":"u","userName":"n","email":"x@example.com"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadFixtures(path); err == nil || !strings.Contains(err.Error(), `unknown field "email"`) {
+		t.Fatalf("LoadFixtures = %v, want an unknown-field error", err)
+	}
+}
+
+func TestFixtureMfaPolicyOfUnknownUserIsAnError(t *testing.T) {
+	key, err := client.GenerateAPIKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &Fixtures{MfaPolicies: map[string][]client.MfaPolicy{"ghost-user": {{MfaPolicyID: "m"}}}}
+	_, err = New(Options{OrganizationID: testOrg, RootUsers: []RootUser{{APIPublicKey: key.PublicKeyHex()}}, Fixtures: f})
+	if err == nil || !strings.Contains(err.Error(), `unknown user "ghost-user"`) {
+		t.Fatalf("New = %v, want an unknown-user error", err)
+	}
+}
+
+func TestFixtureEnumTyposAreErrors(t *testing.T) {
+	key, _ := client.GenerateAPIKey()
+	root := []RootUser{{APIPublicKey: key.PublicKeyHex()}}
+	for name, f := range map[string]*Fixtures{
+		"vault provider":    {EarnVaults: []client.EarnEnabledVault{{Provider: "EARN_PROVIDER_MORPHO"}}},
+		"position provider": {EarnPositions: map[string][]client.EarnPosition{"0xw": {{Provider: "A"}}}},
+		"mfa method": {Users: []FixtureUser{{UserID: "u", UserName: "u"}}, MfaPolicies: map[string][]client.MfaPolicy{"u": {{
+			RequiredAuthenticationMethods: []client.RequiredAuthenticationMethod{{Any: []client.AuthenticationMethod{{Type: "AUTHENTICATION_TYPE_SMOKE_SIGNAL"}}}}}}}},
+	} {
+		if _, err := New(Options{OrganizationID: "o", RootUsers: root, Fixtures: f}); err == nil || !strings.Contains(err.Error(), "is not one of") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

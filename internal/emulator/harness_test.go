@@ -1,0 +1,121 @@
+package emulator
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+const testOrg = "org-test"
+
+// testEmulator is an emulator served on 127.0.0.1 with a client of it.
+type testEmulator struct {
+	srv    *Server
+	http   *httptest.Server
+	key    *client.APIKey // the first root user's key
+	client *client.Client
+}
+
+// newTestEmulator starts an emulator whose first root user owns a fresh
+// key; mutate adjusts the options before start.
+func newTestEmulator(t *testing.T, mutate ...func(*Options)) *testEmulator {
+	t.Helper()
+	key, err := client.GenerateAPIKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{OrganizationID: testOrg, OrganizationName: "Test Org", RootUsers: []RootUser{{UserID: "user-root", UserName: "root", APIPublicKey: key.PublicKeyHex()}}}
+	for _, m := range mutate {
+		m(&opts)
+	}
+	srv, err := New(opts)
+	if err != nil {
+		t.Fatalf("emulator.New: %v", err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+	return &testEmulator{srv: srv, http: hs, key: key, client: clientFor(t, hs.URL, key)}
+}
+
+// clientFor is a client of the emulator with fast polling.
+func clientFor(t *testing.T, baseURL string, key *client.APIKey) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: baseURL, OrganizationID: testOrg, APIPublicKey: key.PublicKeyHex(), APIPrivateKey: key.PrivateKeyHex(),
+		RetryWaitMin: time.Millisecond, RetryWaitMax: 5 * time.Millisecond, PollInterval: time.Millisecond, PollIntervalMax: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// rawAnswer is an answer to a raw request.
+type rawAnswer struct {
+	Status int
+	Body   map[string]any
+	Raw    []byte
+}
+
+// post sends body as is, stamped with key (nil: no stamp).
+func (e *testEmulator) post(t *testing.T, path string, body []byte, key *client.APIKey) rawAnswer {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, e.http.URL+path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if key != nil {
+		stamp, err := key.Stamp(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set(client.StampHeader, stamp)
+	}
+	return do(t, req)
+}
+
+func do(t *testing.T, req *http.Request) rawAnswer {
+	t.Helper()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	raw, _ := io.ReadAll(resp.Body)
+	out := rawAnswer{Status: resp.StatusCode, Raw: raw}
+	_ = json.Unmarshal(raw, &out.Body)
+	return out
+}
+
+// submitBody builds a submit envelope with a current timestamp.
+func submitBody(typ string, params string) []byte {
+	return []byte(fmt.Sprintf(`{"type":%q,"timestampMs":%q,"organizationId":%q,"parameters":%s}`,
+		typ, strconv.FormatInt(time.Now().UnixMilli(), 10), testOrg, params))
+}
+
+// wantError checks an error answer's status and that its message contains
+// want; error bodies are always {code, message, details}.
+func wantError(t *testing.T, a rawAnswer, status int, want string) {
+	t.Helper()
+	if a.Status != status {
+		t.Fatalf("status = %d, want %d; body %s", a.Status, status, a.Raw)
+	}
+	msg, _ := a.Body["message"].(string)
+	_, hasCode := a.Body["code"].(float64)
+	_, hasDetails := a.Body["details"].([]any)
+	if !hasCode || !hasDetails || len(a.Body) != 3 {
+		t.Fatalf("error body %s is not {code, message, details}", a.Raw)
+	}
+	if !bytes.Contains([]byte(msg), []byte(want)) {
+		t.Fatalf("message %q does not contain %q", msg, want)
+	}
+}
+
+func whoami() client.WhoamiRequest { return client.WhoamiRequest{} }

@@ -1,0 +1,47 @@
+package emulator
+
+import (
+	"strings"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// maxNameLength bounds names, so that a runaway value is a clear 400.
+const maxNameLength = 256
+
+func init() {
+	registerSubmit("update_organization_name", "ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME", "updateOrganizationNameIntent", "updateOrganizationNameResult",
+		[]string{"organizationName"},
+		func(p *client.UpdateOrganizationNameParams) *apiError {
+			return checkName("parameters.organizationName", p.OrganizationName)
+		},
+		func(s *Server, who *caller, p *client.UpdateOrganizationNameParams) (any, *client.Status) {
+			if who.SubOrg {
+				org := s.st.SubOrganizations[who.OrganizationID]
+				org.Name = p.OrganizationName
+				s.st.SubOrganizations[who.OrganizationID] = org
+			} else {
+				s.st.Organization.Name = p.OrganizationName
+			}
+			return client.UpdateOrganizationNameResult{OrganizationID: who.OrganizationID, OrganizationName: p.OrganizationName}, nil
+		})
+	registerQuery("whoami", nil, func(s *Server, who *caller, _ *client.WhoamiRequest) (any, *apiError) {
+		name := s.st.Organization.Name
+		if who.SubOrg {
+			name = s.st.SubOrganizations[who.OrganizationID].Name
+		}
+		u := s.st.userByID(who.UserID)
+		return client.WhoamiResponse{OrganizationID: who.OrganizationID, OrganizationName: name, UserID: u.UserID, Username: u.UserName}, nil
+	})
+}
+
+// checkName refuses empty, blank or overlong names.
+func checkName(field, v string) *apiError {
+	switch {
+	case strings.TrimSpace(v) == "":
+		return errInvalid("field %s must not be empty", field)
+	case len(v) > maxNameLength:
+		return errInvalid("field %s is %d bytes long; the limit is %d", field, len(v), maxNameLength)
+	}
+	return nil
+}

@@ -1,0 +1,188 @@
+package emulator
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/google/cel-go/cel"
+)
+
+var policyEffects = []string{client.EffectAllow, client.EffectDeny}
+
+func init() {
+	registerSubmit("create_policies", "ACTIVITY_TYPE_CREATE_POLICIES", "createPoliciesIntent", "createPoliciesResult",
+		[]string{"policies", "policies[].policyName", "policies[].effect", "policies[].notes"},
+		validateCreatePolicies, runCreatePolicies)
+	registerSubmit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2", "updatePolicyIntentV2", "updatePolicyResultV2",
+		[]string{"policyId"}, validateUpdatePolicy, runUpdatePolicy)
+	registerSubmit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", "deletePolicyIntent", "deletePolicyResult",
+		[]string{"policyId"},
+		func(p *client.DeletePolicyParams) *apiError { return checkPolicyID("parameters.policyId", p.PolicyID) },
+		func(s *Server, _ *caller, p *client.DeletePolicyParams) (any, *client.Status) {
+			if _, ok := s.st.Policies[p.PolicyID]; !ok {
+				return nil, notFound("policy %s not found", p.PolicyID)
+			}
+			delete(s.st.Policies, p.PolicyID)
+			return client.PolicyIDResult{PolicyID: p.PolicyID}, nil
+		})
+	registerQuery("get_policy", []string{"policyId"}, func(s *Server, _ *caller, req *client.GetPolicyRequest) (any, *apiError) {
+		if e := checkPolicyID("policyId", req.PolicyID); e != nil {
+			return nil, e
+		}
+		p, ok := s.st.Policies[req.PolicyID]
+		if !ok {
+			return nil, errNotFound("policy %s not found in organization %s", req.PolicyID, s.st.Organization.ID)
+		}
+		return client.GetPolicyResponse{Policy: *p}, nil
+	})
+	registerQuery("list_policies", nil, func(s *Server, _ *caller, _ *client.ListPoliciesRequest) (any, *apiError) {
+		out := []client.Policy{}
+		for _, p := range s.sortedPolicies(policyByCreation) {
+			out = append(out, *p)
+		}
+		return client.ListPoliciesResponse{Policies: out}, nil
+	})
+}
+
+func validateCreatePolicies(p *client.CreatePoliciesParams) *apiError {
+	if len(p.Policies) == 0 {
+		return errInvalid("field parameters.policies must hold at least one policy")
+	}
+	for i, pol := range p.Policies {
+		at := sprintf("parameters.policies[%d]", i)
+		if e := checkName(at+".policyName", pol.PolicyName); e != nil {
+			return e
+		}
+		if e := oneOf(at+".effect", pol.Effect, policyEffects...); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// runCreatePolicies parses every expression before storing anything, so a
+// syntax error leaves no policy behind.
+func runCreatePolicies(s *Server, _ *caller, p *client.CreatePoliciesParams) (any, *client.Status) {
+	for i, pol := range p.Policies {
+		at := sprintf("policies[%d].", i)
+		if f := parseExpressions(at+"condition", pol.Condition, at+"consensus", pol.Consensus, at+"time", pol.Time); f != nil {
+			return nil, f
+		}
+	}
+	now := client.NewTimestamp(s.now())
+	ids := make([]string, 0, len(p.Policies))
+	for _, pol := range p.Policies {
+		id := newID()
+		s.st.Policies[id] = &client.Policy{PolicyID: id, PolicyName: pol.PolicyName, Effect: pol.Effect, Condition: pol.Condition,
+			Consensus: pol.Consensus, Notes: pol.Notes, Time: pol.Time, CreatedAt: now, UpdatedAt: now}
+		ids = append(ids, id)
+	}
+	return client.CreatePoliciesResult{PolicyIDs: ids}, nil
+}
+
+func validateUpdatePolicy(p *client.UpdatePolicyParams) *apiError {
+	if e := checkPolicyID("parameters.policyId", p.PolicyID); e != nil {
+		return e
+	}
+	if p.PolicyName != nil {
+		if e := checkName("parameters.policyName", *p.PolicyName); e != nil {
+			return e
+		}
+	}
+	if p.PolicyEffect != nil {
+		return oneOf("parameters.policyEffect", *p.PolicyEffect, policyEffects...)
+	}
+	return nil
+}
+
+// runUpdatePolicy changes only the fields sent; a present "" clears an
+// expression or the notes.
+func runUpdatePolicy(s *Server, _ *caller, p *client.UpdatePolicyParams) (any, *client.Status) {
+	pol, ok := s.st.Policies[p.PolicyID]
+	if !ok {
+		return nil, notFound("policy %s not found", p.PolicyID)
+	}
+	if f := parseExpressions("policyCondition", strOrEmpty(p.PolicyCondition), "policyConsensus", strOrEmpty(p.PolicyConsensus), "time", strOrEmpty(p.Time)); f != nil {
+		return nil, f
+	}
+	set := func(dst *string, v *string) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&pol.PolicyName, p.PolicyName)
+	set(&pol.Effect, p.PolicyEffect)
+	set(&pol.Condition, p.PolicyCondition)
+	set(&pol.Consensus, p.PolicyConsensus)
+	set(&pol.Notes, p.PolicyNotes)
+	set(&pol.Time, p.Time)
+	pol.UpdatedAt = client.NewTimestamp(s.now())
+	return client.PolicyIDResult{PolicyID: p.PolicyID}, nil
+}
+
+// parseExpressions takes (field, expression) pairs and checks the syntax of
+// each non-empty expression. Only parsing: the service's policy language
+// shares CEL's grammar but has variables this emulator does not model, so
+// type-checking here would refuse valid policies.
+func parseExpressions(pairs ...string) *client.Status {
+	env, err := parseEnv()
+	if err != nil {
+		return failure(codeInternal, "policy language: %v", err)
+	}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		field, expr := pairs[i], pairs[i+1]
+		if expr == "" {
+			continue
+		}
+		if _, iss := env.Parse(expr); iss != nil && iss.Err() != nil {
+			first := iss.Errors()[0]
+			// CEL columns are 0-based; people count from 1.
+			return failure(codeInvalidArgument, "%s: syntax error at line %d, column %d: %s",
+				field, first.Location.Line(), first.Location.Column()+1, strings.TrimPrefix(first.Message, "Syntax error: "))
+		}
+	}
+	return nil
+}
+
+// parseEnv is built once: building an environment costs far more than parsing.
+var parseEnv = sync.OnceValues(func() (*cel.Env, error) { return cel.NewEnv() })
+
+// checkID refuses an empty identifier: it can name nothing.
+func checkPolicyID(field, id string) *apiError {
+	if id == "" {
+		return errInvalid("field %s must not be empty", field)
+	}
+	return nil
+}
+
+func strOrEmpty(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func policyByCreation(a, b *client.Policy) int {
+	return cmp.Or(policyStampTime(a.CreatedAt).Compare(policyStampTime(b.CreatedAt)), cmp.Compare(a.PolicyID, b.PolicyID))
+}
+
+func policyByID(a, b *client.Policy) int { return cmp.Compare(a.PolicyID, b.PolicyID) }
+
+// sortedPolicies gives the stored policies in a deterministic order.
+func (s *Server) sortedPolicies(order func(a, b *client.Policy) int) []*client.Policy {
+	out := make([]*client.Policy, 0, len(s.st.Policies))
+	for _, p := range s.st.Policies {
+		out = append(out, p)
+	}
+	slices.SortFunc(out, order)
+	return out
+}
+
+func policyStampTime(t client.Timestamp) time.Time {
+	v, _ := t.Time() // the emulator writes every stored timestamp itself
+	return v
+}

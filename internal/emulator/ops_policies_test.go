@@ -1,0 +1,277 @@
+package emulator
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// steppedClock is a clock the test moves, so that createdAt and updatedAt
+// differ predictably. It stays within the liveness window of real time.
+type steppedClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newSteppedClock() *steppedClock { return &steppedClock{t: time.Now()} }
+
+func (c *steppedClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+func (c *steppedClock) step() { c.mu.Lock(); c.t = c.t.Add(time.Second); c.mu.Unlock() }
+
+func withClock(c *steppedClock) func(*Options) { return func(o *Options) { o.Now = c.now } }
+
+func strRef(v string) *string { return &v }
+
+func createPolicies(t *testing.T, c *client.Client, ps ...client.PolicyParams) *client.Submitted[client.CreatePoliciesResult] {
+	t.Helper()
+	got, err := c.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: ps})
+	if err != nil {
+		t.Fatalf("create_policies: %v", err)
+	}
+	return got
+}
+
+func getPolicy(t *testing.T, c *client.Client, id string) client.Policy {
+	t.Helper()
+	got, err := c.GetPolicy(t.Context(), client.GetPolicyRequest{PolicyID: id})
+	if err != nil {
+		t.Fatalf("get_policy %s: %v", id, err)
+	}
+	return got.Policy
+}
+
+func TestPolicyRoundTrip(t *testing.T) {
+	clock := newSteppedClock()
+	e := newTestEmulator(t, withClock(clock))
+	params := client.CreatePoliciesParams{Policies: []client.PolicyParams{
+		{PolicyName: "allow signing", Effect: client.EffectAllow, Condition: "activity.action == 'SIGN'",
+			Consensus: "approvers.any(u, u.id == 'user-root')", Notes: "first", Time: "true"},
+		{PolicyName: "deny all", Effect: client.EffectDeny, Notes: ""}, // notes is required but may be empty
+	}}
+	created, err := e.client.CreatePolicies(t.Context(), params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent, _ := json.Marshal(params)
+	if got := string(created.Activity.Intent["createPoliciesIntent"]); got != string(sent) {
+		t.Fatalf("intent %s does not echo the parameters %s", got, sent)
+	}
+	ids := created.Result.PolicyIDs
+	if len(ids) != 2 {
+		t.Fatalf("policyIds = %v", ids)
+	}
+	for i, id := range ids {
+		p, want := getPolicy(t, e.client, id), params.Policies[i]
+		if p.PolicyID != id || p.PolicyName != want.PolicyName || p.Effect != want.Effect || p.Condition != want.Condition ||
+			p.Consensus != want.Consensus || p.Notes != want.Notes || p.Time != want.Time || p.CreatedAt != p.UpdatedAt || p.CreatedAt.Seconds == "" {
+			t.Fatalf("policy %d = %+v, want %+v (policyIds in request order)", i, p, want)
+		}
+	}
+
+	clock.step()
+	later := createPolicies(t, e.client, client.PolicyParams{PolicyName: "allow signing", Effect: client.EffectAllow}).Result.PolicyIDs[0]
+	list, err := e.client.ListPolicies(t.Context(), client.ListPoliciesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, p := range list.Policies {
+		order = append(order, p.PolicyID)
+	}
+	first, second := min(ids[0], ids[1]), max(ids[0], ids[1]) // same createdAt: by id
+	if strings.Join(order, ",") != strings.Join([]string{first, second, later}, ",") {
+		t.Fatalf("list order %v, want createdAt then id: %v %v %v (names need not be unique)", order, first, second, later)
+	}
+
+	clock.step()
+	upd := client.UpdatePolicyParams{PolicyID: ids[0], PolicyName: strRef("renamed"), PolicyEffect: strRef(client.EffectDeny),
+		PolicyCondition: strRef("activity.resource == 'POLICY'"), PolicyConsensus: strRef("approvers.count() >= 1"), PolicyNotes: strRef("second"), Time: strRef("false")}
+	res, err := e.client.UpdatePolicy(t.Context(), upd)
+	if err != nil || res.Result.PolicyID != ids[0] {
+		t.Fatalf("update_policy: %+v %v", res, err)
+	}
+	p := getPolicy(t, e.client, ids[0])
+	if p.PolicyName != "renamed" || p.Effect != client.EffectDeny || p.Condition != *upd.PolicyCondition || p.Consensus != *upd.PolicyConsensus ||
+		p.Notes != "second" || p.Time != "false" || policyStampTime(p.UpdatedAt).Sub(policyStampTime(p.CreatedAt)) != 2*time.Second {
+		t.Fatalf("after update: %+v", p)
+	}
+
+	del, err := e.client.DeletePolicy(t.Context(), client.DeletePolicyParams{PolicyID: ids[0]})
+	if err != nil || del.Result.PolicyID != ids[0] {
+		t.Fatalf("delete_policy: %+v %v", del, err)
+	}
+	if _, err := e.client.GetPolicy(t.Context(), client.GetPolicyRequest{PolicyID: ids[0]}); !errors.Is(err, client.ErrNotFound) {
+		t.Fatalf("get after delete: %v", err)
+	}
+	if list, _ := e.client.ListPolicies(t.Context(), client.ListPoliciesRequest{}); len(list.Policies) != 2 {
+		t.Fatalf("list after delete: %+v", list)
+	}
+}
+
+// A field left out of update_policy keeps its value; a present "" clears.
+func TestUpdatePolicyChangesOnlyFieldsSent(t *testing.T) {
+	e := newTestEmulator(t)
+	id := createPolicies(t, e.client, client.PolicyParams{PolicyName: "p", Effect: client.EffectAllow, Condition: "true",
+		Consensus: "true", Notes: "n", Time: "true"}).Result.PolicyIDs[0]
+	if _, err := e.client.UpdatePolicy(t.Context(), client.UpdatePolicyParams{PolicyID: id, PolicyCondition: strRef(""), PolicyNotes: strRef("")}); err != nil {
+		t.Fatal(err)
+	}
+	p := getPolicy(t, e.client, id)
+	if p.Condition != "" || p.Notes != "" || p.PolicyName != "p" || p.Effect != client.EffectAllow || p.Consensus != "true" || p.Time != "true" {
+		t.Fatalf("%+v", p)
+	}
+	if _, err := e.client.UpdatePolicy(t.Context(), client.UpdatePolicyParams{PolicyID: id, PolicyConsensus: strRef(""), Time: strRef("")}); err != nil {
+		t.Fatal(err)
+	}
+	if p := getPolicy(t, e.client, id); p.Consensus != "" || p.Time != "" || p.PolicyName != "p" {
+		t.Fatalf("%+v", p)
+	}
+}
+
+func TestPolicyExpressionSyntaxErrorsFailTheActivity(t *testing.T) {
+	e := newTestEmulator(t)
+	ok := client.PolicyParams{PolicyName: "ok", Effect: client.EffectAllow, Notes: "n"}
+	bad := func(f func(*client.PolicyParams)) client.PolicyParams { p := ok; f(&p); return p }
+	for _, tc := range []struct {
+		name string
+		ps   []client.PolicyParams
+		want string
+	}{
+		{"condition", []client.PolicyParams{ok, bad(func(p *client.PolicyParams) { p.Condition = "activity.type == " })},
+			"policies[1].condition: syntax error at line 1, column 18"},
+		{"consensus on line 2", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Consensus = "true &&\n  (" })},
+			"policies[0].consensus: syntax error at line 2, column 4"},
+		{"time", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Time = "a b" })},
+			"policies[0].time: syntax error at line 1, column 3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: tc.ps})
+			wantFailedActivity(t, err, codeInvalidArgument, tc.want)
+		})
+	}
+	// Nothing of a failed create_policies is stored, not even its valid policies.
+	if list, err := e.client.ListPolicies(t.Context(), client.ListPoliciesRequest{}); err != nil || len(list.Policies) != 0 {
+		t.Fatalf("%+v %v", list, err)
+	}
+
+	id := createPolicies(t, e.client, client.PolicyParams{PolicyName: "p", Effect: client.EffectAllow, Notes: "n", Condition: "true"}).Result.PolicyIDs[0]
+	_, err := e.client.UpdatePolicy(t.Context(), client.UpdatePolicyParams{PolicyID: id, PolicyNotes: strRef("changed"), PolicyCondition: strRef("1 +* 2")})
+	wantFailedActivity(t, err, codeInvalidArgument, "policyCondition: syntax error at line 1, column 4")
+	if p := getPolicy(t, e.client, id); p.Notes != "n" || p.Condition != "true" {
+		t.Fatalf("a failed update changed the policy: %+v", p)
+	}
+}
+
+func wantFailedActivity(t *testing.T, err error, code int, want string) {
+	t.Helper()
+	var ae *client.ActivityError
+	if !errors.As(err, &ae) || ae.Status != client.StatusFailed || ae.Failure == nil {
+		t.Fatalf("err = %v, want a FAILED activity", err)
+	}
+	if ae.Failure.Code != code || !strings.Contains(ae.Failure.Message, want) {
+		t.Fatalf("failure = %+v, want code %d and a message containing %q", ae.Failure, code, want)
+	}
+}
+
+func TestPolicyUnknownIDs(t *testing.T) {
+	e := newTestEmulator(t)
+	const id = "00000000-0000-4000-8000-000000000000"
+	_, err := e.client.GetPolicy(t.Context(), client.GetPolicyRequest{PolicyID: id})
+	var apiErr *client.APIError
+	if !errors.Is(err, client.ErrNotFound) || !errors.As(err, &apiErr) || apiErr.HTTPStatus != http.StatusNotFound || !strings.Contains(apiErr.Message, id) {
+		t.Fatalf("get_policy: %v", err)
+	}
+	_, err = e.client.UpdatePolicy(t.Context(), client.UpdatePolicyParams{PolicyID: id, PolicyNotes: strRef("x")})
+	wantFailedActivity(t, err, codeNotFound, "policy "+id+" not found")
+	if !errors.Is(err, client.ErrNotFound) {
+		t.Fatalf("update_policy: %v does not match ErrNotFound", err)
+	}
+	_, err = e.client.DeletePolicy(t.Context(), client.DeletePolicyParams{PolicyID: id})
+	wantFailedActivity(t, err, codeNotFound, "policy "+id+" not found")
+	if !errors.Is(err, client.ErrNotFound) {
+		t.Fatalf("delete_policy: %v does not match ErrNotFound", err)
+	}
+}
+
+func TestListPoliciesEmptyIsAnArray(t *testing.T) {
+	e := newTestEmulator(t)
+	a := e.post(t, "/public/v1/query/list_policies", []byte(`{"organizationId":"`+testOrg+`"}`), e.key)
+	if a.Status != http.StatusOK || string(a.Raw) != `{"policies":[]}` {
+		t.Fatalf("%d %s", a.Status, a.Raw)
+	}
+}
+
+func TestPolicyValidation(t *testing.T) {
+	e := newTestEmulator(t)
+	const (
+		create = "ACTIVITY_TYPE_CREATE_POLICIES"
+		update = "ACTIVITY_TYPE_UPDATE_POLICY_V2"
+		remove = "ACTIVITY_TYPE_DELETE_POLICY"
+	)
+	long := strings.Repeat("x", maxNameLength+1)
+	for _, tc := range []struct {
+		name, op, typ, params, want string
+	}{
+		{"no policies field", "create_policies", create, `{}`, "missing required field parameters.policies"},
+		{"empty policies", "create_policies", create, `{"policies":[]}`, "parameters.policies must hold at least one policy"},
+		{"missing name", "create_policies", create, `{"policies":[{"effect":"EFFECT_ALLOW","notes":""}]}`, "missing required field parameters.policies[0].policyName"},
+		{"missing effect", "create_policies", create, `{"policies":[{"policyName":"a","notes":""}]}`, "missing required field parameters.policies[0].effect"},
+		{"missing notes", "create_policies", create, `{"policies":[{"policyName":"a","effect":"EFFECT_ALLOW","notes":""},{"policyName":"b","effect":"EFFECT_DENY"}]}`,
+			"missing required field parameters.policies[1].notes"},
+		{"bad effect", "create_policies", create, `{"policies":[{"policyName":"a","effect":"EFFECT_ALLOW","notes":""},{"policyName":"b","effect":"ALLOW","notes":""}]}`,
+			`field parameters.policies[1].effect: unknown value "ALLOW"`},
+		{"wrong type", "create_policies", create, `{"policies":[{"policyName":"a","effect":1,"notes":""}]}`, "wrong JSON type"},
+		{"unknown field", "create_policies", create, `{"policies":[{"policyNam":"a","effect":"EFFECT_ALLOW","notes":""}]}`, `unknown field "policyNam"`},
+		{"empty name", "create_policies", create, `{"policies":[{"policyName":"","effect":"EFFECT_ALLOW","notes":""}]}`, "parameters.policies[0].policyName must not be empty"},
+		{"long name", "create_policies", create, `{"policies":[{"policyName":"` + long + `","effect":"EFFECT_ALLOW","notes":""}]}`, "parameters.policies[0].policyName is 257 bytes long"},
+		{"update without id", "update_policy", update, `{"policyName":"a"}`, "missing required field parameters.policyId"},
+		{"update empty id", "update_policy", update, `{"policyId":""}`, "parameters.policyId must not be empty"},
+		{"update empty name", "update_policy", update, `{"policyId":"p","policyName":""}`, "parameters.policyName must not be empty"},
+		{"update bad effect", "update_policy", update, `{"policyId":"p","policyEffect":"DENY"}`, `field parameters.policyEffect: unknown value "DENY"`},
+		{"update v1 field", "update_policy", update, `{"policyId":"p","effect":"EFFECT_DENY"}`, `unknown field "effect"`},
+		{"update wrong type", "update_policy", update, `{"policyId":"p","policyNotes":7}`, "wrong JSON type"},
+		{"delete without id", "delete_policy", remove, `{}`, "missing required field parameters.policyId"},
+		{"delete empty id", "delete_policy", remove, `{"policyId":""}`, "parameters.policyId must not be empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantError(t, e.post(t, "/public/v1/submit/"+tc.op, submitBody(tc.typ, tc.params), e.key), http.StatusBadRequest, tc.want)
+		})
+	}
+	wantError(t, e.post(t, "/public/v1/query/get_policy", []byte(`{"organizationId":"`+testOrg+`"}`), e.key),
+		http.StatusBadRequest, "missing required field policyId")
+	wantError(t, e.post(t, "/public/v1/query/get_policy", []byte(`{"organizationId":"`+testOrg+`","policyId":""}`), e.key),
+		http.StatusBadRequest, "field policyId must not be empty")
+	if acts, _ := e.client.ListActivities(t.Context(), client.ListActivitiesRequest{}); len(acts.Activities) != 0 {
+		t.Fatalf("a refused submit created an activity: %+v", acts.Activities)
+	}
+}
+
+// list_policies orders by createdAt, then by id for equal times, whatever
+// the ids say about creation.
+func TestListPoliciesOrder(t *testing.T) {
+	e := newTestEmulator(t)
+	at := func(sec int64) client.Timestamp { return client.NewTimestamp(time.Unix(sec, 0)) }
+	e.srv.mu.Lock()
+	for id, created := range map[string]int64{"c": 100, "a": 300, "b": 100, "0": 200} {
+		e.srv.st.Policies[id] = &client.Policy{PolicyID: id, PolicyName: id, Effect: client.EffectAllow, CreatedAt: at(created), UpdatedAt: at(created)}
+	}
+	e.srv.mu.Unlock()
+	list, err := e.client.ListPolicies(t.Context(), client.ListPoliciesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, p := range list.Policies {
+		order = append(order, p.PolicyID)
+	}
+	if got := strings.Join(order, ","); got != "b,c,0,a" {
+		t.Fatalf("order %s, want b,c,0,a", got)
+	}
+}

@@ -1,0 +1,241 @@
+package emulator
+
+import (
+	"cmp"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	payloadEncodings = []string{"PAYLOAD_ENCODING_HEXADECIMAL", "PAYLOAD_ENCODING_TEXT_UTF8", "PAYLOAD_ENCODING_EIP712", "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION"}
+	hashFunctions    = []string{hashNoOp, hashSHA256, hashKeccak256, hashNotApplicable}
+	transactionTypes = []string{"TRANSACTION_TYPE_ETHEREUM", "TRANSACTION_TYPE_SOLANA", "TRANSACTION_TYPE_TRON", "TRANSACTION_TYPE_BITCOIN", "TRANSACTION_TYPE_TEMPO"}
+)
+
+func init() {
+	registerSubmit("create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", "createPrivateKeysIntentV2", "createPrivateKeysResultV2",
+		[]string{"privateKeys", "privateKeys[].privateKeyName", "privateKeys[].curve", "privateKeys[].privateKeyTags", "privateKeys[].addressFormats"},
+		validateCreatePrivateKeys, runCreatePrivateKeys)
+	registerQuery("list_private_keys", nil, func(s *Server, _ *caller, _ *client.ListPrivateKeysRequest) (any, *apiError) {
+		out := []client.PrivateKey{}
+		for _, k := range s.st.PrivateKeys {
+			out = append(out, client.PrivateKey{PrivateKeyID: k.PrivateKeyID, PublicKey: k.PublicKey, PrivateKeyName: k.PrivateKeyName,
+				Curve: k.Curve, Addresses: nonNilSlice(slices.Clone(k.Addresses)), PrivateKeyTags: nonNilSlice(slices.Clone(k.Tags)),
+				CreatedAt: k.CreatedAt, UpdatedAt: k.UpdatedAt})
+		}
+		slices.SortFunc(out, func(a, b client.PrivateKey) int {
+			return byCreatedThenID(a.CreatedAt, b.CreatedAt, a.PrivateKeyID, b.PrivateKeyID)
+		})
+		return client.ListPrivateKeysResponse{PrivateKeys: out}, nil
+	})
+	registerSubmit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", "signRawPayloadIntentV2", "signRawPayloadResult",
+		[]string{"signWith", "payload", "encoding", "hashFunction"}, validateSignRawPayload, runSignRawPayload)
+	registerSubmit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", "signTransactionIntentV2", "signTransactionResult",
+		[]string{"signWith", "unsignedTransaction", "type"},
+		func(p *client.SignTransactionParams) *apiError {
+			if e := checkSignWith(p.SignWith); e != nil {
+				return e
+			}
+			return oneOf("parameters.type", p.Type, transactionTypes...)
+		},
+		func(s *Server, _ *caller, p *client.SignTransactionParams) (any, *client.Status) {
+			if s.signer(p.SignWith) == nil {
+				return nil, notFound("no private key with id or address %s", p.SignWith)
+			}
+			// Honest rather than a fake: building a chain's signed
+			// transaction encoding is out of the emulator's scope.
+			return nil, failure(codeUnimplemented, "the emulator does not build signed transactions (%s); use sign_raw_payload to test signing", p.Type)
+		})
+}
+
+func validateCreatePrivateKeys(p *client.CreatePrivateKeysParams) *apiError {
+	if len(p.PrivateKeys) == 0 {
+		return errInvalid("field parameters.privateKeys must list at least one key")
+	}
+	names := map[string]int{}
+	for i, k := range p.PrivateKeys {
+		at := fmt.Sprintf("parameters.privateKeys[%d]", i)
+		if e := checkName(at+".privateKeyName", k.PrivateKeyName); e != nil {
+			return e
+		}
+		if j, dup := names[k.PrivateKeyName]; dup {
+			return errInvalid("field %s.privateKeyName: %q is also the name of privateKeys[%d]; names are unique", at, k.PrivateKeyName, j)
+		}
+		names[k.PrivateKeyName] = i
+		if e := oneOf(at+".curve", k.Curve, keyCurves...); e != nil {
+			return e
+		}
+		if e := checkUniqueIDs(at+".privateKeyTags", k.PrivateKeyTags); e != nil {
+			return e
+		}
+		for j, f := range k.AddressFormats {
+			if e := checkAddressFormat(fmt.Sprintf("%s.addressFormats[%d]", at, j), k.Curve, f); e != nil {
+				return e
+			}
+		}
+		if e := checkUniqueIDs(at+".addressFormats", k.AddressFormats); e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func runCreatePrivateKeys(s *Server, _ *caller, p *client.CreatePrivateKeysParams) (any, *client.Status) {
+	const codeAlreadyExists = 6 // gRPC ALREADY_EXISTS; local so that op files cannot clash over it
+	// Check everything before changing anything: a failed activity leaves
+	// no partial keys behind.
+	for _, k := range p.PrivateKeys {
+		for _, existing := range s.st.PrivateKeys {
+			if existing.PrivateKeyName == k.PrivateKeyName {
+				return nil, failure(codeAlreadyExists, "a private key named %q already exists (%s)", k.PrivateKeyName, existing.PrivateKeyID)
+			}
+		}
+		for _, tagID := range k.PrivateKeyTags {
+			if s.privateKeyTag(tagID) == nil {
+				return nil, notFound("private key tag %s not found", tagID)
+			}
+		}
+	}
+	now := client.NewTimestamp(s.now())
+	var records []*privateKeyRecord
+	for _, k := range p.PrivateKeys {
+		kp, err := generateKeyPair(k.Curve)
+		if err != nil {
+			return nil, failure(codeInternal, "generating a %s key: %v", k.Curve, err)
+		}
+		rec := &privateKeyRecord{PrivateKeyID: newID(), PrivateKeyName: k.PrivateKeyName, Curve: k.Curve, PublicKey: kp.publicKeyHex(),
+			Secret: kp.secretHex(), Addresses: []client.Address{}, Tags: []string{}, CreatedAt: now, UpdatedAt: now}
+		for _, f := range k.AddressFormats {
+			a, err := kp.address(f)
+			if err != nil {
+				return nil, failure(codeInternal, "deriving an address: %v", err)
+			}
+			rec.Addresses = append(rec.Addresses, client.Address{Format: f, Address: a})
+		}
+		records = append(records, rec)
+	}
+	result := client.CreatePrivateKeysResult{PrivateKeys: []client.CreatedPrivateKey{}}
+	for i, rec := range records {
+		s.st.PrivateKeys[rec.PrivateKeyID] = rec
+		for _, tagID := range p.PrivateKeys[i].PrivateKeyTags {
+			tagAddKey(s.privateKeyTag(tagID), rec, now)
+		}
+		result.PrivateKeys = append(result.PrivateKeys, client.CreatedPrivateKey{PrivateKeyID: rec.PrivateKeyID, Addresses: slices.Clone(rec.Addresses)})
+	}
+	return result, nil
+}
+
+func checkSignWith(v string) *apiError {
+	if strings.TrimSpace(v) == "" {
+		return errInvalid("field parameters.signWith must name a private key id or one of its addresses")
+	}
+	return nil
+}
+
+func validateSignRawPayload(p *client.SignRawPayloadParams) *apiError {
+	if e := checkSignWith(p.SignWith); e != nil {
+		return e
+	}
+	if e := oneOf("parameters.encoding", p.Encoding, payloadEncodings...); e != nil {
+		return e
+	}
+	if e := oneOf("parameters.hashFunction", p.HashFunction, hashFunctions...); e != nil {
+		return e
+	}
+	if p.Encoding == "PAYLOAD_ENCODING_HEXADECIMAL" {
+		if _, err := decodeHexPayload(p.Payload); err != nil {
+			return errInvalid("field parameters.payload: with PAYLOAD_ENCODING_HEXADECIMAL it must be hexadecimal (an optional 0x, then an even number of hex digits): %v", err)
+		}
+	}
+	return nil
+}
+
+func decodeHexPayload(v string) ([]byte, error) {
+	if rest, ok := strings.CutPrefix(v, "0x"); ok {
+		v = rest
+	} else if rest, ok := strings.CutPrefix(v, "0X"); ok {
+		v = rest
+	}
+	return hex.DecodeString(v)
+}
+
+func runSignRawPayload(s *Server, _ *caller, p *client.SignRawPayloadParams) (any, *client.Status) {
+	rec := s.signer(p.SignWith)
+	if rec == nil {
+		return nil, notFound("no private key with id or address %s", p.SignWith)
+	}
+	var msg []byte
+	switch p.Encoding {
+	case "PAYLOAD_ENCODING_HEXADECIMAL":
+		msg, _ = decodeHexPayload(p.Payload) // checked at submit
+	case "PAYLOAD_ENCODING_TEXT_UTF8":
+		msg = []byte(p.Payload)
+	default:
+		return nil, failure(codeUnimplemented, "the emulator does not implement the %s encoding; hash the message yourself and sign it with PAYLOAD_ENCODING_HEXADECIMAL and HASH_FUNCTION_NO_OP", p.Encoding)
+	}
+	kp, err := loadKeyPair(rec.Curve, rec.Secret)
+	if err != nil {
+		return nil, failure(codeInternal, "private key %s: %v", rec.PrivateKeyID, err)
+	}
+	sig, err := kp.sign(msg, p.HashFunction)
+	switch {
+	case errors.Is(err, errSignRequest):
+		return nil, failure(codeInvalidArgument, "private key %s (%s): %v", rec.PrivateKeyID, rec.Curve, err)
+	case err != nil:
+		return nil, failure(codeInternal, "signing with private key %s: %v", rec.PrivateKeyID, err)
+	}
+	return client.SignRawPayloadResult{R: sig.r, S: sig.s, V: sig.v}, nil
+}
+
+// signer finds a key by id or by one of its addresses. Hex addresses match
+// in any letter case (an Ethereum address may arrive without its EIP-55
+// capitals); base58 (Solana) is case-sensitive.
+func (s *Server) signer(signWith string) *privateKeyRecord {
+	if rec, ok := s.st.PrivateKeys[signWith]; ok {
+		return rec
+	}
+	for _, rec := range s.st.PrivateKeys {
+		for _, a := range rec.Addresses {
+			if a.Address == signWith || (a.Format != addressSolana && strings.EqualFold(a.Address, signWith)) {
+				return rec
+			}
+		}
+	}
+	return nil
+}
+
+// checkUniqueIDs refuses a list that names the same value twice: such a
+// request is ambiguous, so it is a 400 rather than silently deduplicated.
+func checkUniqueIDs(field string, ids []string) *apiError {
+	seen := map[string]int{}
+	for i, id := range ids {
+		if j, dup := seen[id]; dup {
+			return errInvalid("field %s[%d]: %q is already listed at index %d", field, i, id, j)
+		}
+		seen[id] = i
+	}
+	return nil
+}
+
+// byCreatedThenID orders records by creation time, ties broken by id, so
+// that lists are deterministic.
+func byCreatedThenID(a, b client.Timestamp, aID, bID string) int {
+	ta, _ := a.Time()
+	tb, _ := b.Time()
+	if c := ta.Compare(tb); c != 0 {
+		return c
+	}
+	return cmp.Compare(aID, bID)
+}
+
+func nonNilSlice[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
