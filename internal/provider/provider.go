@@ -3,17 +3,31 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
 var _ provider.Provider = &CustodyProvider{}
 
-// CustodyProvider carries the build version so it can be reported to the
-// service and in diagnostics once the client is wired in.
+// DefaultApprovalTimeout bounds how long a create, update or delete waits
+// for an activity that needs consensus, unless the resource's timeouts say
+// otherwise.
+const DefaultApprovalTimeout = 20 * time.Minute
+
+// CustodyProvider carries the build version, reported in the User-Agent.
 type CustodyProvider struct {
 	version string
 }
@@ -26,6 +40,16 @@ func New(version string) func() provider.Provider {
 	}
 }
 
+// providerModel is the provider block.
+type providerModel struct {
+	BaseURL         types.String `tfsdk:"base_url"`
+	OrganizationID  types.String `tfsdk:"organization_id"`
+	APIPublicKey    types.String `tfsdk:"api_public_key"`
+	APIPrivateKey   types.String `tfsdk:"api_private_key"`
+	MaxRetries      types.Int64  `tfsdk:"max_retries"`
+	ApprovalTimeout types.String `tfsdk:"approval_timeout"`
+}
+
 func (p *CustodyProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "custody"
 	resp.Version = p.version
@@ -35,20 +59,165 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manages the configuration of an organization in the custody service " +
 			"(wallets and keys): policies, IP allowlists, OAuth providers, private key tags, " +
-			"the organization name and webhook endpoints.",
+			"the organization name and webhook endpoints. Every request is stamped with an API key.",
+		Attributes: map[string]schema.Attribute{
+			"base_url": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Address of the service, e.g. `https://api.example.com`. Plain `http` is accepted only for a " +
+					"loopback host (the local emulator). Falls back to `CUSTODY_BASE_URL`.",
+			},
+			"organization_id": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "The organization every request acts on. Falls back to `CUSTODY_ORGANIZATION_ID`.",
+			},
+			"api_public_key": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "The API key's public key: a compressed P-256 point in hex (66 characters). Falls back to `CUSTODY_API_PUBLIC_KEY`.",
+			},
+			"api_private_key": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				MarkdownDescription: "The API key's private key: a 32-byte P-256 scalar in hex (64 characters). Sensitive; never logged. " +
+					"Prefer `CUSTODY_API_PRIVATE_KEY` to writing it in configuration.",
+			},
+			"max_retries": schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: "How many times a request is retried after a 429, 502, 503, 504 or a dropped connection " +
+					"(0 to 20, default 5). Retries resend the identical body, which the service answers with the same activity. " +
+					"Falls back to `CUSTODY_MAX_RETRIES`.",
+			},
+			"approval_timeout": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "How long a create, update or delete waits for an activity that needs consensus (approvals by " +
+					"other users) when the resource sets no `timeouts`; a Go duration such as `30m` (default `20m`). " +
+					"Falls back to `CUSTODY_APPROVAL_TIMEOUT`.",
+			},
+		},
 	}
 }
 
-// Configure is a no-op until the resources need an API client: the provider
-// configuration (endpoint, organization, credentials) arrives with the
-// resources issue.
-func (p *CustodyProvider) Configure(_ context.Context, _ provider.ConfigureRequest, _ *provider.ConfigureResponse) {
+// setting is one provider attribute with its environment fallback.
+type setting struct {
+	attr, env string
+	value     types.String
+	required  bool
+}
+
+func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	maxRetries := types.StringNull()
+	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
+		maxRetries = types.StringValue(strconv.FormatInt(cfg.MaxRetries.ValueInt64(), 10))
+	} else if cfg.MaxRetries.IsUnknown() {
+		maxRetries = types.StringUnknown()
+	}
+	settings := []*setting{
+		{attr: "base_url", env: "CUSTODY_BASE_URL", value: cfg.BaseURL, required: true},
+		{attr: "organization_id", env: "CUSTODY_ORGANIZATION_ID", value: cfg.OrganizationID, required: true},
+		{attr: "api_public_key", env: "CUSTODY_API_PUBLIC_KEY", value: cfg.APIPublicKey, required: true},
+		{attr: "api_private_key", env: "CUSTODY_API_PRIVATE_KEY", value: cfg.APIPrivateKey, required: true},
+		{attr: "max_retries", env: "CUSTODY_MAX_RETRIES", value: maxRetries},
+		{attr: "approval_timeout", env: "CUSTODY_APPROVAL_TIMEOUT", value: cfg.ApprovalTimeout},
+	}
+	values := map[string]string{}
+	for _, s := range settings {
+		if s.value.IsUnknown() {
+			// The value depends on something not yet applied; the client
+			// cannot be built from a guess.
+			resp.Diagnostics.AddAttributeError(path.Root(s.attr), "Unknown "+s.attr,
+				fmt.Sprintf("The provider cannot be configured with an unknown %s. Set it to a value known at plan time, or use the %s environment variable.", s.attr, s.env))
+			continue
+		}
+		v := s.value.ValueString()
+		if v == "" {
+			v = os.Getenv(s.env)
+		}
+		if v == "" && s.required {
+			resp.Diagnostics.AddAttributeError(path.Root(s.attr), "Missing "+s.attr,
+				fmt.Sprintf("Set %s in the provider block or the %s environment variable.", s.attr, s.env))
+		}
+		values[s.attr] = strings.TrimSpace(v)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	retries := 0
+	if v := values["max_retries"]; v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 20 {
+			resp.Diagnostics.AddAttributeError(path.Root("max_retries"), "Invalid max_retries",
+				fmt.Sprintf("max_retries (or CUSTODY_MAX_RETRIES) must be a whole number from 0 to 20, got %q.", v))
+			return
+		}
+		retries = n
+		if n == 0 {
+			retries = -1 // the client reads 0 as "default"
+		}
+	}
+	approval := DefaultApprovalTimeout
+	if v := values["approval_timeout"]; v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			resp.Diagnostics.AddAttributeError(path.Root("approval_timeout"), "Invalid approval_timeout",
+				fmt.Sprintf("approval_timeout (or CUSTODY_APPROVAL_TIMEOUT) must be a positive duration such as \"30m\", got %q.", v))
+			return
+		}
+		approval = d
+	}
+	privateKey := values["api_private_key"]
+	c, err := client.New(client.Config{
+		BaseURL:        values["base_url"],
+		OrganizationID: values["organization_id"],
+		APIPublicKey:   values["api_public_key"],
+		APIPrivateKey:  privateKey,
+		MaxRetries:     retries,
+		UserAgent:      fmt.Sprintf("terraform-provider-custody/%s (+terraform %s)", p.version, req.TerraformVersion),
+		Log: func(ctx context.Context, msg string, fields ...map[string]any) {
+			// Nothing the client logs carries the key, but a mask costs
+			// nothing and guards against a future message that does.
+			tflog.Debug(tflog.MaskLogStrings(ctx, privateKey), msg, fields...)
+		},
+	})
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(configErrorPath(err), "Invalid provider configuration", err.Error()+
+			" (set in the provider block or CUSTODY_BASE_URL, CUSTODY_ORGANIZATION_ID, CUSTODY_API_PUBLIC_KEY, CUSTODY_API_PRIVATE_KEY)")
+		return
+	}
+	ctx = tflog.SetField(ctx, "custody_base_url", values["base_url"])
+	ctx = tflog.SetField(ctx, "custody_organization_id", values["organization_id"])
+	tflog.Debug(ctx, "configured custody client")
+	data := newProviderData(c, approval)
+	resp.ResourceData = data
+	resp.DataSourceData = data
+}
+
+// configErrorPath points a client configuration error at its attribute.
+func configErrorPath(err error) path.Path {
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "base URL"):
+		return path.Root("base_url")
+	case strings.Contains(msg, "organization id"):
+		return path.Root("organization_id")
+	case strings.Contains(msg, "private key"):
+		return path.Root("api_private_key")
+	default:
+		return path.Root("api_public_key")
+	}
 }
 
 func (p *CustodyProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{}
+	return resourceFactories
 }
 
 func (p *CustodyProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{}
 }
+
+// resourceFactories is filled by each resource file's init, so that the
+// resources can be written side by side without touching this file.
+var resourceFactories []func() resource.Resource

@@ -1,0 +1,70 @@
+package provider
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
+)
+
+const accOrg = "org-acc"
+
+// accEmulator is an in-process emulator for one acceptance test, with a
+// client of it for PreConfig drift and CheckDestroy.
+type accEmulator struct {
+	srv    *emulator.Server
+	url    string
+	key    *client.APIKey
+	client *client.Client
+}
+
+// newAccEmulator starts an emulator on 127.0.0.1 whose root user owns a
+// fresh key; mutate adjusts its options.
+func newAccEmulator(t *testing.T, mutate ...func(*emulator.Options)) *accEmulator {
+	t.Helper()
+	key, err := client.GenerateAPIKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := emulator.Options{OrganizationID: accOrg, OrganizationName: "Acceptance Org",
+		RootUsers: []emulator.RootUser{{UserID: "user-root", UserName: "root", APIPublicKey: key.PublicKeyHex()}}}
+	for _, m := range mutate {
+		m(&opts)
+	}
+	srv, err := emulator.New(opts)
+	if err != nil {
+		t.Fatalf("emulator: %v", err)
+	}
+	hs := httptest.NewServer(srv)
+	t.Cleanup(func() { hs.Close(); srv.Close() })
+	return &accEmulator{srv: srv, url: hs.URL, key: key, client: accClient(t, hs.URL, key)}
+}
+
+// accClient is a client for test code (not the provider's own).
+func accClient(t *testing.T, url string, key *client.APIKey) *client.Client {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: url, OrganizationID: accOrg, APIPublicKey: key.PublicKeyHex(), APIPrivateKey: key.PrivateKeyHex(),
+		PollInterval: 10 * time.Millisecond, PollIntervalMax: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// providerBlock configures the provider for this emulator in HCL.
+func (e *accEmulator) providerBlock() string {
+	return fmt.Sprintf(`
+provider "custody" {
+  base_url        = %q
+  organization_id = %q
+  api_public_key  = %q
+  api_private_key = %q
+}
+`, e.url, accOrg, e.key.PublicKeyHex(), e.key.PrivateKeyHex())
+}
+
+// config is the provider block followed by body.
+func (e *accEmulator) config(body string) string { return e.providerBlock() + body }

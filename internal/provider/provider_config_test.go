@@ -1,0 +1,134 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// configure runs the provider's Configure on a provider block whose
+// attributes are given as tftypes values (missing ones are null).
+func configure(t *testing.T, attrs map[string]tftypes.Value) *provider.ConfigureResponse {
+	t.Helper()
+	ctx := context.Background()
+	p := New("test")()
+	var sr provider.SchemaResponse
+	p.Schema(ctx, provider.SchemaRequest{}, &sr)
+	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	vals := map[string]tftypes.Value{}
+	for name, at := range typ.AttributeTypes {
+		vals[name] = tftypes.NewValue(at, nil)
+		if v, ok := attrs[name]; ok {
+			vals[name] = v
+		}
+	}
+	resp := &provider.ConfigureResponse{}
+	p.Configure(ctx, provider.ConfigureRequest{TerraformVersion: "1.11.4",
+		Config: tfsdk.Config{Schema: sr.Schema, Raw: tftypes.NewValue(typ, vals)}}, resp)
+	return resp
+}
+
+func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+
+func clearCustodyEnv(t *testing.T) {
+	for _, v := range []string{"CUSTODY_BASE_URL", "CUSTODY_ORGANIZATION_ID", "CUSTODY_API_PUBLIC_KEY", "CUSTODY_API_PRIVATE_KEY",
+		"CUSTODY_MAX_RETRIES", "CUSTODY_APPROVAL_TIMEOUT"} {
+		t.Setenv(v, "")
+	}
+}
+
+func TestConfigureErrorsNameTheAttributeAndVariable(t *testing.T) {
+	key, _ := client.GenerateAPIKey()
+	other, _ := client.GenerateAPIKey()
+	valid := map[string]tftypes.Value{
+		"base_url": str("http://127.0.0.1:8443"), "organization_id": str("org"),
+		"api_public_key": str(key.PublicKeyHex()), "api_private_key": str(key.PrivateKeyHex()),
+	}
+	with := func(k string, v tftypes.Value) map[string]tftypes.Value {
+		m := map[string]tftypes.Value{}
+		for a, b := range valid {
+			m[a] = b
+		}
+		if v.IsNull() {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+		return m
+	}
+	null := tftypes.NewValue(tftypes.String, nil)
+	tests := []struct {
+		name  string
+		attrs map[string]tftypes.Value
+		want  []string
+	}{
+		{"missing base_url", with("base_url", null), []string{"base_url", "CUSTODY_BASE_URL"}},
+		{"missing private key", with("api_private_key", null), []string{"api_private_key", "CUSTODY_API_PRIVATE_KEY"}},
+		{"unknown organization", with("organization_id", tftypes.NewValue(tftypes.String, tftypes.UnknownValue)), []string{"unknown organization_id", "CUSTODY_ORGANIZATION_ID"}},
+		{"plain http elsewhere", with("base_url", str("http://api.example.com")), []string{"loopback"}},
+		{"malformed public key", with("api_public_key", str("04abcd")), []string{"compressed P-256"}},
+		{"mismatched pair", with("api_public_key", str(other.PublicKeyHex())), []string{"does not match"}},
+		{"bad retries", with("max_retries", tftypes.NewValue(tftypes.Number, 99)), []string{"max_retries", "0 to 20"}},
+		{"bad approval timeout", with("approval_timeout", str("soon")), []string{"approval_timeout", "CUSTODY_APPROVAL_TIMEOUT"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clearCustodyEnv(t)
+			resp := configure(t, tt.attrs)
+			if !resp.Diagnostics.HasError() {
+				t.Fatal("no error")
+			}
+			text := ""
+			for _, d := range resp.Diagnostics.Errors() {
+				text += d.Summary() + " " + d.Detail() + "\n"
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("diagnostics %q lack %q", text, w)
+				}
+			}
+			if strings.Contains(text, key.PrivateKeyHex()) {
+				t.Error("a diagnostic reveals the private key")
+			}
+		})
+	}
+	t.Run("valid", func(t *testing.T) {
+		clearCustodyEnv(t)
+		resp := configure(t, valid)
+		if resp.Diagnostics.HasError() {
+			t.Fatal(resp.Diagnostics)
+		}
+		if pd, ok := resp.ResourceData.(*providerData); !ok || pd.client.OrganizationID() != "org" || pd.approvalTimeout != DefaultApprovalTimeout {
+			t.Fatalf("resource data = %#v", resp.ResourceData)
+		}
+	})
+}
+
+func TestConfigureFallsBackToEnvironment(t *testing.T) {
+	key, _ := client.GenerateAPIKey()
+	t.Setenv("CUSTODY_BASE_URL", "http://localhost:1")
+	t.Setenv("CUSTODY_ORGANIZATION_ID", "org-env")
+	t.Setenv("CUSTODY_API_PUBLIC_KEY", key.PublicKeyHex())
+	t.Setenv("CUSTODY_API_PRIVATE_KEY", key.PrivateKeyHex())
+	t.Setenv("CUSTODY_MAX_RETRIES", "0")
+	t.Setenv("CUSTODY_APPROVAL_TIMEOUT", "90s")
+	resp := configure(t, nil)
+	if resp.Diagnostics.HasError() {
+		t.Fatal(resp.Diagnostics)
+	}
+	pd := resp.ResourceData.(*providerData)
+	if pd.client.OrganizationID() != "org-env" || pd.approvalTimeout.String() != "1m30s" {
+		t.Fatalf("org %s, approval %s", pd.client.OrganizationID(), pd.approvalTimeout)
+	}
+	// The provider block wins over the environment.
+	resp = configure(t, map[string]tftypes.Value{"organization_id": str("org-block")})
+	if got := resp.ResourceData.(*providerData).client.OrganizationID(); got != "org-block" {
+		t.Fatalf("organization = %s, want the block's", got)
+	}
+}
