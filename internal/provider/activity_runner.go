@@ -33,7 +33,11 @@ func runActivity[R any](ctx context.Context, pd *providerData, timeout time.Dura
 	do func(ctx context.Context, c *client.Client) (*client.Submitted[R], error)) (*client.Submitted[R], error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	c := pd.client.WithApprovalWait(timeout)
+	// The approval wait ends a little before the context does, so that a
+	// wait that runs out is an *ApprovalRequiredError with the activity's
+	// fingerprint and advice, not a bare "context deadline exceeded"; the
+	// resource's timeout stays the upper bound.
+	c := pd.client.WithApprovalWait(timeout - approvalMargin(timeout))
 	prior, err := pd.pending.find(ctx, pd.client, kind, params)
 	if err != nil {
 		return nil, err
@@ -56,6 +60,12 @@ func runActivity[R any](ctx context.Context, pd *providerData, timeout time.Dura
 		return nil, explainActivityError(ctx, pd.client, err, timeout)
 	}
 	return out, nil
+}
+
+// approvalMargin is the time kept back from a timeout for the last poll and
+// the error: a fifth of it, at most 10 s.
+func approvalMargin(timeout time.Duration) time.Duration {
+	return min(timeout/5, 10*time.Second)
 }
 
 // explainActivityError adds what a user needs to act on an activity that
