@@ -12,8 +12,12 @@ import (
 // addAPIError reports a failed call with what a user needs to act: the
 // operation, the object's id, the activity id and the service's code and
 // message (all carried by the client's typed errors).
+//
+// A refusal because of an IP allowlist gets the recovery steps, whichever
+// resource met it: once a key is locked out, every call it makes fails.
 func addAPIError(diags *diag.Diagnostics, summary, operation, object string, err error) {
-	detail := fmt.Sprintf("%s", operation)
+	err = ipAllowlistExplain(err)
+	detail := operation
 	if object != "" {
 		detail += " for " + object
 	}

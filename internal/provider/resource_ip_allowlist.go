@@ -1,0 +1,360 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ resource.ResourceWithImportState      = &ipAllowlistResource{}
+	_ resource.ResourceWithConfigValidators = &ipAllowlistResource{}
+	_ resource.ResourceWithConfigure        = &ipAllowlistResource{}
+)
+
+// ipAllowlistOrgID is the id of the organization-level allowlist, which has
+// no public key to name it.
+const ipAllowlistOrgID = "organization"
+
+var (
+	ipAllowlistSetKind    = activityKind{"ACTIVITY_TYPE_SET_IP_ALLOWLIST", "setIpAllowlistIntent", "setIpAllowlistResult"}
+	ipAllowlistRemoveKind = activityKind{"ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST", "removeIpAllowlistIntent", "removeIpAllowlistResult"}
+)
+
+// ipAllowlistPublicKeyRE is a compressed P-256 public key in lower-case
+// hex: the service stores keys lower-case, so upper case would read back
+// differently and show a difference on every plan.
+var ipAllowlistPublicKeyRE = regexp.MustCompile(`^0[23][0-9a-f]{64}$`)
+
+const ipAllowlistPublicKeyHelp = "must be an API key's public key: a compressed P-256 point in lower-case hex, " +
+	"66 characters starting with 02 or 03"
+
+// NewIPAllowlistResource is the custody_ip_allowlist resource.
+func NewIPAllowlistResource() resource.Resource { return &ipAllowlistResource{} }
+
+type ipAllowlistResource struct{ pd *providerData }
+
+type ipAllowlistModel struct {
+	ID                types.String   `tfsdk:"id"`
+	PublicKey         types.String   `tfsdk:"public_key"`
+	Enabled           types.Bool     `tfsdk:"enabled"`
+	OnEvaluationError types.String   `tfsdk:"on_evaluation_error"`
+	Rules             types.Set      `tfsdk:"rules"`
+	Timeouts          timeouts.Value `tfsdk:"timeouts"`
+}
+
+type ipAllowlistRuleModel struct {
+	CIDR  types.String `tfsdk:"cidr"`
+	Label types.String `tfsdk:"label"`
+}
+
+var ipAllowlistRuleType = types.ObjectType{AttrTypes: map[string]attr.Type{"cidr": types.StringType, "label": types.StringType}}
+
+func (r *ipAllowlistResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_ip_allowlist"
+}
+
+func (r *ipAllowlistResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Restricts the addresses API requests may come from. Without `public_key` this is the " +
+			"organization-level allowlist, which applies to every API key that has no allowlist of its own (only while " +
+			"`enabled`); with `public_key` it is that API key's own allowlist, always enforced and overriding the " +
+			"organization's.\n\n" +
+			"~> **Lockout warning.** The service checks every request, including Terraform's own, against the allowlist " +
+			"that applies to the calling key. An allowlist that leaves out the address Terraform runs from locks that key " +
+			"out at once: for a key-level allowlist, that key; for an enabled organization-level allowlist, **every key " +
+			"without an allowlist of its own**, usually including the one this provider uses. The apply that sets it " +
+			"succeeds, then every later refresh, plan and destroy fails with `not in the IP allowlist`. For example, " +
+			"Terraform running in CI from `198.51.100.10` with\n\n" +
+			"```terraform\nresource \"custody_ip_allowlist\" \"org\" {\n  enabled = true\n  rules = [{ cidr = \"10.0.0.0/8\", label = \"office\" }]\n}\n```\n\n" +
+			"locks out the CI key (and all other keys without their own allowlist); add `{ cidr = \"198.51.100.10/32\", label = \"terraform\" }`. " +
+			"To recover, remove or fix the allowlist with another API key that is still allowed (one with its own key-level " +
+			"allowlist that includes its address), then `terraform apply` again.\n\n" +
+			"Create and update submit `ACTIVITY_TYPE_SET_IP_ALLOWLIST` with the whole allowlist (it replaces the stored one, so " +
+			"creating this resource overwrites an allowlist already set for the same scope: import it first to keep its rules); " +
+			"delete submits `ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST` (an allowlist already gone counts as removed). Refresh reads " +
+			"`get_ip_allowlist`: rules, `enabled` or `on_evaluation_error` changed outside Terraform show as an update, and an " +
+			"allowlist removed outside Terraform is planned for creation again. Import with `organization` or the key's public key.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`organization` for the organization-level allowlist, otherwise the API key's public key.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"public_key": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The API key whose own allowlist this is: its public key, a compressed P-256 point in " +
+					"lower-case hex (66 characters starting with `02` or `03`). Leave it out for the organization-level " +
+					"allowlist. Changing it replaces the allowlist.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{stringvalidator.RegexMatches(ipAllowlistPublicKeyRE, ipAllowlistPublicKeyHelp)},
+			},
+			"enabled": schema.BoolAttribute{
+				Optional: true,
+				Computed: true,
+				MarkdownDescription: "Whether the organization-level allowlist is enforced. Organization-level only: setting it " +
+					"together with `public_key` is an error (a key-level allowlist is always enforced, and this attribute stays null " +
+					"for it). Defaults to `false`, which is what the service stores when it is left out, so that the allowlist can " +
+					"be prepared before it is switched on.",
+				PlanModifiers: []planmodifier.Bool{ipAllowlistEnabledDefault{}},
+			},
+			"on_evaluation_error": schema.StringAttribute{
+				Optional: true,
+				Computed: true,
+				Default:  stringdefault.StaticString(client.OnEvaluationErrorDeny),
+				MarkdownDescription: "What the service does when it cannot evaluate a caller's address: `DENY` (the default, " +
+					"refuse the request) or `ALLOW` (let it through).",
+				Validators: []validator.String{stringvalidator.OneOf(client.OnEvaluationErrorAllow, client.OnEvaluationErrorDeny)},
+			},
+			"rules": schema.SetNestedAttribute{
+				Required: true,
+				MarkdownDescription: "The CIDR blocks requests may come from (a set: order does not matter). An empty set " +
+					"allows no address at all.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"cidr": schema.StringAttribute{
+						Required: true,
+						MarkdownDescription: "An IPv4 or IPv6 CIDR block without host bits, written canonically, e.g. " +
+							"`203.0.113.0/24`, `198.51.100.10/32` or `2001:db8::/32`. Checked at plan time.",
+						Validators: []validator.String{validCIDR()},
+					},
+					"label": schema.StringAttribute{
+						Optional:            true,
+						MarkdownDescription: "A note on what the block is, e.g. `office`. Leave it out rather than setting it empty.",
+						Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+					},
+				}},
+			},
+			"timeouts": ipAllowlistTimeouts(ctx),
+		},
+	}
+}
+
+func ipAllowlistTimeouts(ctx context.Context) schema.Attribute {
+	const wait = ", approvals included, as a Go duration such as `30m` (default: the provider's `approval_timeout`, 20m)."
+	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
+		CreateDescription: "How long create waits for `ACTIVITY_TYPE_SET_IP_ALLOWLIST`" + wait,
+		UpdateDescription: "How long update waits for `ACTIVITY_TYPE_SET_IP_ALLOWLIST`" + wait,
+		DeleteDescription: "How long delete waits for `ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST`" + wait,
+	}).(schema.SingleNestedAttribute)
+	a.MarkdownDescription = "How long create, update and delete wait for their activity, approvals by other users included."
+	return a
+}
+
+func (r *ipAllowlistResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{ipAllowlistEnabledScope{}}
+}
+
+func (r *ipAllowlistResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *ipAllowlistResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan ipAllowlistModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.set(ctx, &plan, timeout, "Error creating IP allowlist", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.warnIfLockedOut(ctx, plan, &resp.Diagnostics)
+}
+
+func (r *ipAllowlistResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan ipAllowlistModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.set(ctx, &plan, timeout, "Error updating IP allowlist", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.warnIfLockedOut(ctx, plan, &resp.Diagnostics)
+}
+
+// set submits the whole allowlist of plan (create and update are the same
+// activity) and fills the computed values. Nothing is read back: the
+// stored allowlist is exactly what was sent, and a read-back could already
+// be refused by the allowlist just set (see warnIfLockedOut).
+func (r *ipAllowlistResource) set(ctx context.Context, plan *ipAllowlistModel, timeout time.Duration, summary string, diags *diag.Diagnostics) {
+	var rules []ipAllowlistRuleModel
+	diags.Append(plan.Rules.ElementsAs(ctx, &rules, false)...)
+	if diags.HasError() {
+		return
+	}
+	params := client.SetIPAllowlistParams{PublicKey: plan.PublicKey.ValueString(), OnEvaluationError: plan.OnEvaluationError.ValueString(),
+		Rules: make([]client.IPAllowlistRuleParams, 0, len(rules))}
+	for _, rule := range rules {
+		params.Rules = append(params.Rules, client.IPAllowlistRuleParams{CIDR: rule.CIDR.ValueString(), Label: rule.Label.ValueString()})
+	}
+	if params.PublicKey == "" {
+		// The plan resolved enabled to false when it was left out; it is
+		// unknown only if public_key was, and then it is false here too.
+		enabled := plan.Enabled.ValueBool()
+		params.Enabled = &enabled
+		plan.Enabled = types.BoolValue(enabled)
+		plan.ID = types.StringValue(ipAllowlistOrgID)
+	} else {
+		if !plan.Enabled.IsNull() && !plan.Enabled.IsUnknown() {
+			// Reached only when public_key was unknown at plan time, so the
+			// config validator could not tell.
+			diags.AddAttributeError(path.Root("enabled"), "enabled set on a key-level allowlist", ipAllowlistEnabledScopeHelp)
+			return
+		}
+		plan.Enabled = types.BoolNull()
+		plan.ID = types.StringValue(params.PublicKey)
+	}
+	_, err := runActivity(ctx, r.pd, timeout, ipAllowlistSetKind, params,
+		func(ctx context.Context, c *client.Client) (*client.Submitted[client.EmptyResult], error) {
+			return c.SetIPAllowlist(ctx, params)
+		})
+	if err != nil {
+		addAPIError(diags, summary, "set_ip_allowlist", ipAllowlistName(params.PublicKey), err)
+	}
+}
+
+// warnIfLockedOut asks for the allowlist just set with the same key: if the
+// service refuses, the key has just locked itself out, which is better told
+// now than by the next plan. It is a warning because the allowlist is set,
+// as configured, and is in state.
+func (r *ipAllowlistResource) warnIfLockedOut(ctx context.Context, plan ipAllowlistModel, diags *diag.Diagnostics) {
+	_, err := r.pd.client.GetIPAllowlist(ctx, client.GetIPAllowlistRequest{PublicKey: plan.PublicKey.ValueString()})
+	if err == nil || errors.Is(err, client.ErrNotFound) {
+		return
+	}
+	if !ipAllowlistDenied(err) {
+		tflog.Warn(ctx, "reading back the IP allowlist failed", map[string]any{"error": err.Error()})
+		return
+	}
+	diags.AddWarning("This API key is now refused by the IP allowlist",
+		fmt.Sprintf("The %s was set, but the service now refuses this provider's own requests: %v\n\n%s",
+			ipAllowlistName(plan.PublicKey.ValueString()), err, ipAllowlistRecoveryHelp))
+}
+
+func (r *ipAllowlistResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state ipAllowlistModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	key := state.PublicKey.ValueString()
+	got, err := r.pd.client.GetIPAllowlist(ctx, client.GetIPAllowlistRequest{PublicKey: key})
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, "IP allowlist no longer exists; removing it from state", map[string]any{"allowlist": ipAllowlistName(key)})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading IP allowlist", "get_ip_allowlist", ipAllowlistName(key), err)
+		return
+	}
+	resp.Diagnostics.Append(ipAllowlistFlatten(ctx, &state, got.Allowlist)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// ipAllowlistFlatten copies what the service stores into m.
+func ipAllowlistFlatten(ctx context.Context, m *ipAllowlistModel, a client.IPAllowlist) diag.Diagnostics {
+	var diags diag.Diagnostics
+	m.ID = types.StringValue(ipAllowlistOrgID)
+	m.PublicKey = types.StringNull()
+	m.Enabled = types.BoolNull()
+	if a.PublicKey != "" {
+		m.ID, m.PublicKey = types.StringValue(a.PublicKey), types.StringValue(a.PublicKey)
+	} else {
+		m.Enabled = types.BoolValue(a.Enabled != nil && *a.Enabled) // absent means false
+	}
+	onErr := a.OnEvaluationError
+	if onErr == "" {
+		onErr = client.OnEvaluationErrorDeny // the service's default
+	}
+	m.OnEvaluationError = types.StringValue(onErr)
+	rules := make([]ipAllowlistRuleModel, 0, len(a.Rules))
+	for _, rule := range a.Rules {
+		label := types.StringNull() // an absent label is null, as in a config that leaves it out
+		if rule.Label != "" {
+			label = types.StringValue(rule.Label)
+		}
+		rules = append(rules, ipAllowlistRuleModel{CIDR: types.StringValue(rule.CIDR), Label: label})
+	}
+	set, d := types.SetValueFrom(ctx, ipAllowlistRuleType, rules)
+	diags.Append(d...)
+	m.Rules = set
+	return diags
+}
+
+func (r *ipAllowlistResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state ipAllowlistModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	params := client.RemoveIPAllowlistParams{PublicKey: state.PublicKey.ValueString()}
+	_, err := runActivity(ctx, r.pd, timeout, ipAllowlistRemoveKind, params,
+		func(ctx context.Context, c *client.Client) (*client.Submitted[client.EmptyResult], error) {
+			return c.RemoveIPAllowlist(ctx, params)
+		})
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, "IP allowlist was already removed", map[string]any{"allowlist": ipAllowlistName(params.PublicKey)})
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error deleting IP allowlist", "remove_ip_allowlist", ipAllowlistName(params.PublicKey), err)
+	}
+}
+
+// ImportState takes `organization` or an API key's public key.
+func (r *ipAllowlistResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id := req.ID
+	switch {
+	case id == ipAllowlistOrgID:
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("public_key"), types.StringNull())...)
+	case ipAllowlistPublicKeyRE.MatchString(id):
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("public_key"), id)...)
+	default:
+		resp.Diagnostics.AddError("Invalid import ID for custody_ip_allowlist",
+			fmt.Sprintf("The import ID %q is neither %q (the organization-level allowlist) nor an API key's public key "+
+				"(%s), for a key-level allowlist.", id, ipAllowlistOrgID, ipAllowlistPublicKeyHelp))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+}

@@ -1,0 +1,346 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ resource.ResourceWithImportState      = &oauthProviderResource{}
+	_ resource.ResourceWithConfigValidators = &oauthProviderResource{}
+	_ resource.ResourceWithConfigure        = &oauthProviderResource{}
+)
+
+var (
+	oauthProviderCreateKind = activityKind{"ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", "createOauthProvidersIntentV2", "createOauthProvidersResultV2"}
+	oauthProviderDeleteKind = activityKind{"ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS", "deleteOauthProvidersIntent", "deleteOauthProvidersResult"}
+)
+
+// NewOauthProviderResource is the custody_oauth_provider resource.
+func NewOauthProviderResource() resource.Resource { return &oauthProviderResource{} }
+
+type oauthProviderResource struct{ pd *providerData }
+
+type oauthProviderModel struct {
+	ID                 types.String   `tfsdk:"id"`
+	UserID             types.String   `tfsdk:"user_id"`
+	ProviderName       types.String   `tfsdk:"provider_name"`
+	OIDCToken          types.String   `tfsdk:"oidc_token"`
+	OIDCTokenWO        types.String   `tfsdk:"oidc_token_wo"`
+	OIDCTokenWOVersion types.Int64    `tfsdk:"oidc_token_wo_version"`
+	Issuer             types.String   `tfsdk:"issuer"`
+	Subject            types.String   `tfsdk:"subject"`
+	Audience           types.String   `tfsdk:"audience"`
+	CreatedAt          types.String   `tfsdk:"created_at"`
+	Timeouts           timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (r *oauthProviderResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_oauth_provider"
+}
+
+// oauthProviderNotBlank refuses text that is empty or only white space,
+// which the service refuses.
+var oauthProviderNotBlank = stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must not be empty or only white space")
+
+// oauthProviderClaim is the schema of issuer, subject and audience: set
+// in configuration (the claims variant) or read back from the service.
+func oauthProviderClaim(desc string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true,
+		Computed: true,
+		MarkdownDescription: desc + " Set it, with the other two claims, to register the provider without a token; " +
+			"otherwise it is read from the token by the service. Changing it replaces the provider.",
+		// UseStateForUnknown first: when the claims come from a token they
+		// are not in the configuration, and RequiresReplace would otherwise
+		// see an unknown value and replace on every plan.
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
+		Validators:    []validator.String{oauthProviderNotBlank},
+	}
+}
+
+func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An OAuth (OIDC) provider of a user: tokens from `issuer` whose `sub` and `aud` match let the " +
+			"user authenticate. Register it from an OIDC token or from its claims, exactly one of:\n\n" +
+			"- `oidc_token_wo` with `oidc_token_wo_version` (Terraform 1.11 or later): the token is sent once and never stored " +
+			"in plan or state; raise the version to register a new token.\n" +
+			"- `oidc_token`: for Terraform before 1.11; the token is hidden in output but **stored in state**.\n" +
+			"- `issuer`, `subject` and `audience` together: no token needed.\n\n" +
+			"The service has no update activity for OAuth providers, so every change replaces the provider (it is deleted, " +
+			"then created: the service refuses two providers with the same issuer, subject and audience). Create submits " +
+			"`ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2` with one provider, delete `ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS` " +
+			"(a provider already gone counts as deleted). Refresh lists the user's providers with `get_oauth_providers`: a " +
+			"provider deleted outside Terraform (or whose user is gone) is planned for creation again.\n\n" +
+			"Import with `<user_id>/<provider_id>`. The service never returns the token, so import a provider with a " +
+			"configuration that sets the claims; a configuration with a token would plan a replacement after import.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The provider id the service assigned.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"user_id": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The user the provider belongs to; the user must exist. Changing it replaces the provider.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{oauthProviderNotBlank},
+			},
+			"provider_name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "A name for the provider, e.g. `google` (1 to 256 bytes, not blank). Changing it replaces the provider.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{stringvalidator.LengthBetween(1, 256), oauthProviderNotBlank},
+			},
+			"oidc_token": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				MarkdownDescription: "An OIDC token (a JWT) whose `iss`, `sub` and `aud` claims identify the provider. Sensitive, " +
+					"but stored in state: prefer `oidc_token_wo` with Terraform 1.11 or later. Changing it replaces the provider.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{oauthProviderJWTShape{}},
+			},
+			"oidc_token_wo": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				WriteOnly: true,
+				MarkdownDescription: "Write-only (Terraform 1.11 or later): an OIDC token (a JWT) whose `iss`, `sub` and `aud` " +
+					"claims identify the provider. It is sent when the provider is created and never stored in plan or state, " +
+					"so Terraform cannot see it change: set `oidc_token_wo_version` with it and raise the version to register a new token.",
+				Validators: []validator.String{oauthProviderJWTShape{}},
+			},
+			"oidc_token_wo_version": schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: "Required with `oidc_token_wo`: any number, kept in state. Changing it replaces the provider " +
+					"with one created from the current `oidc_token_wo`.",
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplace()},
+			},
+			"issuer":   oauthProviderClaim("The token issuer (`iss`), an authentication server URL such as `https://accounts.google.com`."),
+			"subject":  oauthProviderClaim("The expected `sub` of tokens: the user's id at the issuer."),
+			"audience": oauthProviderClaim("The expected `aud` of tokens: the application's client id."),
+			"created_at": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "When the provider was created (RFC 3339, UTC).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"timeouts": oauthProviderTimeouts(ctx),
+		},
+	}
+}
+
+// oauthProviderTimeouts has no update timeout: nothing is updated in place
+// (every change but timeouts replaces the provider).
+func oauthProviderTimeouts(ctx context.Context) schema.Attribute {
+	const wait = ", approvals included, as a Go duration such as `30m` (default: the provider's `approval_timeout`, 20m)."
+	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Delete: true,
+		CreateDescription: "How long create waits for `ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2`" + wait,
+		DeleteDescription: "How long delete waits for `ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS`" + wait,
+	}).(schema.SingleNestedAttribute)
+	a.MarkdownDescription = "How long create and delete wait for their activity, approvals by other users included. " +
+		"There is no update timeout: every change replaces the provider."
+	return a
+}
+
+func (r *oauthProviderResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		oauthProviderOneSource{},
+		resourcevalidator.PreferWriteOnlyAttribute(path.MatchRoot("oidc_token"), path.MatchRoot("oidc_token_wo")),
+	}
+}
+
+func (r *oauthProviderResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// oauthProviderListKey caches one user's providers for one command.
+func oauthProviderListKey(userID string) string { return "oauth_providers/" + userID }
+
+func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan oauthProviderModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	// The write-only token is null in the plan; only the config has it.
+	var tokenWO types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("oidc_token_wo"), &tokenWO)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	op := client.OauthProviderParams{ProviderName: plan.ProviderName.ValueString()}
+	switch {
+	case !tokenWO.IsNull():
+		op.OidcToken = tokenWO.ValueString()
+	case !plan.OIDCToken.IsNull():
+		op.OidcToken = plan.OIDCToken.ValueString()
+	default:
+		op.OidcClaims = &client.OidcClaims{Iss: plan.Issuer.ValueString(), Sub: plan.Subject.ValueString(), Aud: plan.Audience.ValueString()}
+	}
+	userID := plan.UserID.ValueString()
+	params := client.CreateOauthProvidersParams{UserID: userID, OauthProviders: []client.OauthProviderParams{op}}
+	out, err := runActivity(ctx, r.pd, timeout, oauthProviderCreateKind, params,
+		func(ctx context.Context, c *client.Client) (*client.Submitted[client.ProviderIDsResult], error) {
+			return c.CreateOauthProviders(ctx, params)
+		})
+	r.pd.lists.forget(oauthProviderListKey(userID))
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error creating OAuth provider", "create_oauth_providers",
+			fmt.Sprintf("provider %q of user %s", op.ProviderName, userID), err)
+		return
+	}
+	if len(out.Result.ProviderIDs) != 1 {
+		resp.Diagnostics.AddError("Error creating OAuth provider", fmt.Sprintf("Activity %s created %d providers, want 1 (ids %v). "+
+			"This is always a bug in the provider or the service; please report it.", out.Activity.ID, len(out.Result.ProviderIDs), out.Result.ProviderIDs))
+		return
+	}
+	plan.ID = types.StringValue(out.Result.ProviderIDs[0])
+	plan.OIDCTokenWO = types.StringNull()
+	// The claims of a token and created_at are known only to the service.
+	got, err := r.find(ctx, userID, plan.ID.ValueString())
+	if err == nil && got == nil {
+		err = fmt.Errorf("provider %s is not among the providers of user %s right after its creation", plan.ID.ValueString(), userID)
+	}
+	if err != nil {
+		// Keep the provider in state (tainted, so the next apply replaces
+		// it) rather than leave it unmanaged.
+		for _, v := range []*types.String{&plan.Issuer, &plan.Subject, &plan.Audience, &plan.CreatedAt} {
+			if v.IsUnknown() {
+				*v = types.StringNull()
+			}
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		addAPIError(&resp.Diagnostics, "Error reading the created OAuth provider", "get_oauth_providers",
+			"provider "+plan.ID.ValueString(), err)
+		return
+	}
+	oauthProviderFlatten(&plan, *got)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// find returns the user's provider id, nil when it is gone (also when the
+// user is gone), through the list shared by the command's resources.
+func (r *oauthProviderResource) find(ctx context.Context, userID, id string) (*client.OauthProvider, error) {
+	list, err := cachedList(ctx, r.pd.lists, oauthProviderListKey(userID),
+		func(ctx context.Context) (*client.GetOauthProvidersResponse, error) {
+			return r.pd.client.GetOauthProviders(ctx, client.GetOauthProvidersRequest{UserID: userID})
+		})
+	if errors.Is(err, client.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	for i := range list.OauthProviders {
+		if list.OauthProviders[i].ProviderID == id {
+			return &list.OauthProviders[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// oauthProviderFlatten copies what the service stores into m; the tokens
+// are never returned, so they stay as configured.
+func oauthProviderFlatten(m *oauthProviderModel, p client.OauthProvider) {
+	m.ProviderName = types.StringValue(p.ProviderName)
+	m.Issuer = types.StringValue(p.Issuer)
+	m.Subject = types.StringValue(p.Subject)
+	m.Audience = types.StringValue(p.Audience)
+	m.CreatedAt = types.StringNull()
+	if t, err := p.CreatedAt.Time(); err == nil {
+		m.CreatedAt = types.StringValue(t.Format(time.RFC3339))
+	}
+}
+
+func (r *oauthProviderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state oauthProviderModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	userID, id := state.UserID.ValueString(), state.ID.ValueString()
+	got, err := r.find(ctx, userID, id)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading OAuth provider", "get_oauth_providers", fmt.Sprintf("provider %s of user %s", id, userID), err)
+		return
+	}
+	if got == nil {
+		tflog.Warn(ctx, "OAuth provider no longer exists; removing it from state", map[string]any{"provider_id": id, "user_id": userID})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	oauthProviderFlatten(&state, *got)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update is reached only when timeouts alone change: every other attribute
+// replaces the provider.
+func (r *oauthProviderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan oauthProviderModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.OIDCTokenWO = types.StringNull()
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *oauthProviderResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state oauthProviderModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	userID, id := state.UserID.ValueString(), state.ID.ValueString()
+	params := client.DeleteOauthProvidersParams{UserID: userID, ProviderIDs: []string{id}}
+	_, err := runActivity(ctx, r.pd, timeout, oauthProviderDeleteKind, params,
+		func(ctx context.Context, c *client.Client) (*client.Submitted[client.ProviderIDsResult], error) {
+			return c.DeleteOauthProviders(ctx, params)
+		})
+	r.pd.lists.forget(oauthProviderListKey(userID))
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, "OAuth provider was already deleted", map[string]any{"provider_id": id, "user_id": userID})
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error deleting OAuth provider", "delete_oauth_providers", fmt.Sprintf("provider %s of user %s", id, userID), err)
+	}
+}
+
+// ImportState takes `<user_id>/<provider_id>`: the service lists providers
+// by user, so the user is part of the id.
+func (r *oauthProviderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	userID, id, ok := strings.Cut(req.ID, "/")
+	if !ok || userID == "" || id == "" || strings.Contains(id, "/") {
+		resp.Diagnostics.AddError("Invalid import ID for custody_oauth_provider",
+			fmt.Sprintf("Expected an import ID of the form <user_id>/<provider_id>, such as user-123/5f0c..., got %q.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_id"), userID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+}

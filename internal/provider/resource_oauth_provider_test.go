@@ -1,0 +1,345 @@
+package provider
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+const (
+	oauthProviderTestAddr   = "custody_oauth_provider.test"
+	oauthProviderTestIssuer = "https://issuer.example.com"
+)
+
+var oauthProviderTestRFC3339 = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
+
+// oauthProviderTestJWT builds an unsigned JWT: the emulator reads the
+// claims without verifying the signature. aud may be a string or a list.
+func oauthProviderTestJWT(iss, sub string, aud any) string {
+	enc := func(v any) string {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic(err)
+		}
+		return base64.RawURLEncoding.EncodeToString(b)
+	}
+	return enc(map[string]any{"alg": "none", "typ": "JWT"}) + "." +
+		enc(map[string]any{"iss": iss, "sub": sub, "aud": aud, "iat": 1700000000}) + "." +
+		base64.RawURLEncoding.EncodeToString([]byte("not-a-signature"))
+}
+
+// oauthProviderTestIDs lists the provider ids the service holds for the
+// emulator's root user.
+func oauthProviderTestIDs(e *accEmulator) ([]string, error) {
+	got, err := e.client.GetOauthProviders(context.Background(), client.GetOauthProvidersRequest{UserID: "user-root"})
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, p := range got.OauthProviders {
+		ids = append(ids, p.ProviderID)
+	}
+	return ids, nil
+}
+
+// oauthProviderTestCount checks how many providers the service holds, so
+// that a replacement is shown to delete the old one.
+func oauthProviderTestCount(e *accEmulator, want int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		ids, err := oauthProviderTestIDs(e)
+		if err != nil {
+			return err
+		}
+		if len(ids) != want {
+			return fmt.Errorf("the service holds providers %v, want %d", ids, want)
+		}
+		return nil
+	}
+}
+
+func oauthProviderTestImportID(s *terraform.State) (string, error) {
+	rs, ok := s.RootModule().Resources[oauthProviderTestAddr]
+	if !ok {
+		return "", fmt.Errorf("%s not in state", oauthProviderTestAddr)
+	}
+	return rs.Primary.Attributes["user_id"] + "/" + rs.Primary.ID, nil
+}
+
+func oauthProviderTestCase(t *testing.T, e *accEmulator, steps ...resource.TestStep) resource.TestCase {
+	return resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             oauthProviderTestCount(e, 0),
+		Steps:                    steps,
+	}
+}
+
+// oauthProviderTestClaims checks the claims in state.
+func oauthProviderTestClaims(sub, aud string) []statecheck.StateCheck {
+	return []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("issuer"), knownvalue.StringExact(oauthProviderTestIssuer)),
+		statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("subject"), knownvalue.StringExact(sub)),
+		statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("audience"), knownvalue.StringExact(aud)),
+	}
+}
+
+func oauthProviderTestAction(action plancheck.ResourceActionType) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{
+		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(oauthProviderTestAddr, action)},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	}
+}
+
+func TestAccOauthProvider_claims(t *testing.T) {
+	e := newAccEmulator(t)
+	cfg := func(name string) string {
+		return e.config(fmt.Sprintf(`
+resource "custody_oauth_provider" "test" {
+  user_id       = "user-root"
+  provider_name = %q
+  issuer        = %q
+  subject       = "subject-1"
+  audience      = "app-1"
+}
+`, name, oauthProviderTestIssuer))
+	}
+	idChanges := statecheck.CompareValue(compare.ValuesDiffer())
+	resource.Test(t, oauthProviderTestCase(t, e,
+		resource.TestStep{
+			Config:           cfg("google"),
+			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionCreate),
+			ConfigStateChecks: append(oauthProviderTestClaims("subject-1", "app-1"),
+				idChanges.AddStateValue(oauthProviderTestAddr, tfjsonpath.New("id")),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("user_id"), knownvalue.StringExact("user-root")),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("provider_name"), knownvalue.StringExact("google")),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo_version"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(oauthProviderTestRFC3339)),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("timeouts"), knownvalue.Null()),
+			),
+			Check: oauthProviderTestCount(e, 1),
+		},
+		resource.TestStep{
+			ResourceName: oauthProviderTestAddr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: oauthProviderTestImportID,
+		},
+		resource.TestStep{
+			ResourceName: oauthProviderTestAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID,
+			ImportStateIdFunc: oauthProviderTestImportID,
+			ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("subject"), knownvalue.StringExact("subject-1")),
+				plancheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(oauthProviderTestRFC3339)),
+			}},
+		},
+		resource.TestStep{
+			// No update activity exists: a new name is a new provider, and
+			// the old one goes first (the service refuses two with the same
+			// claims).
+			Config:           cfg("google-workspace"),
+			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigStateChecks: []statecheck.StateCheck{
+				idChanges.AddStateValue(oauthProviderTestAddr, tfjsonpath.New("id")),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("provider_name"), knownvalue.StringExact("google-workspace")),
+			},
+			Check: oauthProviderTestCount(e, 1),
+		},
+		resource.TestStep{
+			// Drift: deleted outside Terraform, created again.
+			PreConfig: func() {
+				ids, err := oauthProviderTestIDs(e)
+				if err == nil {
+					_, err = e.client.DeleteOauthProviders(context.Background(), client.DeleteOauthProvidersParams{UserID: "user-root", ProviderIDs: ids})
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config:           cfg("google-workspace"),
+			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionCreate),
+			Check:            oauthProviderTestCount(e, 1),
+		},
+	))
+}
+
+func TestAccOauthProvider_token(t *testing.T) {
+	e := newAccEmulator(t)
+	cfg := func(sub string, extra ...string) string {
+		return e.config(fmt.Sprintf(`
+resource "custody_oauth_provider" "test" {
+  user_id       = "user-root"
+  provider_name = "github-actions"
+  oidc_token    = %q
+  %s
+}
+`, oauthProviderTestJWT(oauthProviderTestIssuer, sub, []string{"app-2", "other"}), strings.Join(extra, "\n")))
+	}
+	resource.Test(t, oauthProviderTestCase(t, e,
+		resource.TestStep{
+			Config:           cfg("repo:a"),
+			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionCreate),
+			// The claims are read back from the token (aud: its first entry).
+			ConfigStateChecks: append(oauthProviderTestClaims("repo:a", "app-2"),
+				statecheck.ExpectSensitiveValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token")),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(oauthProviderTestRFC3339)),
+			),
+		},
+		resource.TestStep{
+			ResourceName: oauthProviderTestAddr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: oauthProviderTestImportID,
+			// The service never returns the token: import cannot know it.
+			ImportStateVerifyIgnore: []string{"oidc_token"},
+		},
+		resource.TestStep{
+			// Only timeouts change: an update in place, not a replacement
+			// (the claims, absent from the config, keep their state).
+			Config:           cfg("repo:a", `timeouts = { create = "5m", delete = "5m" }`),
+			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionUpdate),
+			ConfigStateChecks: append(oauthProviderTestClaims("repo:a", "app-2"),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("timeouts"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+					"create": knownvalue.StringExact("5m"), "delete": knownvalue.StringExact("5m")})),
+			),
+			Check: oauthProviderTestCount(e, 1),
+		},
+		resource.TestStep{
+			Config:            cfg("repo:b"),
+			ConfigPlanChecks:  oauthProviderTestAction(plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigStateChecks: oauthProviderTestClaims("repo:b", "app-2"),
+			Check:             oauthProviderTestCount(e, 1),
+		},
+	))
+}
+
+func TestAccOauthProvider_writeOnly(t *testing.T) {
+	e := newAccEmulator(t)
+	cfg := func(token string, version int) string {
+		return e.config(fmt.Sprintf(`
+resource "custody_oauth_provider" "test" {
+  user_id               = "user-root"
+  provider_name         = "ci"
+  oidc_token_wo         = %q
+  oidc_token_wo_version = %d
+}
+`, token, version))
+	}
+	tok1 := oauthProviderTestJWT(oauthProviderTestIssuer, "wo-1", "app-3")
+	tok2 := oauthProviderTestJWT(oauthProviderTestIssuer, "wo-2", "app-3")
+	tokenNotInState := func(tok string) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			for k, v := range s.RootModule().Resources[oauthProviderTestAddr].Primary.Attributes {
+				if strings.Contains(v, tok) {
+					return fmt.Errorf("the write-only token is in state, in %s", k)
+				}
+			}
+			return nil
+		}
+	}
+	tc := oauthProviderTestCase(t, e,
+		resource.TestStep{
+			Config:           cfg(tok1, 1),
+			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionCreate),
+			ConfigStateChecks: append(oauthProviderTestClaims("wo-1", "app-3"),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token"), knownvalue.Null()),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo_version"), knownvalue.Int64Exact(1)),
+			),
+			Check: tokenNotInState(tok1),
+		},
+		resource.TestStep{
+			// Terraform cannot see a write-only value change: without a
+			// new version, a new token plans nothing (as documented).
+			Config:   cfg(tok2, 1),
+			PlanOnly: true,
+		},
+		resource.TestStep{
+			Config:            cfg(tok2, 2),
+			ConfigPlanChecks:  oauthProviderTestAction(plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigStateChecks: oauthProviderTestClaims("wo-2", "app-3"),
+			Check:             resource.ComposeTestCheckFunc(tokenNotInState(tok2), oauthProviderTestCount(e, 1)),
+		},
+	)
+	tc.TerraformVersionChecks = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)}
+	resource.Test(t, tc)
+}
+
+func TestAccOauthProvider_errors(t *testing.T) {
+	e := newAccEmulator(t)
+	tok := oauthProviderTestJWT(oauthProviderTestIssuer, "s", "a")
+	step := func(body, want string) resource.TestStep {
+		return resource.TestStep{PlanOnly: true, ExpectError: ipAllowlistErrRE(want), Config: e.config(`
+resource "custody_oauth_provider" "test" {
+  user_id       = "user-root"
+  provider_name = "p"
+` + body + `
+}
+`)}
+	}
+	tc := oauthProviderTestCase(t, e,
+		step(``, `No way to identify the OAuth provider`),
+		step(`oidc_token = "`+tok+`"
+  issuer = "i"
+  subject = "s"
+  audience = "a"`, `sets oidc_token and claims \(issuer, subject, audience\)`),
+		step(`oidc_token = "`+tok+`"
+  oidc_token_wo = "`+tok+`"
+  oidc_token_wo_version = 1`, `sets oidc_token_wo and oidc_token`),
+		step(`issuer = "i"
+  subject = "s"`, `issuer, subject and audience must be set together; issuer, subject set, audience missing`),
+		step(`oidc_token_wo = "`+tok+`"`, `Missing oidc_token_wo_version`),
+		step(`issuer = "i"
+  subject = "s"
+  audience = "a"
+  oidc_token_wo_version = 1`, `oidc_token_wo_version versions the write-only token`),
+		step(`oidc_token = "not-a-jwt"`, `The token is not a JWT`),
+		step(`issuer = " "
+  subject = "s"
+  audience = "a"`, `must not be empty or only white space`),
+		resource.TestStep{
+			// Not at plan time, but the service's refusal must name the user.
+			Config: e.config(`
+resource "custody_oauth_provider" "test" {
+  user_id       = "user-nobody"
+  provider_name = "p"
+  issuer        = "i"
+  subject       = "s"
+  audience      = "a"
+}
+`),
+			ExpectError: ipAllowlistErrRE(`Error creating OAuth provider(.|\n)*user user-nobody not found`),
+		},
+		resource.TestStep{
+			Config: e.config(`
+resource "custody_oauth_provider" "test" {
+  user_id       = "user-root"
+  provider_name = "p"
+  issuer        = "i"
+  subject       = "s"
+  audience      = "a"
+}
+`),
+			ResourceName: oauthProviderTestAddr, ImportState: true, ImportStateId: "just-an-id",
+			ExpectError: ipAllowlistErrRE(`Expected an import ID of the form <user_id>/<provider_id>`),
+		},
+	)
+	tc.TerraformVersionChecks = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)}
+	resource.Test(t, tc)
+}
+
+func TestOauthProviderSchema(t *testing.T) {
+	ipAllowlistSchemaDocumented(t, NewOauthProviderResource())
+}
