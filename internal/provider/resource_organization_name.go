@@ -1,0 +1,209 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ resource.Resource                = &organizationNameResource{}
+	_ resource.ResourceWithConfigure   = &organizationNameResource{}
+	_ resource.ResourceWithImportState = &organizationNameResource{}
+)
+
+var organizationNameKind = activityKind{"ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME", "updateOrganizationNameIntent", "updateOrganizationNameResult"}
+
+// NewOrganizationNameResource is the custody_organization_name resource.
+func NewOrganizationNameResource() resource.Resource { return &organizationNameResource{} }
+
+type organizationNameResource struct{ pd *providerData }
+
+type organizationNameModel struct {
+	ID       types.String   `tfsdk:"id"`
+	Name     types.String   `tfsdk:"name"`
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (r *organizationNameResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_organization_name"
+}
+
+func (r *organizationNameResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	const wait = "How long to wait for the rename, including approvals by other users (consensus), as a Go duration such as `30m`. " +
+		"Defaults to the provider's `approval_timeout`."
+	// Delete submits nothing, so there is no delete timeout to offer.
+	to := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true,
+		CreateDescription: wait, UpdateDescription: wait}).(schema.SingleNestedAttribute)
+	to.MarkdownDescription = "How long create and update wait for the rename activity, approvals included."
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The name of the organization the provider is configured for. The organization always exists, so " +
+			"this resource manages one setting rather than an object; declare it at most once per organization.\n\n" +
+			"Create and update both rename the organization with `ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME`, which may need " +
+			"approvals by other users (see `timeouts`). Refresh reads the name with `whoami`, so a rename made outside Terraform " +
+			"shows as an update.\n\n" +
+			"**Destroy leaves the organization's name unchanged**: an organization cannot be without a name, so destroying this " +
+			"resource only removes it from the Terraform state.\n\n" +
+			"Import with the organization id the provider is configured for: " +
+			"`terraform import custody_organization_name.this <organization id>`; any other id is refused.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The organization id (the provider's `organization_id`); also the import id.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The organization's name: 1 to 256 bytes, not only spaces. Changed in place.",
+				Validators: []validator.String{
+					stringvalidator.LengthBetween(1, 256),
+					stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must contain a character other than a space"),
+				},
+			},
+			"timeouts": to,
+		},
+	}
+}
+
+func (r *organizationNameResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// rename submits the new name with the given timeout and reads the
+// organization back into m.
+func (r *organizationNameResource) rename(ctx context.Context, m *organizationNameModel, timeout time.Duration, diags *diag.Diagnostics) {
+	params := client.UpdateOrganizationNameParams{OrganizationName: m.Name.ValueString()}
+	out, err := runActivity(ctx, r.pd, timeout, organizationNameKind, params,
+		func(ctx context.Context, c *client.Client) (*client.Submitted[client.UpdateOrganizationNameResult], error) {
+			return c.UpdateOrganizationName(ctx, params)
+		})
+	if err != nil {
+		addAPIError(diags, "Error renaming organization", "update_organization_name", "organization "+r.pd.client.OrganizationID(), err)
+		return
+	}
+	tflog.Info(ctx, "renamed organization", map[string]any{"organization_id": out.Result.OrganizationID, "activity_id": out.Activity.ID})
+	r.readInto(ctx, m, diags)
+}
+
+// readInto reads the organization's id and name with whoami.
+func (r *organizationNameResource) readInto(ctx context.Context, m *organizationNameModel, diags *diag.Diagnostics) {
+	who, err := r.pd.client.Whoami(ctx, client.WhoamiRequest{})
+	if err != nil {
+		addAPIError(diags, "Error reading organization name", "whoami", "organization "+r.pd.client.OrganizationID(), err)
+		return
+	}
+	// A provider now configured for another organization must not quietly
+	// take over that organization's name in this resource's place.
+	if known := m.ID.ValueString(); known != "" && known != who.OrganizationID {
+		diags.AddAttributeError(path.Root("id"), "Organization changed",
+			fmt.Sprintf("This custody_organization_name manages organization %q, but the provider is now configured for organization %q. "+
+				"Configure the provider for %q again, or remove the resource from state (terraform state rm) and import it for the new organization.",
+				known, who.OrganizationID, known))
+		return
+	}
+	m.ID = types.StringValue(who.OrganizationID)
+	m.Name = types.StringValue(who.OrganizationName)
+}
+
+func (r *organizationNameResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan organizationNameModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.rename(ctx, &plan, timeout, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *organizationNameResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state organizationNameModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The organization cannot disappear while the provider's key works, so
+	// there is no "gone" case: a failing whoami is an error.
+	r.readInto(ctx, &state, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *organizationNameResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state organizationNameModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// Only timeouts changed: renaming to the same name would submit an
+	// activity (and perhaps ask for approvals) for nothing.
+	if plan.Name.Equal(state.Name) {
+		plan.ID = state.ID
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+	r.rename(ctx, &plan, timeout, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete submits nothing: the organization keeps its name, and only
+// Terraform stops managing it.
+func (r *organizationNameResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state organizationNameModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	tflog.Info(ctx, "removing custody_organization_name from state; the organization's name is left as it is", map[string]any{
+		"organization_id": state.ID.ValueString(), "organization_name": state.Name.ValueString()})
+}
+
+// ImportState accepts only the configured organization's id: whoami can
+// read no other organization's name with this key.
+func (r *organizationNameResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.pd == nil {
+		resp.Diagnostics.AddError("Provider not configured", "The provider must be configured before importing custody_organization_name; this is always a bug in the provider.")
+		return
+	}
+	if want := r.pd.client.OrganizationID(); req.ID != want {
+		resp.Diagnostics.AddAttributeError(path.Root("id"), "Wrong organization id",
+			fmt.Sprintf("Import id %q is not the configured organization: the provider is configured for organization %q, "+
+				"and custody_organization_name can only manage that organization's name. Import it with id %q, or configure "+
+				"the provider's organization_id for the organization you mean.", req.ID, want, want))
+		return
+	}
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}

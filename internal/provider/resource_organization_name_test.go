@@ -1,0 +1,133 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+const organizationNameTestAddr = "custody_organization_name.test"
+
+func organizationNameTestConfig(e *accEmulator, name string) string {
+	return e.config(fmt.Sprintf(`
+resource "custody_organization_name" "test" {
+  name = %q
+}
+`, name))
+}
+
+// organizationNameTestIs asks the emulator for the organization's name.
+func organizationNameTestIs(e *accEmulator, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		who, err := e.client.Whoami(context.Background(), client.WhoamiRequest{})
+		if err != nil {
+			return err
+		}
+		if who.OrganizationName != want {
+			return fmt.Errorf("organization name is %q, want %q", who.OrganizationName, want)
+		}
+		return nil
+	}
+}
+
+func organizationNameTestState(name string) []statecheck.StateCheck {
+	return []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(organizationNameTestAddr, tfjsonpath.New("id"), knownvalue.StringExact(accOrg)),
+		statecheck.ExpectKnownValue(organizationNameTestAddr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+		statecheck.ExpectKnownValue(organizationNameTestAddr, tfjsonpath.New("timeouts"), knownvalue.Null()),
+	}
+}
+
+func TestAccOrganizationName_lifecycle(t *testing.T) {
+	e := newAccEmulator(t)
+	ctx := context.Background()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		// Destroy only forgets the resource: the last name stays.
+		CheckDestroy: organizationNameTestIs(e, "Renamed Org"),
+		Steps: []resource.TestStep{
+			{
+				Config:            organizationNameTestConfig(e, "Managed Org"),
+				ConfigStateChecks: organizationNameTestState("Managed Org"),
+				Check:             organizationNameTestIs(e, "Managed Org"),
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config: organizationNameTestConfig(e, "Renamed Org"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(organizationNameTestAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: organizationNameTestState("Renamed Org"),
+				Check:             organizationNameTestIs(e, "Renamed Org"),
+			},
+			{
+				// A rename outside Terraform shows as an update back.
+				PreConfig: func() {
+					if _, err := e.client.UpdateOrganizationName(ctx, client.UpdateOrganizationNameParams{OrganizationName: "Hand Edited"}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: organizationNameTestConfig(e, "Renamed Org"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(organizationNameTestAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(organizationNameTestAddr, tfjsonpath.New("name"), knownvalue.StringExact("Renamed Org")),
+				}},
+				Check: organizationNameTestIs(e, "Renamed Org"),
+			},
+			{ResourceName: organizationNameTestAddr, ImportState: true, ImportStateVerify: true},
+			{ResourceName: organizationNameTestAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID},
+			{
+				ResourceName:  organizationNameTestAddr,
+				ImportState:   true,
+				ImportStateId: "org-someone-else",
+				ExpectError:   regexp.MustCompile(`(?s)Wrong organization id.*"org-someone-else" is not the configured\s+organization`),
+			},
+		},
+	})
+}
+
+// TestAccOrganizationName_destroyKeepsName: destroying right after create
+// must not restore or clear the name.
+func TestAccOrganizationName_destroyKeepsName(t *testing.T) {
+	e := newAccEmulator(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             organizationNameTestIs(e, "Kept After Destroy"),
+		Steps: []resource.TestStep{{
+			Config: organizationNameTestConfig(e, "Kept After Destroy"),
+			Check:  organizationNameTestIs(e, "Kept After Destroy"),
+		}},
+	})
+}
+
+func TestAccOrganizationName_validation(t *testing.T) {
+	e := newAccEmulator(t)
+	step := func(name, want string) resource.TestStep {
+		return resource.TestStep{Config: organizationNameTestConfig(e, name), PlanOnly: true, ExpectError: regexp.MustCompile(want)}
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		// Nothing was applied: the emulator's name is untouched.
+		CheckDestroy: organizationNameTestIs(e, "Acceptance Org"),
+		Steps: []resource.TestStep{
+			step("", `(?s)name.*string length must be between 1 and 256`),
+			step(strings.Repeat("x", 257), `string length must be between 1 and 256, got: 257`),
+			step("  ", `must contain a character other than a space`),
+		},
+	})
+}

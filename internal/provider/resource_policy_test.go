@@ -1,0 +1,259 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+const policyTestAddr = "custody_policy.test"
+
+// policyTestRFC3339 matches the timestamps the resource writes.
+var policyTestRFC3339 = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$`)
+
+// policyTestCheckDestroy asks the emulator that no policy is left.
+func policyTestCheckDestroy(e *accEmulator) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got, err := e.client.ListPolicies(context.Background(), client.ListPoliciesRequest{})
+		if err != nil {
+			return err
+		}
+		if n := len(got.Policies); n != 0 {
+			return fmt.Errorf("%d policies left after destroy, first %+v", n, got.Policies[0])
+		}
+		return nil
+	}
+}
+
+// policyTestInService checks the stored policy of the resource in state
+// against want (policy id and timestamps are not compared).
+func policyTestInService(e *accEmulator, want client.Policy) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[policyTestAddr]
+		if !ok {
+			return fmt.Errorf("%s not in state", policyTestAddr)
+		}
+		got, err := e.client.GetPolicy(context.Background(), client.GetPolicyRequest{PolicyID: rs.Primary.ID})
+		if err != nil {
+			return err
+		}
+		p := got.Policy
+		p.PolicyID, p.CreatedAt, p.UpdatedAt = "", client.Timestamp{}, client.Timestamp{}
+		if p != want {
+			return fmt.Errorf("service holds %+v, want %+v", p, want)
+		}
+		return nil
+	}
+}
+
+func policyTestState(name, effect string, condition, consensus, time knownvalue.Check, notes string) []statecheck.StateCheck {
+	at := func(attr string, v knownvalue.Check) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New(attr), v)
+	}
+	return []statecheck.StateCheck{
+		at("id", knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
+		at("name", knownvalue.StringExact(name)),
+		at("effect", knownvalue.StringExact(effect)),
+		at("condition", condition),
+		at("consensus", consensus),
+		at("time", time),
+		at("notes", knownvalue.StringExact(notes)),
+		at("created_at", knownvalue.StringRegexp(policyTestRFC3339)),
+		at("updated_at", knownvalue.StringRegexp(policyTestRFC3339)),
+		at("timeouts", knownvalue.Null()),
+	}
+}
+
+func TestAccPolicy_lifecycle(t *testing.T) {
+	e := newAccEmulator(t)
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	createdSame := statecheck.CompareValue(compare.ValuesSame())
+	updatedMoves := statecheck.CompareValue(compare.ValuesDiffer())
+	create := e.config(`
+resource "custody_policy" "test" {
+  name      = "allow key reads"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.resource == 'PRIVATE_KEY'"
+  consensus = "approvers.count() >= 2"
+  notes     = "managed by terraform"
+}
+`)
+	// Changes every field in place, clears condition and consensus by
+	// removing them, and adds time.
+	update := e.config(`
+resource "custody_policy" "test" {
+  name   = "deny everything at night"
+  effect = "EFFECT_DENY"
+  time   = "now.getHours() < 6"
+}
+`)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             policyTestCheckDestroy(e),
+		Steps: []resource.TestStep{
+			{
+				Config: create,
+				ConfigStateChecks: append(policyTestState("allow key reads", "EFFECT_ALLOW",
+					knownvalue.StringExact("activity.resource == 'PRIVATE_KEY'"), knownvalue.StringExact("approvers.count() >= 2"),
+					knownvalue.Null(), "managed by terraform"),
+					sameID.AddStateValue(policyTestAddr, tfjsonpath.New("id")),
+					createdSame.AddStateValue(policyTestAddr, tfjsonpath.New("created_at")),
+					updatedMoves.AddStateValue(policyTestAddr, tfjsonpath.New("updated_at"))),
+				Check: policyTestInService(e, client.Policy{PolicyName: "allow key reads", Effect: client.EffectAllow,
+					Condition: "activity.resource == 'PRIVATE_KEY'", Consensus: "approvers.count() >= 2", Notes: "managed by terraform"}),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config: update,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(policyTestAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectUnknownValue(policyTestAddr, tfjsonpath.New("updated_at")),
+						plancheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New("notes"), knownvalue.StringExact("")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: append(policyTestState("deny everything at night", "EFFECT_DENY",
+					knownvalue.Null(), knownvalue.Null(), knownvalue.StringExact("now.getHours() < 6"), ""),
+					sameID.AddStateValue(policyTestAddr, tfjsonpath.New("id")),
+					createdSame.AddStateValue(policyTestAddr, tfjsonpath.New("created_at")),
+					updatedMoves.AddStateValue(policyTestAddr, tfjsonpath.New("updated_at"))),
+				// The service really cleared condition, consensus and notes.
+				Check: policyTestInService(e, client.Policy{PolicyName: "deny everything at night", Effect: client.EffectDeny,
+					Time: "now.getHours() < 6"}),
+			},
+			{ResourceName: policyTestAddr, ImportState: true, ImportStateVerify: true},
+			{
+				ResourceName:    policyTestAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New("time"), knownvalue.StringExact("now.getHours() < 6")),
+					plancheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New("condition"), knownvalue.Null()),
+				}},
+			},
+		},
+	})
+}
+
+func TestAccPolicy_drift(t *testing.T) {
+	e := newAccEmulator(t)
+	cfg := e.config(`
+resource "custody_policy" "test" {
+  name   = "drifting"
+  effect = "EFFECT_ALLOW"
+}
+`)
+	var firstID string
+	ctx := context.Background()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             policyTestCheckDestroy(e),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: resource.TestCheckResourceAttrWith(policyTestAddr, "id", func(v string) error { firstID = v; return nil })},
+			{
+				// Someone edits the policy outside Terraform: the plan puts
+				// every changed field back, in place.
+				PreConfig: func() {
+					name, cond, notes := "edited by hand", "activity.type == 'X'", "hand notes"
+					if _, err := e.client.UpdatePolicy(ctx, client.UpdatePolicyParams{PolicyID: firstID, PolicyName: &name,
+						PolicyCondition: &cond, PolicyNotes: &notes}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(policyTestAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: policyTestInService(e, client.Policy{PolicyName: "drifting", Effect: client.EffectAllow}),
+			},
+			{
+				// Someone deletes it: refresh drops it and the plan creates it again.
+				PreConfig: func() {
+					if _, err := e.client.DeletePolicy(ctx, client.DeletePolicyParams{PolicyID: firstID}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(policyTestAddr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrWith(policyTestAddr, "id", func(v string) error {
+						if v == firstID {
+							return fmt.Errorf("id %s is the deleted policy's", v)
+						}
+						return nil
+					}),
+					policyTestInService(e, client.Policy{PolicyName: "drifting", Effect: client.EffectAllow})),
+			},
+		},
+	})
+}
+
+func TestAccPolicy_validation(t *testing.T) {
+	e := newAccEmulator(t)
+	policy := func(attrs string) string {
+		return e.config(fmt.Sprintf("resource \"custody_policy\" \"test\" {\n%s\n}\n", attrs))
+	}
+	step := func(attrs, want string) resource.TestStep {
+		return resource.TestStep{Config: policy(attrs), PlanOnly: true, ExpectError: regexp.MustCompile(want)}
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             policyTestCheckDestroy(e),
+		Steps: []resource.TestStep{
+			step(`name = ""
+effect = "EFFECT_ALLOW"`, `(?s)name.*string length must be between 1 and 256`),
+			step(fmt.Sprintf(`name = %q
+effect = "EFFECT_ALLOW"`, strings.Repeat("n", 257)), `(?s)string length must be between 1 and 256, got: 257`),
+			step(`name = "   "
+effect = "EFFECT_ALLOW"`, `(?s)must contain a character other than a space`),
+			step(`name = "p"
+effect = "ALLOW"`, `(?s)value must be one of:.*"EFFECT_ALLOW".*"EFFECT_DENY"`),
+			step(`name = "p"
+effect = "EFFECT_DENY"
+condition = ""`, `(?s)condition.*string length must be at least 1`),
+			step(`name = "p"
+effect = "EFFECT_DENY"
+timeouts = { create = "soon" }`, `(?s)Invalid Attribute Value Time Duration.*"soon" must be a string`),
+		},
+	})
+}
+
+// TestAccPolicy_syntaxError: the service refuses an expression it cannot
+// parse by failing the activity; the error must carry its id and message.
+func TestAccPolicy_syntaxError(t *testing.T) {
+	e := newAccEmulator(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             policyTestCheckDestroy(e),
+		Steps: []resource.TestStep{{
+			Config: e.config(`
+resource "custody_policy" "test" {
+  name      = "broken"
+  effect    = "EFFECT_DENY"
+  condition = "activity.type =="
+}
+`),
+			ExpectError: regexp.MustCompile(`(?s)Error creating policy.*syntax error.*Activity:\s+\S+\s+\(ACTIVITY_STATUS_FAILED\)`),
+		}},
+	})
+}
