@@ -218,6 +218,12 @@ func (p *CustodyProvider) DataSources(_ context.Context) []func() datasource.Dat
 	return []func() datasource.DataSource{}
 }
 
-// resourceFactories is filled by each resource file's init, so that the
-// resources can be written side by side without touching this file.
-var resourceFactories []func() resource.Resource
+// resourceFactories lists every resource type the provider serves.
+var resourceFactories = []func() resource.Resource{
+	NewIPAllowlistResource,
+	NewOauthProviderResource,
+	NewOrganizationNameResource,
+	NewPolicyResource,
+	NewPrivateKeyTagResource,
+	NewWebhookEndpointResource,
+}

@@ -1,0 +1,355 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ resource.Resource                = &privateKeyTagResource{}
+	_ resource.ResourceWithConfigure   = &privateKeyTagResource{}
+	_ resource.ResourceWithImportState = &privateKeyTagResource{}
+)
+
+var (
+	privateKeyTagCreateKind = activityKind{"ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG", "createPrivateKeyTagIntent", "createPrivateKeyTagResult"}
+	privateKeyTagUpdateKind = activityKind{"ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG", "updatePrivateKeyTagIntent", "updatePrivateKeyTagResult"}
+	privateKeyTagDeleteKind = activityKind{"ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS", "deletePrivateKeyTagsIntent", "deletePrivateKeyTagsResult"}
+)
+
+// List cache keys. The cached values are the client's response pointers, so
+// that any other resource or data source sharing a key gets the same type.
+const (
+	privateKeyTagsListKey = "private_key_tags"
+	privateKeysListKey    = "private_keys"
+)
+
+// NewPrivateKeyTagResource is the custody_private_key_tag resource.
+func NewPrivateKeyTagResource() resource.Resource { return &privateKeyTagResource{} }
+
+type privateKeyTagResource struct{ pd *providerData }
+
+type privateKeyTagModel struct {
+	ID            types.String   `tfsdk:"id"`
+	Name          types.String   `tfsdk:"name"`
+	PrivateKeyIDs types.Set      `tfsdk:"private_key_ids"`
+	CreatedAt     types.String   `tfsdk:"created_at"`
+	UpdatedAt     types.String   `tfsdk:"updated_at"`
+	Timeouts      timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (r *privateKeyTagResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_private_key_tag"
+}
+
+func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	const wait = " as a Go duration such as `30m`, approvals by other users (consensus) included. Defaults to the provider's `approval_timeout`."
+	to := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
+		CreateDescription: "How long to wait for `ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG`" + wait,
+		UpdateDescription: "How long to wait for `ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG`" + wait,
+		DeleteDescription: "How long to wait for `ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS`" + wait,
+	}).(schema.SingleNestedAttribute)
+	to.MarkdownDescription = "How long create, update and delete wait for their activity, approvals included."
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A private key tag: a named label on a set of private keys, which policies can refer to " +
+			"(for example `private_key.tags.contains('<tag id>')`).\n\n" +
+			"Create submits `ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG` with the tag's keys. Update renames the tag and adds and " +
+			"removes keys in one `ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG`, so the tag id never changes. Delete submits " +
+			"`ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS`; the keys stay, without the tag. Any of them may need approvals by other " +
+			"users (see `timeouts`).\n\n" +
+			"Refresh reads the tag from `list_private_key_tags` and its keys from `list_private_keys` (each key lists its tags); " +
+			"both lists are read once per Terraform command however many tags there are. A rename or a key added or removed " +
+			"outside Terraform shows as an update; a tag deleted outside Terraform is planned for creation.\n\n" +
+			"Import with the tag id: `terraform import custody_private_key_tag.example <tag id>`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The tag id (`privateKeyTagId`), assigned by the service; also the import id.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The tag's name: 1 to 256 bytes, not only spaces, unique among the organization's private key " +
+					"tags. Changed in place.",
+				Validators: []validator.String{
+					stringvalidator.LengthBetween(1, 256),
+					stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must contain a character other than a space"),
+				},
+			},
+			"private_key_ids": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				// An empty default (not null) so that leaving the attribute
+				// out means "no keys" and matches what refresh reads.
+				Default: setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{})),
+				MarkdownDescription: "The ids of the private keys that carry the tag. Keys are added and removed in place; the " +
+					"keys themselves are not managed here. Leave out (or set to `[]`) for a tag on no keys.",
+				Validators: []validator.Set{
+					setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+				},
+			},
+			"created_at": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "When the tag was created (RFC 3339, UTC).",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"updated_at": schema.StringAttribute{
+				Computed: true,
+				// No UseStateForUnknown: every update moves it, so it is
+				// unknown in an update plan and read back after the apply.
+				MarkdownDescription: "When the tag's name or keys last changed (RFC 3339, UTC).",
+			},
+			"timeouts": to,
+		},
+	}
+}
+
+func (r *privateKeyTagResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan privateKeyTagModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	keys := privateKeyTagStrings(ctx, plan.PrivateKeyIDs, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	params := client.CreatePrivateKeyTagParams{PrivateKeyTagName: plan.Name.ValueString(), PrivateKeyIDs: keys}
+	out, err := runActivity(ctx, r.pd, timeout, privateKeyTagCreateKind, params,
+		func(ctx context.Context, c *client.Client) (*client.Submitted[client.CreatePrivateKeyTagResult], error) {
+			return c.CreatePrivateKeyTag(ctx, params)
+		})
+	r.forgetLists()
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error creating private key tag", "create_private_key_tag", "private key tag "+plan.Name.String(), err)
+		return
+	}
+	id := out.Result.PrivateKeyTagID
+	tflog.Info(ctx, "created private key tag", map[string]any{"private_key_tag_id": id, "activity_id": out.Activity.ID})
+	plan.ID = types.StringValue(id)
+	found := r.readInto(ctx, &plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.Diagnostics.AddError("Error creating private key tag",
+			"Private key tag "+id+" was created (activity "+out.Activity.ID+") but list_private_key_tags does not show it. "+
+				"Import it with `terraform import` once the service lists it.")
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *privateKeyTagResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state privateKeyTagModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found := r.readInto(ctx, &state, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		tflog.Warn(ctx, "private key tag not found; removing it from state", map[string]any{"private_key_tag_id": state.ID.ValueString()})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *privateKeyTagResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state privateKeyTagModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	want := privateKeyTagStrings(ctx, plan.PrivateKeyIDs, &resp.Diagnostics)
+	have := privateKeyTagStrings(ctx, state.PrivateKeyIDs, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	params := client.UpdatePrivateKeyTagParams{
+		PrivateKeyTagID:     id,
+		AddPrivateKeyIDs:    privateKeyTagMissing(want, have),
+		RemovePrivateKeyIDs: privateKeyTagMissing(have, want),
+	}
+	if plan.Name.ValueString() != state.Name.ValueString() {
+		params.NewPrivateKeyTagName = plan.Name.ValueString()
+	}
+	// A change of timeouts alone reaches Update too; it needs no activity.
+	if params.NewPrivateKeyTagName != "" || len(params.AddPrivateKeyIDs) > 0 || len(params.RemovePrivateKeyIDs) > 0 {
+		out, err := runActivity(ctx, r.pd, timeout, privateKeyTagUpdateKind, params,
+			func(ctx context.Context, c *client.Client) (*client.Submitted[client.UpdatePrivateKeyTagResult], error) {
+				return c.UpdatePrivateKeyTag(ctx, params)
+			})
+		r.forgetLists()
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "Error updating private key tag", "update_private_key_tag", "private key tag "+id, err)
+			return
+		}
+		tflog.Info(ctx, "updated private key tag", map[string]any{"private_key_tag_id": id, "activity_id": out.Activity.ID,
+			"added": params.AddPrivateKeyIDs, "removed": params.RemovePrivateKeyIDs})
+	}
+	plan.ID = state.ID
+	found := r.readInto(ctx, &plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.Diagnostics.AddError("Error updating private key tag",
+			"Private key tag "+id+" was updated but list_private_key_tags no longer shows it; it may have been deleted meanwhile. "+
+				"Run `terraform apply` again to create it.")
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *privateKeyTagResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state privateKeyTagModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	params := client.DeletePrivateKeyTagsParams{PrivateKeyTagIDs: []string{id}}
+	_, err := runActivity(ctx, r.pd, timeout, privateKeyTagDeleteKind, params,
+		func(ctx context.Context, c *client.Client) (*client.Submitted[client.DeletePrivateKeyTagsResult], error) {
+			return c.DeletePrivateKeyTags(ctx, params)
+		})
+	r.forgetLists()
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, "private key tag already deleted", map[string]any{"private_key_tag_id": id})
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error deleting private key tag", "delete_private_key_tags", "private key tag "+id, err)
+	}
+}
+
+func (r *privateKeyTagResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// forgetLists drops both lists after a write: a tag change moves the tag
+// list (names, times) and the key list (each key's tags).
+func (r *privateKeyTagResource) forgetLists() {
+	r.pd.lists.forget(privateKeyTagsListKey)
+	r.pd.lists.forget(privateKeysListKey)
+}
+
+// readInto fills m (whose ID is set) from the two cached lists. It reports
+// false, with no error, when the tag does not exist.
+func (r *privateKeyTagResource) readInto(ctx context.Context, m *privateKeyTagModel, diags *diag.Diagnostics) bool {
+	id := m.ID.ValueString()
+	tags, err := cachedList(ctx, r.pd.lists, privateKeyTagsListKey,
+		func(ctx context.Context) (*client.ListPrivateKeyTagsResponse, error) {
+			return r.pd.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
+		})
+	if err != nil {
+		addAPIError(diags, "Error reading private key tag", "list_private_key_tags", "private key tag "+id, err)
+		return false
+	}
+	i := slices.IndexFunc(tags.PrivateKeyTags, func(t client.Tag) bool { return t.TagID == id })
+	if i < 0 {
+		return false
+	}
+	tag := tags.PrivateKeyTags[i]
+	keys, err := cachedList(ctx, r.pd.lists, privateKeysListKey,
+		func(ctx context.Context) (*client.ListPrivateKeysResponse, error) {
+			return r.pd.client.ListPrivateKeys(ctx, client.ListPrivateKeysRequest{})
+		})
+	if err != nil {
+		addAPIError(diags, "Error reading private key tag", "list_private_keys", "private key tag "+id, err)
+		return false
+	}
+	members := []attr.Value{}
+	for _, k := range keys.PrivateKeys {
+		if slices.Contains(k.PrivateKeyTags, id) {
+			members = append(members, types.StringValue(k.PrivateKeyID))
+		}
+	}
+	set, d := types.SetValue(types.StringType, members)
+	diags.Append(d...)
+	m.Name = types.StringValue(tag.TagName)
+	m.PrivateKeyIDs = set
+	m.CreatedAt = privateKeyTagTime(tag.CreatedAt)
+	m.UpdatedAt = privateKeyTagTime(tag.UpdatedAt)
+	return true
+}
+
+// privateKeyTagTime writes a service timestamp as RFC 3339 in UTC; null
+// when the service sent none.
+func privateKeyTagTime(ts client.Timestamp) types.String {
+	if ts.IsZero() {
+		return types.StringNull()
+	}
+	t, err := ts.Time()
+	if err != nil {
+		// Keep what the service sent rather than fail a refresh.
+		if ts.Text != "" {
+			return types.StringValue(ts.Text)
+		}
+		return types.StringValue(ts.Seconds)
+	}
+	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
+}
+
+// privateKeyTagStrings reads a known set of strings, sorted, so that the
+// activity parameters do not depend on set order.
+func privateKeyTagStrings(ctx context.Context, s types.Set, diags *diag.Diagnostics) []string {
+	out := []string{}
+	if s.IsNull() || s.IsUnknown() {
+		return out
+	}
+	diags.Append(s.ElementsAs(ctx, &out, false)...)
+	slices.Sort(out)
+	return out
+}
+
+// privateKeyTagMissing is a − b for sorted slices, sorted.
+func privateKeyTagMissing(a, b []string) []string {
+	out := []string{}
+	for _, v := range a {
+		if !slices.Contains(b, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

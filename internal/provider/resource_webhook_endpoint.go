@@ -1,0 +1,386 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ resource.Resource                = &webhookEndpointResource{}
+	_ resource.ResourceWithConfigure   = &webhookEndpointResource{}
+	_ resource.ResourceWithImportState = &webhookEndpointResource{}
+)
+
+var (
+	webhookEndpointCreateKind = activityKind{"ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", "createWebhookEndpointIntent", "createWebhookEndpointResult"}
+	webhookEndpointUpdateKind = activityKind{"ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT", "updateWebhookEndpointIntent", "updateWebhookEndpointResult"}
+	webhookEndpointDeleteKind = activityKind{"ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT", "deleteWebhookEndpointIntent", "deleteWebhookEndpointResult"}
+)
+
+// webhookEndpointsListKey caches *client.ListWebhookEndpointsResponse.
+const webhookEndpointsListKey = "webhook_endpoints"
+
+// webhookEventTypes are the event types an endpoint can subscribe to.
+var webhookEventTypes = []string{"ACTIVITY_UPDATES", "BALANCE_CONFIRMED_UPDATES", "BALANCE_FINALIZED_UPDATES", "SEND_TRANSACTION_STATUS_UPDATES"}
+
+// NewWebhookEndpointResource is the custody_webhook_endpoint resource.
+func NewWebhookEndpointResource() resource.Resource { return &webhookEndpointResource{} }
+
+type webhookEndpointResource struct{ pd *providerData }
+
+type webhookEndpointModel struct {
+	ID            types.String   `tfsdk:"id"`
+	URL           types.String   `tfsdk:"url"`
+	Name          types.String   `tfsdk:"name"`
+	IsActive      types.Bool     `tfsdk:"is_active"`
+	Subscriptions types.Set      `tfsdk:"subscriptions"`
+	Timeouts      timeouts.Value `tfsdk:"timeouts"`
+}
+
+type webhookSubscriptionModel struct {
+	EventType   types.String         `tfsdk:"event_type"`
+	FiltersJSON jsontypes.Normalized `tfsdk:"filters_json"`
+	IsActive    types.Bool           `tfsdk:"is_active"`
+}
+
+var webhookSubscriptionType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"event_type":   types.StringType,
+	"filters_json": jsontypes.NormalizedType{},
+	"is_active":    types.BoolType,
+}}
+
+func (r *webhookEndpointResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_webhook_endpoint"
+}
+
+func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	const wait = " as a Go duration such as `30m`, approvals by other users (consensus) included. Defaults to the provider's `approval_timeout`."
+	to := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
+		CreateDescription: "How long to wait for `ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT` (and the update that deactivates a new endpoint created with `is_active = false`)" + wait,
+		UpdateDescription: "How long to wait for `ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT`" + wait,
+		DeleteDescription: "How long to wait for `ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT`" + wait,
+	}).(schema.SingleNestedAttribute)
+	to.MarkdownDescription = "How long create, update and delete wait for their activities, approvals included."
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A webhook endpoint: a URL the service delivers events to, and the event types it subscribes to. " +
+			"Deliveries are signed with Ed25519; verify them with the service's webhook key set.\n\n" +
+			"Create submits `ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT` (new endpoints start active; with `is_active = false` an " +
+			"`ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT` follows to deactivate it). `url`, `name` and `is_active` change in place " +
+			"with `ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT`, which sends only the changed fields. The service cannot change " +
+			"subscriptions in place, so **any change of `subscriptions` replaces the endpoint** (a new id; deliveries in between " +
+			"are lost). Delete submits `ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT`. Any of them may need approvals by other users " +
+			"(see `timeouts`).\n\n" +
+			"Refresh reads `list_webhook_endpoints` once per Terraform command, however many endpoints there are. A rename, URL " +
+			"change or deactivation outside Terraform shows as an update; an endpoint deleted outside Terraform is planned for " +
+			"creation.\n\n" +
+			"Import with the endpoint id: `terraform import custody_webhook_endpoint.example <endpoint id>`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The endpoint id (`endpointId`), assigned by the service; also the import id.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"url": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "Where deliveries are sent: an absolute `http` or `https` URL with a host. The real service " +
+					"requires a public HTTPS URL; plain `http` and loopback hosts work only with the local emulator. Changed in place.",
+				Validators: []validator.String{validURL()},
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The endpoint's name: 1 to 256 bytes, not only spaces. Changed in place.",
+				Validators: []validator.String{
+					stringvalidator.LengthBetween(1, 256),
+					stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must contain a character other than a space"),
+				},
+			},
+			"is_active": schema.BoolAttribute{
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(true),
+				MarkdownDescription: "Whether the service delivers to the endpoint at all (default `true`). Changed in place.",
+			},
+			"subscriptions": schema.SetNestedAttribute{
+				Optional: true,
+				Computed: true,
+				// Empty rather than null when left out, matching what
+				// refresh reads for an endpoint without subscriptions.
+				Default: setdefault.StaticValue(types.SetValueMust(webhookSubscriptionType, []attr.Value{})),
+				MarkdownDescription: "The event types delivered to the endpoint, each at most once. **Changing this replaces the " +
+					"endpoint**: the service cannot change subscriptions in place.",
+				PlanModifiers: []planmodifier.Set{webhookSubscriptionsKeepEquivalent{}, setplanmodifier.RequiresReplace()},
+				Validators:    []validator.Set{webhookUniqueEventTypes{}},
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"event_type": schema.StringAttribute{
+						Required: true,
+						MarkdownDescription: "The event type: `ACTIVITY_UPDATES`, `BALANCE_CONFIRMED_UPDATES`, " +
+							"`BALANCE_FINALIZED_UPDATES` or `SEND_TRANSACTION_STATUS_UPDATES`.",
+						Validators: []validator.String{stringvalidator.OneOf(webhookEventTypes...)},
+					},
+					"filters_json": schema.StringAttribute{
+						CustomType: jsontypes.NormalizedType{},
+						Optional:   true,
+						MarkdownDescription: "A JSON object narrowing which events of this type are delivered, e.g. " +
+							"`jsonencode({...})`. Compared as JSON, not as text: spacing and key order make no difference.",
+						Validators: []validator.String{validJSONObject()},
+					},
+					"is_active": schema.BoolAttribute{
+						Optional:            true,
+						Computed:            true,
+						Default:             booldefault.StaticBool(true),
+						MarkdownDescription: "Whether this subscription delivers (default `true`).",
+					},
+				}},
+			},
+			"timeouts": to,
+		},
+	}
+}
+
+func (r *webhookEndpointResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *webhookEndpointResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan webhookEndpointModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	subs := webhookExpandSubscriptions(ctx, plan.Subscriptions, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	params := client.CreateWebhookEndpointParams{URL: plan.URL.ValueString(), Name: plan.Name.ValueString(), Subscriptions: subs}
+	out, err := runActivity(ctx, r.pd, timeout, webhookEndpointCreateKind, params,
+		func(ctx context.Context, c *client.Client) (*client.Submitted[client.WebhookEndpointResult], error) {
+			return c.CreateWebhookEndpoint(ctx, params)
+		})
+	r.pd.lists.forget(webhookEndpointsListKey)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error creating webhook endpoint", "create_webhook_endpoint", "webhook endpoint "+plan.Name.String(), err)
+		return
+	}
+	ep := out.Result.WebhookEndpoint
+	ep.EndpointID = out.Result.EndpointID
+	tflog.Info(ctx, "created webhook endpoint", map[string]any{"endpoint_id": ep.EndpointID, "activity_id": out.Activity.ID})
+	if !plan.IsActive.ValueBool() && ep.IsActive {
+		// Created endpoints start active; the create intent has no
+		// isActive. Save the endpoint first, so that a failed deactivation
+		// leaves it in state (to be retried as an update) instead of lost.
+		webhookFlatten(ctx, &plan, ep, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		off := false
+		upd := client.UpdateWebhookEndpointParams{EndpointID: ep.EndpointID, IsActive: &off}
+		uout, err := r.update(ctx, timeout, upd)
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "Error deactivating new webhook endpoint", "update_webhook_endpoint", "webhook endpoint "+ep.EndpointID, err)
+			return
+		}
+		ep = uout.Result.WebhookEndpoint
+		ep.EndpointID = uout.Result.EndpointID
+	}
+	webhookFlatten(ctx, &plan, ep, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state webhookEndpointModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	list, err := cachedList(ctx, r.pd.lists, webhookEndpointsListKey,
+		func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
+			return r.pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
+		})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading webhook endpoint", "list_webhook_endpoints", "webhook endpoint "+id, err)
+		return
+	}
+	i := slices.IndexFunc(list.WebhookEndpoints, func(ep client.WebhookEndpoint) bool { return ep.EndpointID == id })
+	if i < 0 {
+		tflog.Warn(ctx, "webhook endpoint not found; removing it from state", map[string]any{"endpoint_id": id})
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	webhookFlatten(ctx, &state, list.WebhookEndpoints[i], &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state webhookEndpointModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	// Only what changed: an empty url or name, and a nil isActive, mean
+	// "unchanged" to the service.
+	params := client.UpdateWebhookEndpointParams{EndpointID: id}
+	if !plan.URL.Equal(state.URL) {
+		params.URL = plan.URL.ValueString()
+	}
+	if !plan.Name.Equal(state.Name) {
+		params.Name = plan.Name.ValueString()
+	}
+	if !plan.IsActive.Equal(state.IsActive) {
+		v := plan.IsActive.ValueBool()
+		params.IsActive = &v
+	}
+	plan.ID = state.ID
+	if params.URL == "" && params.Name == "" && params.IsActive == nil {
+		// Only timeouts changed: nothing to submit.
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+	out, err := r.update(ctx, timeout, params)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error updating webhook endpoint", "update_webhook_endpoint", "webhook endpoint "+id, err)
+		return
+	}
+	ep := out.Result.WebhookEndpoint
+	ep.EndpointID = out.Result.EndpointID
+	webhookFlatten(ctx, &plan, ep, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// update submits one update_webhook_endpoint and drops the cached list.
+func (r *webhookEndpointResource) update(ctx context.Context, timeout time.Duration, params client.UpdateWebhookEndpointParams) (*client.Submitted[client.WebhookEndpointResult], error) {
+	out, err := runActivity(ctx, r.pd, timeout, webhookEndpointUpdateKind, params,
+		func(ctx context.Context, c *client.Client) (*client.Submitted[client.WebhookEndpointResult], error) {
+			return c.UpdateWebhookEndpoint(ctx, params)
+		})
+	r.pd.lists.forget(webhookEndpointsListKey)
+	if err == nil {
+		tflog.Info(ctx, "updated webhook endpoint", map[string]any{"endpoint_id": params.EndpointID, "activity_id": out.Activity.ID})
+	}
+	return out, err
+}
+
+func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state webhookEndpointModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, r.pd.approvalTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	params := client.DeleteWebhookEndpointParams{EndpointID: id}
+	_, err := runActivity(ctx, r.pd, timeout, webhookEndpointDeleteKind, params,
+		func(ctx context.Context, c *client.Client) (*client.Submitted[client.DeleteWebhookEndpointResult], error) {
+			return c.DeleteWebhookEndpoint(ctx, params)
+		})
+	r.pd.lists.forget(webhookEndpointsListKey)
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, "webhook endpoint already deleted", map[string]any{"endpoint_id": id})
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error deleting webhook endpoint", "delete_webhook_endpoint", "webhook endpoint "+id, err)
+	}
+}
+
+func (r *webhookEndpointResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// webhookExpandSubscriptions turns the planned set into API parameters,
+// sorted by event type so that the intent does not depend on set order.
+// filters_json is sent as written.
+func webhookExpandSubscriptions(ctx context.Context, set types.Set, diags *diag.Diagnostics) []client.WebhookSubscription {
+	var subs []webhookSubscriptionModel
+	if set.IsNull() || set.IsUnknown() {
+		return nil
+	}
+	diags.Append(set.ElementsAs(ctx, &subs, false)...)
+	out := make([]client.WebhookSubscription, 0, len(subs))
+	for _, s := range subs {
+		active := s.IsActive.IsNull() || s.IsActive.IsUnknown() || s.IsActive.ValueBool()
+		out = append(out, client.WebhookSubscription{EventType: s.EventType.ValueString(), FiltersJSON: s.FiltersJSON.ValueString(), IsActive: &active})
+	}
+	slices.SortFunc(out, func(a, b client.WebhookSubscription) int {
+		switch {
+		case a.EventType < b.EventType:
+			return -1
+		case a.EventType > b.EventType:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// webhookFlatten sets m from an endpoint as the service returned it.
+// filters_json keeps the service's text; jsontypes.Normalized's semantic
+// equality keeps the configured spelling when the two are the same JSON.
+func webhookFlatten(_ context.Context, m *webhookEndpointModel, ep client.WebhookEndpoint, diags *diag.Diagnostics) {
+	m.ID = types.StringValue(ep.EndpointID)
+	m.URL = types.StringValue(ep.URL)
+	m.Name = types.StringValue(ep.Name)
+	m.IsActive = types.BoolValue(ep.IsActive)
+	elems := make([]attr.Value, 0, len(ep.Subscriptions))
+	for _, s := range ep.Subscriptions {
+		filters := jsontypes.NewNormalizedNull()
+		if s.FiltersJSON != "" {
+			filters = jsontypes.NewNormalizedValue(s.FiltersJSON)
+		}
+		obj, d := types.ObjectValue(webhookSubscriptionType.AttrTypes, map[string]attr.Value{
+			"event_type":   types.StringValue(s.EventType),
+			"filters_json": filters,
+			"is_active":    types.BoolValue(s.IsActive == nil || *s.IsActive), // absent means the default, true
+		})
+		diags.Append(d...)
+		elems = append(elems, obj)
+	}
+	set, d := types.SetValue(webhookSubscriptionType, elems)
+	diags.Append(d...)
+	m.Subscriptions = set
+}
