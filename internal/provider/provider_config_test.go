@@ -2,12 +2,18 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
@@ -131,4 +137,37 @@ func TestConfigureFallsBackToEnvironment(t *testing.T) {
 	if got := resp.ResourceData.(*providerData).client.OrganizationID(); got != "org-block" {
 		t.Fatalf("organization = %s, want the block's", got)
 	}
+}
+
+// TestAccProviderConfiguredFromEnvironment drives the real CLI with an
+// empty provider block: everything comes from CUSTODY_* variables.
+func TestAccProviderConfiguredFromEnvironment(t *testing.T) {
+	e := newAccEmulator(t)
+	t.Setenv("CUSTODY_BASE_URL", e.url)
+	t.Setenv("CUSTODY_ORGANIZATION_ID", accOrg)
+	t.Setenv("CUSTODY_API_PUBLIC_KEY", e.key.PublicKeyHex())
+	t.Setenv("CUSTODY_API_PRIVATE_KEY", e.key.PrivateKeyHex())
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "custody" {}
+
+resource "custody_organization_name" "this" {
+  name = "Configured From Env"
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("custody_organization_name.this", tfjsonpath.New("id"), knownvalue.StringExact(accOrg)),
+			},
+			Check: func(*terraform.State) error {
+				who, err := e.client.Whoami(t.Context(), client.WhoamiRequest{})
+				if err != nil || who.OrganizationName != "Configured From Env" {
+					return fmt.Errorf("whoami: %+v %v", who, err)
+				}
+				return nil
+			},
+		}},
+	})
 }
