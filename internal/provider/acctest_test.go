@@ -68,3 +68,14 @@ provider "custody" {
 
 // config is the provider block followed by body.
 func (e *accEmulator) config(body string) string { return e.providerBlock() + body }
+
+// withExampleFixtures loads examples/emulator/fixtures.json, the same data
+// the emulator's -fixtures flag reads, into the test's emulator.
+func withExampleFixtures(t *testing.T) func(*emulator.Options) {
+	t.Helper()
+	f, err := emulator.LoadFixtures("../../examples/emulator/fixtures.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(o *emulator.Options) { o.Fixtures = f }
+}

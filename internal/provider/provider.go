@@ -124,6 +124,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		{attr: "approval_timeout", env: "CUSTODY_APPROVAL_TIMEOUT", value: cfg.ApprovalTimeout},
 	}
 	values := map[string]string{}
+	keySetOnly := credentialsAbsent(settings[1:4])
 	for _, s := range settings {
 		if s.value.IsUnknown() {
 			// The value depends on something not yet applied; the client
@@ -136,7 +137,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		if v == "" {
 			v = os.Getenv(s.env)
 		}
-		if v == "" && s.required {
+		if v == "" && s.required && !(keySetOnly && s.attr != "base_url") {
 			resp.Diagnostics.AddAttributeError(path.Root(s.attr), "Missing "+s.attr,
 				fmt.Sprintf("Set %s in the provider block or the %s environment variable.", s.attr, s.env))
 		}
@@ -168,6 +169,18 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		}
 		approval = d
 	}
+	if keySetOnly {
+		// The webhook key set needs no credentials, so a provider with only
+		// a base URL can still serve custody_webhook_verification_keys;
+		// everything else reports the missing credentials when used.
+		data, err := newKeySetOnlyData(values["base_url"])
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Invalid provider configuration", err.Error())
+			return
+		}
+		resp.ResourceData, resp.DataSourceData = data, data
+		return
+	}
 	privateKey := values["api_private_key"]
 	c, err := client.New(client.Config{
 		BaseURL:        values["base_url"],
@@ -195,6 +208,17 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	resp.DataSourceData = data
 }
 
+// credentialsAbsent reports whether none of the credential settings is set
+// in the block or the environment.
+func credentialsAbsent(settings []*setting) bool {
+	for _, s := range settings {
+		if !s.value.IsNull() || os.Getenv(s.env) != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // configErrorPath points a client configuration error at its attribute.
 func configErrorPath(err error) path.Path {
 	msg := err.Error()
@@ -215,8 +239,11 @@ func (p *CustodyProvider) Resources(_ context.Context) []func() resource.Resourc
 }
 
 func (p *CustodyProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{}
+	return dataSourceFactories
 }
+
+// dataSourceFactories lists every data source the provider serves.
+var dataSourceFactories []func() datasource.DataSource
 
 // resourceFactories lists every resource type the provider serves.
 var resourceFactories = []func() resource.Resource{

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -170,4 +171,24 @@ resource "custody_organization_name" "this" {
 			},
 		}},
 	})
+}
+
+func TestConfigureWithoutCredentialsServesOnlyTheKeySet(t *testing.T) {
+	clearCustodyEnv(t)
+	resp := configure(t, map[string]tftypes.Value{"base_url": str("https://api.example.com")})
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("a base URL alone must configure the key-set-only mode: %v", resp.Diagnostics)
+	}
+	var diags diag.Diagnostics
+	if keySetFrom(resp.DataSourceData, &diags) == nil || diags.HasError() {
+		t.Fatalf("no key set: %v", diags)
+	}
+	if pd := providerDataFrom(resp.ResourceData, &diags); pd != nil || !diags.HasError() ||
+		!strings.Contains(diags.Errors()[0].Detail(), "CUSTODY_API_PRIVATE_KEY") {
+		t.Fatalf("a resource without credentials must get an error naming them: %v", diags)
+	}
+	resp = configure(t, map[string]tftypes.Value{"base_url": str("http://api.example.com")})
+	if !resp.Diagnostics.HasError() {
+		t.Fatal("plain http to a remote host accepted in key-set-only mode")
+	}
 }

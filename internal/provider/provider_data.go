@@ -3,6 +3,10 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -15,14 +19,44 @@ import (
 // lives for one Terraform command (Terraform configures the provider at the
 // start of each), so its caches never outlive a plan or an apply.
 type providerData struct {
-	client          *client.Client
+	client          *client.Client // nil when configured without credentials
+	keys            *client.WebhookKeyCache
 	approvalTimeout time.Duration
 	pending         *pendingActivities
 	lists           *listCache
 }
 
 func newProviderData(c *client.Client, approval time.Duration) *providerData {
-	return &providerData{client: c, approvalTimeout: approval, pending: newPendingActivities(), lists: newListCache()}
+	return &providerData{client: c, keys: c.WebhookKeys(), approvalTimeout: approval, pending: newPendingActivities(), lists: newListCache()}
+}
+
+// newKeySetOnlyData serves the unauthenticated webhook key set only.
+func newKeySetOnlyData(baseURL string) (*providerData, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil || (u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackHost(u.Hostname()))) || u.Host == "" {
+		return nil, fmt.Errorf("base URL %q must be https, or http for a loopback host", baseURL)
+	}
+	keys := client.NewWebhookKeyCache(&http.Client{Timeout: 60 * time.Second}, strings.TrimSuffix(baseURL, "/")+client.WebhookKeySetPath)
+	return &providerData{keys: keys, pending: newPendingActivities(), lists: newListCache()}, nil
+}
+
+func isLoopbackHost(h string) bool {
+	ip := net.ParseIP(h)
+	return h == "localhost" || (ip != nil && ip.IsLoopback())
+}
+
+// keySetFrom is providerDataFrom for the one data source that needs no
+// credentials.
+func keySetFrom(data any, diags *diag.Diagnostics) *client.WebhookKeyCache {
+	if data == nil {
+		return nil
+	}
+	pd, ok := data.(*providerData)
+	if !ok {
+		diags.AddError("Unexpected provider data", fmt.Sprintf("Expected *providerData, got %T. This is always a bug in the provider; please report it.", data))
+		return nil
+	}
+	return pd.keys
 }
 
 // providerDataFrom checks the type of what the framework hands to a
@@ -35,6 +69,12 @@ func providerDataFrom(data any, diags *diag.Diagnostics) *providerData {
 	if !ok {
 		diags.AddError("Unexpected provider data",
 			fmt.Sprintf("Expected *providerData, got %T. This is always a bug in the provider; please report it.", data))
+		return nil
+	}
+	if pd.client == nil {
+		diags.AddError("Missing provider credentials",
+			"This needs the provider's credentials: set organization_id, api_public_key and api_private_key in the provider block "+
+				"or CUSTODY_ORGANIZATION_ID, CUSTODY_API_PUBLIC_KEY and CUSTODY_API_PRIVATE_KEY. Only custody_webhook_verification_keys works without them.")
 		return nil
 	}
 	return pd
