@@ -137,7 +137,8 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		if v == "" {
 			v = os.Getenv(s.env)
 		}
-		if v == "" && s.required && !(keySetOnly && s.attr != "base_url") {
+		needed := s.required && (!keySetOnly || s.attr == "base_url")
+		if v == "" && needed {
 			resp.Diagnostics.AddAttributeError(path.Root(s.attr), "Missing "+s.attr,
 				fmt.Sprintf("Set %s in the provider block or the %s environment variable.", s.attr, s.env))
 		}
@@ -243,7 +244,22 @@ func (p *CustodyProvider) DataSources(_ context.Context) []func() datasource.Dat
 }
 
 // dataSourceFactories lists every data source the provider serves.
-var dataSourceFactories []func() datasource.DataSource
+var dataSourceFactories = []func() datasource.DataSource{
+	NewActivityDataSource,
+	NewAppStatusDataSource,
+	NewEarnPositionsDataSource,
+	NewEarnVaultsDataSource,
+	NewMfaPoliciesDataSource,
+	NewMfaPolicyDataSource,
+	NewOauthProvidersDataSource,
+	NewOrganizationDataSource,
+	NewPoliciesDataSource,
+	NewPolicyDataSource,
+	NewPolicyEvaluationsDataSource,
+	NewSendTransactionStatusDataSource,
+	NewSupportedAssetsDataSource,
+	NewWebhookVerificationKeysDataSource,
+}
 
 // resourceFactories lists every resource type the provider serves.
 var resourceFactories = []func() resource.Resource{

@@ -33,7 +33,8 @@ func newProviderData(c *client.Client, approval time.Duration) *providerData {
 // newKeySetOnlyData serves the unauthenticated webhook key set only.
 func newKeySetOnlyData(baseURL string) (*providerData, error) {
 	u, err := url.Parse(baseURL)
-	if err != nil || (u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackHost(u.Hostname()))) || u.Host == "" {
+	secure := err == nil && (u.Scheme == "https" || (u.Scheme == "http" && isLoopbackHost(u.Hostname())))
+	if !secure || u.Host == "" {
 		return nil, fmt.Errorf("base URL %q must be https, or http for a loopback host", baseURL)
 	}
 	keys := client.NewWebhookKeyCache(&http.Client{Timeout: 60 * time.Second}, strings.TrimSuffix(baseURL, "/")+client.WebhookKeySetPath)

@@ -1,0 +1,270 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = &activityDataSource{}
+	_ datasource.DataSourceWithConfigure = &activityDataSource{}
+)
+
+// NewActivityDataSource is the custody_activity data source.
+func NewActivityDataSource() datasource.DataSource { return &activityDataSource{} }
+
+type activityDataSource struct{ pd *providerData }
+
+type activityDataSourceModel struct {
+	ActivityID     types.String         `tfsdk:"activity_id"`
+	OrganizationID types.String         `tfsdk:"organization_id"`
+	Status         types.String         `tfsdk:"status"`
+	Type           types.String         `tfsdk:"type"`
+	Intent         jsontypes.Normalized `tfsdk:"intent"`
+	Result         jsontypes.Normalized `tfsdk:"result"`
+	Votes          types.List           `tfsdk:"votes"`
+	AppProofs      types.List           `tfsdk:"app_proofs"`
+	Fingerprint    types.String         `tfsdk:"fingerprint"`
+	CanApprove     types.Bool           `tfsdk:"can_approve"`
+	CanReject      types.Bool           `tfsdk:"can_reject"`
+	Failure        types.Object         `tfsdk:"failure"`
+	CreatedAt      types.String         `tfsdk:"created_at"`
+	UpdatedAt      types.String         `tfsdk:"updated_at"`
+}
+
+type activityVoteModel struct {
+	ID        types.String `tfsdk:"id"`
+	UserID    types.String `tfsdk:"user_id"`
+	UserName  types.String `tfsdk:"user_name"`
+	Selection types.String `tfsdk:"selection"`
+	Message   types.String `tfsdk:"message"`
+	PublicKey types.String `tfsdk:"public_key"`
+	Signature types.String `tfsdk:"signature"`
+	Scheme    types.String `tfsdk:"scheme"`
+	CreatedAt types.String `tfsdk:"created_at"`
+}
+
+type activityAppProofModel struct {
+	Scheme       types.String `tfsdk:"scheme"`
+	PublicKey    types.String `tfsdk:"public_key"`
+	ProofPayload types.String `tfsdk:"proof_payload"`
+	Signature    types.String `tfsdk:"signature"`
+}
+
+type activityFailureModel struct {
+	Code        types.Int64          `tfsdk:"code"`
+	Message     types.String         `tfsdk:"message"`
+	DetailsJSON jsontypes.Normalized `tfsdk:"details_json"`
+}
+
+var (
+	activityVoteAttrTypes = map[string]attr.Type{"id": types.StringType, "user_id": types.StringType, "user_name": types.StringType,
+		"selection": types.StringType, "message": types.StringType, "public_key": types.StringType, "signature": types.StringType,
+		"scheme": types.StringType, "created_at": types.StringType}
+	activityAppProofAttrTypes = map[string]attr.Type{"scheme": types.StringType, "public_key": types.StringType,
+		"proof_payload": types.StringType, "signature": types.StringType}
+	activityFailureAttrTypes = map[string]attr.Type{"code": types.Int64Type, "message": types.StringType,
+		"details_json": jsontypes.NormalizedType{}}
+)
+
+// activityIDShape is what an activity id may look like: the service's ids
+// are opaque, so only an empty or space-containing value is refused early.
+var activityIDShape = regexp.MustCompile(`^\S+$`)
+
+// activityIDValidators checks an activity_id input at plan time; shared with
+// custody_policy_evaluations.
+func activityIDValidators() []validator.String {
+	return []validator.String{stringvalidator.RegexMatches(activityIDShape,
+		"must be an activity id as the service returns it (an activity's `id`): not empty and without spaces")}
+}
+
+func (d *activityDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_activity"
+}
+
+func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads one activity (a submitted mutation) with `get_activity`: its status, the intent it echoes, " +
+			"its result, the votes cast on it and, when it failed, why. Use it to audit an activity, for example one a " +
+			"resource of this provider submitted, or to find the fingerprint other users approve.",
+		Attributes: map[string]schema.Attribute{
+			"activity_id": schema.StringAttribute{Required: true, Validators: activityIDValidators(),
+				MarkdownDescription: "The activity's id, as shown in error messages of this provider or listed by the service."},
+			"organization_id": str("The organization that owns the activity."),
+			"status": str("The activity's status, e.g. `ACTIVITY_STATUS_COMPLETED`, `ACTIVITY_STATUS_FAILED`, " +
+				"`ACTIVITY_STATUS_CONSENSUS_NEEDED` or `ACTIVITY_STATUS_REJECTED`."),
+			"type": str("The activity's type, e.g. `ACTIVITY_TYPE_CREATE_POLICIES`."),
+			"intent": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
+				MarkdownDescription: "The intent as JSON text: one member named for the type (e.g. `createPoliciesIntent`) that " +
+					"echoes the submitted parameters. Its shape varies with the type; object keys are sorted, so the text is " +
+					"stable. Decode it with `jsondecode`."},
+			"result": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
+				MarkdownDescription: "The result as JSON text: members named for the type (e.g. `createPoliciesResult` with " +
+					"`policyIds`); `{}` while the activity has not completed or when it failed. Object keys are sorted. " +
+					"Decode it with `jsondecode`."},
+			"votes": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "The approvals and rejections cast on the activity, in the order they were cast. The " +
+					"requester's own approval is the first. Of the voter's user record only the id and name are kept.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":         str("The vote's id."),
+					"user_id":    str("The id of the user who voted."),
+					"user_name":  str("The name of the user who voted (the vote's `user.userName`); null if the service omits it."),
+					"selection":  str("`VOTE_SELECTION_APPROVED` or `VOTE_SELECTION_REJECTED`."),
+					"message":    str("The message the voter signed."),
+					"public_key": str("The public key (hex) of the credential that cast the vote."),
+					"signature": str("The voter's signature over `message`; public, not a secret. Null when the " +
+						"service sends none."),
+					"scheme":     str("The signature scheme, e.g. `SIGNATURE_SCHEME_TK_API_P256`."),
+					"created_at": str("When the vote was cast, RFC 3339 (UTC)."),
+				}}},
+			"app_proofs": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "Verifiability proofs the service generated for the activity; null when it generated none.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"scheme":        str("The proof's signature scheme, e.g. `SIGNATURE_SCHEME_EPHEMERAL_KEY_P256`."),
+					"public_key":    str("The public key that signed the proof."),
+					"proof_payload": str("The signed payload, as the service sends it."),
+					"signature":     str("The signature over `proof_payload`."),
+				}}},
+			"fingerprint": str("The activity's fingerprint: what other users approve or reject it by."),
+			"can_approve": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the activity can still be approved."},
+			"can_reject":  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the activity can still be rejected."},
+			"failure": schema.SingleNestedAttribute{Computed: true,
+				MarkdownDescription: "Why the activity failed; null unless the service reports a failure (status `ACTIVITY_STATUS_FAILED`).",
+				Attributes: map[string]schema.Attribute{
+					"code": schema.Int64Attribute{Computed: true,
+						MarkdownDescription: "The failure's status code (gRPC numbering, e.g. `3` for an invalid argument, `5` for not found)."},
+					"message": str("The service's explanation of the failure."),
+					"details_json": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
+						MarkdownDescription: "The failure's details as a JSON array of objects, each with an `@type` member; " +
+							"object keys are sorted. Null when the service sends no details."},
+				}},
+			"created_at": str("When the activity was submitted, RFC 3339 (UTC)."),
+			"updated_at": str("When the activity last changed, RFC 3339 (UTC)."),
+		},
+	}
+}
+
+func (d *activityDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *activityDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m activityDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.pd == nil {
+		resp.Diagnostics.AddError("Provider not configured", "The activity cannot be read before the provider is configured. This is always a bug in the provider; please report it.")
+		return
+	}
+	id := m.ActivityID.ValueString()
+	act, err := d.pd.client.GetActivity(ctx, client.GetActivityRequest{ActivityID: id})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading activity", "get_activity", "activity "+id, err)
+		return
+	}
+	resp.Diagnostics.Append(activityToModel(ctx, act, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// activityToModel fills every attribute but the input from act.
+func activityToModel(ctx context.Context, act *client.Activity, m *activityDataSourceModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	m.OrganizationID = types.StringValue(act.OrganizationID)
+	m.Status, m.Type, m.Fingerprint = types.StringValue(act.Status), types.StringValue(act.Type), types.StringValue(act.Fingerprint)
+	m.CanApprove, m.CanReject = types.BoolValue(act.CanApprove), types.BoolValue(act.CanReject)
+	m.CreatedAt, m.UpdatedAt = timestampValue(act.CreatedAt), timestampValue(act.UpdatedAt)
+	m.Intent = activityJSONAttr(&diags, "intent", act.Intent, act.Intent == nil)
+	m.Result = activityJSONAttr(&diags, "result", act.Result, act.Result == nil)
+
+	votes := make([]activityVoteModel, 0, len(act.Votes))
+	for _, v := range act.Votes {
+		votes = append(votes, activityVoteModel{ID: types.StringValue(v.ID), UserID: types.StringValue(v.UserID),
+			UserName: optionalString(v.User.UserName), Selection: types.StringValue(v.Selection), Message: types.StringValue(v.Message),
+			PublicKey: types.StringValue(v.PublicKey), Signature: optionalString(v.Signature), Scheme: types.StringValue(v.Scheme),
+			CreatedAt: timestampValue(v.CreatedAt)})
+	}
+	var d diag.Diagnostics
+	m.Votes, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: activityVoteAttrTypes}, votes)
+	diags.Append(d...)
+
+	m.AppProofs = types.ListNull(types.ObjectType{AttrTypes: activityAppProofAttrTypes})
+	if act.AppProofs != nil {
+		proofs := make([]activityAppProofModel, 0, len(act.AppProofs))
+		for _, p := range act.AppProofs {
+			proofs = append(proofs, activityAppProofModel{Scheme: types.StringValue(p.Scheme), PublicKey: types.StringValue(p.PublicKey),
+				ProofPayload: types.StringValue(p.ProofPayload), Signature: types.StringValue(p.Signature)})
+		}
+		m.AppProofs, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: activityAppProofAttrTypes}, proofs)
+		diags.Append(d...)
+	}
+
+	m.Failure = types.ObjectNull(activityFailureAttrTypes)
+	if f := act.Failure; f != nil {
+		fm := activityFailureModel{Code: types.Int64Value(int64(f.Code)), Message: types.StringValue(f.Message),
+			DetailsJSON: activityJSONAttr(&diags, "failure.details", f.Details, f.Details == nil)}
+		m.Failure, d = types.ObjectValueFrom(ctx, activityFailureAttrTypes, fm)
+		diags.Append(d...)
+	}
+	return diags
+}
+
+// activityJSONAttr renders v as normalized JSON text, or null when absent.
+func activityJSONAttr(diags *diag.Diagnostics, what string, v any, absent bool) jsontypes.Normalized {
+	if absent {
+		return jsontypes.NewNormalizedNull()
+	}
+	text, err := activityNormalizedJSON(v)
+	if err != nil {
+		diags.AddError("Unexpected activity content",
+			fmt.Sprintf("The activity's %s could not be written as JSON: %v. This is always a bug in the provider; please report it.", what, err))
+		return jsontypes.NewNormalizedNull()
+	}
+	return jsontypes.NewNormalizedValue(text)
+}
+
+// activityNormalizedJSON writes v as compact JSON with the keys of every
+// object sorted (json.RawMessage members would otherwise keep the service's
+// order), numbers exactly as sent, and <, >, & left as they are: policy
+// conditions are full of "&&", which the default encoder would turn into
+// \u0026\u0026.
+func activityNormalizedJSON(v any) (string, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(tree); err != nil {
+		return "", err
+	}
+	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
+}

@@ -1,0 +1,189 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = &earnPositionsDataSource{}
+	_ datasource.DataSourceWithConfigure = &earnPositionsDataSource{}
+)
+
+// NewEarnPositionsDataSource is the custody_earn_positions data source.
+func NewEarnPositionsDataSource() datasource.DataSource { return &earnPositionsDataSource{} }
+
+type earnPositionsDataSource struct{ pd *providerData }
+
+type earnPositionsModel struct {
+	WalletAddress types.String `tfsdk:"wallet_address"`
+	Positions     types.List   `tfsdk:"positions"`
+}
+
+// earnPositionModel is one item of positions.
+type earnPositionModel struct {
+	VaultAddress     types.String `tfsdk:"vault_address"`
+	WrapperAddress   types.String `tfsdk:"wrapper_address"`
+	Provider         types.String `tfsdk:"provider"`
+	Caip19           types.String `tfsdk:"caip19"`
+	CurrentValue     types.String `tfsdk:"current_value"`
+	TotalDeposited   types.String `tfsdk:"total_deposited"`
+	TotalWithdrawn   types.String `tfsdk:"total_withdrawn"`
+	Display          types.Object `tfsdk:"display"`
+	DepositsDisabled types.Bool   `tfsdk:"deposits_disabled"`
+}
+
+// earnPositionDisplayModel holds the display-only values of a position.
+type earnPositionDisplayModel struct {
+	CurrentValueUSD      types.String `tfsdk:"current_value_usd"`
+	TotalDepositedUSD    types.String `tfsdk:"total_deposited_usd"`
+	TotalWithdrawnUSD    types.String `tfsdk:"total_withdrawn_usd"`
+	CurrentValueCrypto   types.String `tfsdk:"current_value_crypto"`
+	TotalDepositedCrypto types.String `tfsdk:"total_deposited_crypto"`
+	TotalWithdrawnCrypto types.String `tfsdk:"total_withdrawn_crypto"`
+}
+
+// earnPositionsDisplayAttributes is the schema of display; its attribute
+// types also build the display values.
+func earnPositionsDisplayAttributes() map[string]schema.Attribute {
+	usd := func(of string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: "`" + of + "` in US dollars, a decimal string " +
+			"for display only; null when the service leaves it out."}
+	}
+	crypto := func(of string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: "`" + of + "` in units of the asset (normalized " +
+			"by its decimals), a decimal string for display only; null when the service leaves it out."}
+	}
+	return map[string]schema.Attribute{
+		"current_value_usd":      usd("current_value"),
+		"total_deposited_usd":    usd("total_deposited"),
+		"total_withdrawn_usd":    usd("total_withdrawn"),
+		"current_value_crypto":   crypto("current_value"),
+		"total_deposited_crypto": crypto("total_deposited"),
+		"total_withdrawn_crypto": crypto("total_withdrawn"),
+	}
+}
+
+// earnPositionObject is the schema of one position; its Type() is also the
+// element type of the list.
+func earnPositionObject() schema.NestedAttributeObject {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc + " Null when the service leaves it out."}
+	}
+	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		"vault_address":   str("Address of the underlying yield vault."),
+		"wrapper_address": str("Address of the fee wrapper the wallet deposited into."),
+		"provider":        str("The lending protocol: `EARN_PROVIDER_PROTOCOL_A` or `EARN_PROVIDER_PROTOCOL_B`."),
+		"caip19":          str("CAIP-19 id of the underlying asset, e.g. `" + earnVaultsCaip19Example + "`."),
+		"current_value": str("Current value of the position in raw on-chain units of the underlying asset (an integer in a " +
+			"string), already net of the wrapper's fee."),
+		"total_deposited": str("Lifetime total deposited, in raw on-chain units of the underlying asset (an integer in a string)."),
+		"total_withdrawn": str("Lifetime total withdrawn, in raw on-chain units of the underlying asset (an integer in a string)."),
+		"display": schema.SingleNestedAttribute{Computed: true, Attributes: earnPositionsDisplayAttributes(),
+			MarkdownDescription: "Display-only values of the amounts; null when the service leaves it out."},
+		"deposits_disabled": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether deposits into the wrapper " +
+			"are disabled. Null when the service leaves it out."},
+	}}
+}
+
+// earnPositionsWallet refuses an address the service could never match.
+var earnPositionsWallet = stringvalidator.RegexMatches(regexp.MustCompile(`^\S+$`),
+	"must be a wallet address, such as 0xe07ca4262d303f9b5ecf9d970bbbbfe06129621a: not empty and without spaces")
+
+func (d *earnPositionsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_earn_positions"
+}
+
+func (d *earnPositionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The active earn positions of one wallet (`list_earn_positions`): for each vault it " +
+			"deposited into, the current value and lifetime totals in raw on-chain units, in the service's order.",
+		Attributes: map[string]schema.Attribute{
+			"wallet_address": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The wallet whose positions to list, e.g. `0xe07ca4262d303f9b5ecf9d970bbbbfe06129621a`. " +
+					"The service compares `0x` addresses without regard to case.",
+				Validators: []validator.String{earnPositionsWallet},
+			},
+			"positions": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The wallet's active positions, in the service's order; empty when it has none.",
+				NestedObject:        earnPositionObject(),
+			},
+		},
+	}
+}
+
+func (d *earnPositionsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// earnPositionsFlatten converts the service's positions to the list value.
+func earnPositionsFlatten(ctx context.Context, in []client.EarnPosition) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	displayTypes := map[string]attr.Type{}
+	for name, a := range earnPositionsDisplayAttributes() {
+		displayTypes[name] = a.GetType()
+	}
+	items := make([]earnPositionModel, 0, len(in))
+	for _, p := range in {
+		display := types.ObjectNull(displayTypes)
+		if v := p.Display; v != nil {
+			var d diag.Diagnostics
+			display, d = types.ObjectValueFrom(ctx, displayTypes, earnPositionDisplayModel{
+				CurrentValueUSD:      optionalString(v.CurrentValueUSD),
+				TotalDepositedUSD:    optionalString(v.TotalDepositedUSD),
+				TotalWithdrawnUSD:    optionalString(v.TotalWithdrawnUSD),
+				CurrentValueCrypto:   optionalString(v.CurrentValueCrypto),
+				TotalDepositedCrypto: optionalString(v.TotalDepositedCrypto),
+				TotalWithdrawnCrypto: optionalString(v.TotalWithdrawnCrypto),
+			})
+			diags.Append(d...)
+		}
+		items = append(items, earnPositionModel{
+			VaultAddress:     optionalString(p.VaultAddress),
+			WrapperAddress:   optionalString(p.WrapperAddress),
+			Provider:         optionalString(p.Provider),
+			Caip19:           optionalString(p.Caip19),
+			CurrentValue:     optionalString(p.CurrentValue),
+			TotalDeposited:   optionalString(p.TotalDeposited),
+			TotalWithdrawn:   optionalString(p.TotalWithdrawn),
+			Display:          display,
+			DepositsDisabled: optionalBool(p.DepositsDisabled),
+		})
+	}
+	list, d := types.ListValueFrom(ctx, earnPositionObject().Type(), items)
+	diags.Append(d...)
+	return list, diags
+}
+
+func (d *earnPositionsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m earnPositionsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	wallet := m.WalletAddress.ValueString()
+	out, err := d.pd.client.ListEarnPositions(ctx, client.ListEarnPositionsRequest{WalletAddress: wallet})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading earn positions", "list_earn_positions", "wallet "+wallet, err)
+		return
+	}
+	var diags diag.Diagnostics
+	m.Positions, diags = earnPositionsFlatten(ctx, out.Positions)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

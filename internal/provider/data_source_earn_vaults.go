@@ -1,0 +1,227 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = &earnVaultsDataSource{}
+	_ datasource.DataSourceWithConfigure = &earnVaultsDataSource{}
+)
+
+// NewEarnVaultsDataSource is the custody_earn_vaults data source.
+func NewEarnVaultsDataSource() datasource.DataSource { return &earnVaultsDataSource{} }
+
+type earnVaultsDataSource struct{ pd *providerData }
+
+// earnVaultsModel is the data source. The provider filter cannot be called
+// `provider`: that is a meta-argument of every data block, which the
+// framework refuses as a root attribute name.
+type earnVaultsModel struct {
+	EarnProvider types.String `tfsdk:"earn_provider"`
+	Caip19       types.String `tfsdk:"caip19"`
+	Vaults       types.List   `tfsdk:"vaults"`
+}
+
+// earnVaultModel is one item of vaults.
+type earnVaultModel struct {
+	VaultAddress              types.String `tfsdk:"vault_address"`
+	WrapperAddress            types.String `tfsdk:"wrapper_address"`
+	Provider                  types.String `tfsdk:"provider"`
+	Caip19                    types.String `tfsdk:"caip19"`
+	ApyPct                    types.String `tfsdk:"apy_pct"`
+	NetApyPct                 types.String `tfsdk:"net_apy_pct"`
+	TotalDeposited            types.String `tfsdk:"total_deposited"`
+	Display                   types.Object `tfsdk:"display"`
+	ClientFeeBps              types.String `tfsdk:"client_fee_bps"`
+	DepositsDisabled          types.Bool   `tfsdk:"deposits_disabled"`
+	Name                      types.String `tfsdk:"name"`
+	Curator                   types.String `tfsdk:"curator"`
+	ClaimableClientFee        types.String `tfsdk:"claimable_client_fee"`
+	ClaimableClientFeeDisplay types.Object `tfsdk:"claimable_client_fee_display"`
+	ClientFeeWallet           types.String `tfsdk:"client_fee_wallet"`
+}
+
+// earnValueDisplayModel is a display-only {usd, crypto} pair.
+type earnValueDisplayModel struct {
+	USD    types.String `tfsdk:"usd"`
+	Crypto types.String `tfsdk:"crypto"`
+}
+
+// earnVaultsCaip19 is a CAIP-19 asset type with CAIP's character sets:
+// namespace:reference/asset_namespace:asset_reference.
+var earnVaultsCaip19 = regexp.MustCompile(`^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}/[-a-z0-9]{3,8}:[-.%a-zA-Z0-9]{1,128}$`)
+
+const earnVaultsCaip19Example = "eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913"
+
+// earnVaultsDisplayAttribute is a {usd, crypto} object; what it displays
+// is said by desc.
+func earnVaultsDisplayAttribute(desc string) schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: desc, Attributes: map[string]schema.Attribute{
+		"usd": schema.StringAttribute{Computed: true, MarkdownDescription: "The value in US dollars, a decimal string for " +
+			"display only; null when the service leaves it out."},
+		"crypto": schema.StringAttribute{Computed: true, MarkdownDescription: "The amount in units of the asset " +
+			"(normalized by its decimals), a decimal string for display only; null when the service leaves it out."},
+	}}
+}
+
+// earnVaultObject is the schema of one vault; its Type() is also the
+// element type of the list, so that schema and values cannot disagree.
+func earnVaultObject() schema.NestedAttributeObject {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc + " Null when the service leaves it out."}
+	}
+	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		"vault_address":   str("Address of the underlying yield vault."),
+		"wrapper_address": str("Address of the organization's deployed fee wrapper: the deposit target."),
+		"provider":        str("The lending protocol: `EARN_PROVIDER_PROTOCOL_A` or `EARN_PROVIDER_PROTOCOL_B`."),
+		"caip19":          str("CAIP-19 id of the underlying asset, e.g. `" + earnVaultsCaip19Example + "`."),
+		"apy_pct":         str("Gross yield before fees, as a decimal fraction in a string (`0.0612` is 6.12 %)."),
+		"net_apy_pct":     str("Yield net of fees, as a decimal fraction in a string."),
+		"total_deposited": str("Total value deposited in the wrapper, in raw on-chain units of the underlying asset (an integer in a string)."),
+		"display":         earnVaultsDisplayAttribute("Display-only values of `total_deposited`; null when the service leaves it out."),
+		"client_fee_bps":  str("The client's fee on the yield, in basis points (an integer in a string; `1000` is 10 %)."),
+		"deposits_disabled": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether deposits into the wrapper " +
+			"are disabled. Null when the service leaves it out."},
+		"name":    str("The provider's name for the vault (the reserve symbol for `EARN_PROVIDER_PROTOCOL_B`)."),
+		"curator": str("The vault's curators, comma-separated; null for providers without curators."),
+		"claimable_client_fee": str("The client fee that can be released now, in raw on-chain units of the underlying asset " +
+			"(an integer in a string), excluding the service's own fee. Returned to a parent organization only: null when " +
+			"the provider is configured with a sub-organization."),
+		"claimable_client_fee_display": earnVaultsDisplayAttribute("Display-only values of `claimable_client_fee`; null " +
+			"when the service leaves it out, as it does for a sub-organization."),
+		"client_fee_wallet": str("Address that receives the client fee payouts. Returned to a parent organization only: " +
+			"null for a sub-organization."),
+	}}
+}
+
+func (d *earnVaultsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_earn_vaults"
+}
+
+func (d *earnVaultsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	providers := []string{client.EarnProviderProtocolA, client.EarnProviderProtocolB}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The earn vaults enabled for the organization (`list_earn_enabled_vaults`): each deployed fee " +
+			"wrapper with its underlying vault, yield and fees, in the service's order. The fee fields " +
+			"`claimable_client_fee`, `claimable_client_fee_display` and `client_fee_wallet` are returned only when the " +
+			"provider's `organization_id` is the parent organization; for a sub-organization they are null.",
+		Attributes: map[string]schema.Attribute{
+			"earn_provider": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Only the vaults of this lending protocol: `EARN_PROVIDER_PROTOCOL_A` or " +
+					"`EARN_PROVIDER_PROTOCOL_B`. Omit it for every provider. (Named `earn_provider` because `provider` " +
+					"is a meta-argument of every data block.)",
+				Validators: []validator.String{stringvalidator.OneOf(providers...)},
+			},
+			"caip19": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Only the vaults whose underlying asset has this CAIP-19 id, " +
+					"`<namespace>:<reference>/<asset_namespace>:<asset_reference>` such as `" + earnVaultsCaip19Example +
+					"`; the chain is taken from the id. Omit it for every asset.",
+				Validators: []validator.String{stringvalidator.RegexMatches(earnVaultsCaip19,
+					"must be a CAIP-19 asset id <namespace>:<reference>/<asset_namespace>:<asset_reference>, such as "+earnVaultsCaip19Example)},
+			},
+			"vaults": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The matching vaults, in the service's order; empty when none matches.",
+				NestedObject:        earnVaultObject(),
+			},
+		},
+	}
+}
+
+func (d *earnVaultsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// earnVaultsDisplay converts a display pair; absent is null.
+func earnVaultsDisplay(ctx context.Context, v *client.EarnValueDisplay) (types.Object, diag.Diagnostics) {
+	attrTypes := map[string]attr.Type{"usd": types.StringType, "crypto": types.StringType}
+	if v == nil {
+		return types.ObjectNull(attrTypes), nil
+	}
+	return types.ObjectValueFrom(ctx, attrTypes, earnValueDisplayModel{USD: optionalString(v.USD), Crypto: optionalString(v.Crypto)})
+}
+
+// earnVaultsFlatten converts the service's vaults to the list value.
+func earnVaultsFlatten(ctx context.Context, in []client.EarnEnabledVault) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	items := make([]earnVaultModel, 0, len(in))
+	for _, v := range in {
+		display, d := earnVaultsDisplay(ctx, v.Display)
+		diags.Append(d...)
+		feeDisplay, d := earnVaultsDisplay(ctx, v.ClaimableClientFeeDisplay)
+		diags.Append(d...)
+		items = append(items, earnVaultModel{
+			VaultAddress:              optionalString(v.VaultAddress),
+			WrapperAddress:            optionalString(v.WrapperAddress),
+			Provider:                  optionalString(v.Provider),
+			Caip19:                    optionalString(v.Caip19),
+			ApyPct:                    optionalString(v.ApyPct),
+			NetApyPct:                 optionalString(v.NetApyPct),
+			TotalDeposited:            optionalString(v.TotalDeposited),
+			Display:                   display,
+			ClientFeeBps:              optionalString(v.ClientFeeBps),
+			DepositsDisabled:          optionalBool(v.DepositsDisabled),
+			Name:                      optionalString(v.Name),
+			Curator:                   optionalString(v.Curator),
+			ClaimableClientFee:        optionalString(v.ClaimableClientFee),
+			ClaimableClientFeeDisplay: feeDisplay,
+			ClientFeeWallet:           optionalString(v.ClientFeeWallet),
+		})
+	}
+	list, d := types.ListValueFrom(ctx, earnVaultObject().Type(), items)
+	diags.Append(d...)
+	return list, diags
+}
+
+func (d *earnVaultsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m earnVaultsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	q := client.ListEarnEnabledVaultsRequest{Provider: m.EarnProvider.ValueString(), Caip19: m.Caip19.ValueString()}
+	out, err := d.pd.client.ListEarnEnabledVaults(ctx, q)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading earn vaults", "list_earn_enabled_vaults", earnVaultsFilters(q), err)
+		return
+	}
+	var diags diag.Diagnostics
+	m.Vaults, diags = earnVaultsFlatten(ctx, out.EnabledVaults)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// earnVaultsFilters names the filters in an error, so that a refused one
+// can be recognized.
+func earnVaultsFilters(q client.ListEarnEnabledVaultsRequest) string {
+	var f []string
+	if q.Provider != "" {
+		f = append(f, "provider "+q.Provider)
+	}
+	if q.Caip19 != "" {
+		f = append(f, "caip19 "+q.Caip19)
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("vaults with %s", strings.Join(f, " and "))
+}

@@ -1,0 +1,174 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = &mfaPolicyDataSource{}
+	_ datasource.DataSourceWithConfigure = &mfaPolicyDataSource{}
+)
+
+// NewMfaPolicyDataSource is the custody_mfa_policy data source.
+func NewMfaPolicyDataSource() datasource.DataSource { return &mfaPolicyDataSource{} }
+
+type mfaPolicyDataSource struct{ pd *providerData }
+
+// mfaPolicyFieldsModel holds what every MFA policy has. It is embedded in
+// both custody_mfa_policy and the items of custody_mfa_policies, whose
+// attributes come from mfaPolicyAttributes, so the two cannot drift apart.
+type mfaPolicyFieldsModel struct {
+	Name                          types.String `tfsdk:"name"`
+	Condition                     types.String `tfsdk:"condition"`
+	RequiredAuthenticationMethods types.List   `tfsdk:"required_authentication_methods"`
+	Order                         types.Int64  `tfsdk:"order"`
+	Notes                         types.String `tfsdk:"notes"`
+	CreatedAt                     types.String `tfsdk:"created_at"`
+	UpdatedAt                     types.String `tfsdk:"updated_at"`
+}
+
+// mfaPolicyStepModel is one step of required_authentication_methods.
+type mfaPolicyStepModel struct {
+	Any types.List `tfsdk:"any"`
+}
+
+// mfaPolicyMethodModel is one method that satisfies a step.
+type mfaPolicyMethodModel struct {
+	Type types.String `tfsdk:"type"`
+	ID   types.String `tfsdk:"id"`
+}
+
+type mfaPolicyDataSourceModel struct {
+	UserID      types.String `tfsdk:"user_id"`
+	MfaPolicyID types.String `tfsdk:"mfa_policy_id"`
+	mfaPolicyFieldsModel
+}
+
+// mfaPolicyNotBlank refuses an id the service could never match; the
+// service itself refuses an empty one only after the plan.
+var mfaPolicyNotBlank = stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must not be empty or only white space")
+
+// mfaPolicyMethodObject and mfaPolicyStepObject are the schemas of one
+// method and one step; their Type() is also the element type used to build
+// the lists, so that schema and values cannot disagree.
+func mfaPolicyMethodObject() schema.NestedAttributeObject {
+	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		"type": schema.StringAttribute{Computed: true, MarkdownDescription: "The kind of authentication: " +
+			"`AUTHENTICATION_TYPE_EMAIL_OTP`, `AUTHENTICATION_TYPE_SMS_OTP`, `AUTHENTICATION_TYPE_PASSKEY`, " +
+			"`AUTHENTICATION_TYPE_API_KEY`, `AUTHENTICATION_TYPE_OAUTH` or `AUTHENTICATION_TYPE_SESSION`."},
+		"id": schema.StringAttribute{Computed: true, MarkdownDescription: "A specific authenticator this method " +
+			"must use, such as a session profile id; null when any authenticator of the type will do."},
+	}}
+}
+
+func mfaPolicyStepObject() schema.NestedAttributeObject {
+	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		"any": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The methods of this step; any one of them satisfies it (a single entry means that method " +
+				"is required).",
+			NestedObject: mfaPolicyMethodObject(),
+		},
+	}}
+}
+
+// mfaPolicyAttributes are the read-only attributes of one MFA policy,
+// shared by custody_mfa_policy and the items of custody_mfa_policies.
+func mfaPolicyAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"name": schema.StringAttribute{Computed: true, MarkdownDescription: "The policy's name."},
+		"condition": schema.StringAttribute{Computed: true, MarkdownDescription: "The expression, evaluating to true " +
+			"or false, that decides when the policy applies."},
+		"required_authentication_methods": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The steps the user must satisfy, in this order, one after the other. " +
+				"Each step lists methods of which any one suffices.",
+			NestedObject: mfaPolicyStepObject(),
+		},
+		"order": schema.Int64Attribute{Computed: true, MarkdownDescription: "The evaluation order of this policy " +
+			"among the user's MFA policies."},
+		"notes":      schema.StringAttribute{Computed: true, MarkdownDescription: "Free-text notes; null when there are none."},
+		"created_at": schema.StringAttribute{Computed: true, MarkdownDescription: "When the policy was created, RFC 3339 (UTC)."},
+		"updated_at": schema.StringAttribute{Computed: true, MarkdownDescription: "When the policy was last updated, RFC 3339 (UTC)."},
+	}
+}
+
+// mfaPolicyFlatten converts one policy of the service to its model.
+func mfaPolicyFlatten(ctx context.Context, p client.MfaPolicy) (mfaPolicyFieldsModel, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	stepType, methodType := mfaPolicyStepObject().Type(), mfaPolicyMethodObject().Type()
+	steps := make([]mfaPolicyStepModel, 0, len(p.RequiredAuthenticationMethods))
+	for _, s := range p.RequiredAuthenticationMethods {
+		methods := make([]mfaPolicyMethodModel, 0, len(s.Any))
+		for _, m := range s.Any {
+			methods = append(methods, mfaPolicyMethodModel{Type: types.StringValue(m.Type), ID: optionalString(m.ID)})
+		}
+		anyList, d := types.ListValueFrom(ctx, methodType, methods)
+		diags.Append(d...)
+		steps = append(steps, mfaPolicyStepModel{Any: anyList})
+	}
+	stepList, d := types.ListValueFrom(ctx, stepType, steps)
+	diags.Append(d...)
+	return mfaPolicyFieldsModel{
+		Name:                          types.StringValue(p.MfaPolicyName),
+		Condition:                     types.StringValue(p.Condition),
+		RequiredAuthenticationMethods: stepList,
+		Order:                         types.Int64Value(p.Order),
+		Notes:                         optionalString(p.Notes),
+		CreatedAt:                     timestampValue(p.CreatedAt),
+		UpdatedAt:                     timestampValue(p.UpdatedAt),
+	}, diags
+}
+
+func (d *mfaPolicyDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_mfa_policy"
+}
+
+func (d *mfaPolicyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := mfaPolicyAttributes()
+	attrs["user_id"] = schema.StringAttribute{Required: true, Validators: []validator.String{mfaPolicyNotBlank},
+		MarkdownDescription: "The id of the user whose MFA policy to read."}
+	attrs["mfa_policy_id"] = schema.StringAttribute{Required: true, Validators: []validator.String{mfaPolicyNotBlank},
+		MarkdownDescription: "The id of the MFA policy to read."}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "One MFA policy of a user: when it applies and which authentication steps it requires. " +
+			"Use `custody_mfa_policies` to list all of a user's policies.",
+		Attributes: attrs,
+	}
+}
+
+func (d *mfaPolicyDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *mfaPolicyDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m mfaPolicyDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	out, err := d.pd.client.GetMfaPolicy(ctx, client.GetMfaPolicyRequest{UserID: m.UserID.ValueString(), MfaPolicyID: m.MfaPolicyID.ValueString()})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading MFA policy", "get_mfa_policy",
+			fmt.Sprintf("MFA policy %s of user %s", m.MfaPolicyID.ValueString(), m.UserID.ValueString()), err)
+		return
+	}
+	fields, diags := mfaPolicyFlatten(ctx, out.MfaPolicy)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m.mfaPolicyFieldsModel = fields
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

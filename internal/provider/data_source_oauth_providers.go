@@ -1,0 +1,133 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = &oauthProvidersDataSource{}
+	_ datasource.DataSourceWithConfigure = &oauthProvidersDataSource{}
+)
+
+// NewOauthProvidersDataSource is the custody_oauth_providers data source.
+func NewOauthProvidersDataSource() datasource.DataSource { return &oauthProvidersDataSource{} }
+
+type oauthProvidersDataSource struct{ pd *providerData }
+
+type oauthProvidersModel struct {
+	UserID    types.String `tfsdk:"user_id"`
+	Providers types.List   `tfsdk:"providers"`
+}
+
+// oauthProvidersItemModel is one item of providers.
+type oauthProvidersItemModel struct {
+	ProviderID   types.String `tfsdk:"provider_id"`
+	ProviderName types.String `tfsdk:"provider_name"`
+	Issuer       types.String `tfsdk:"issuer"`
+	Audience     types.String `tfsdk:"audience"`
+	Subject      types.String `tfsdk:"subject"`
+	CreatedAt    types.String `tfsdk:"created_at"`
+	UpdatedAt    types.String `tfsdk:"updated_at"`
+}
+
+// oauthProvidersUserID refuses an empty user id: the client leaves "" out
+// of the request, which would silently list the caller's providers instead.
+var oauthProvidersUserID = stringvalidator.RegexMatches(regexp.MustCompile(`^\S+$`),
+	"must be a user id: not empty and without spaces (omit user_id for the user of the provider's API key)")
+
+// oauthProvidersObject is the schema of one provider; its Type() is also
+// the element type of the list.
+func oauthProvidersObject() schema.NestedAttributeObject {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		"provider_id":   str("The provider's id, assigned by the service."),
+		"provider_name": str("The provider's name, e.g. `google`."),
+		"issuer":        str("The issuer (`iss`) of the tokens the provider accepts: the authentication server's URL."),
+		"audience":      str("The expected audience (`aud`) of the tokens: the application's client id."),
+		"subject":       str("The expected subject (`sub`) of the tokens: the user's id at the issuer."),
+		"created_at":    str("When the provider was added, RFC 3339 (UTC)."),
+		"updated_at":    str("When the provider was last changed, RFC 3339 (UTC)."),
+	}}
+}
+
+func (d *oauthProvidersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_oauth_providers"
+}
+
+func (d *oauthProvidersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The OAuth (OIDC) providers of one user (`get_oauth_providers`): the token issuers, audiences " +
+			"and subjects the user can authenticate with, in the service's order. Manage them with `custody_oauth_provider`.",
+		Attributes: map[string]schema.Attribute{
+			"user_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The user whose providers to list. Omit it for the user that owns the provider's API key. " +
+					"An unknown user is an error.",
+				Validators: []validator.String{oauthProvidersUserID},
+			},
+			"providers": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The user's providers, in the service's order; empty when there are none.",
+				NestedObject:        oauthProvidersObject(),
+			},
+		},
+	}
+}
+
+func (d *oauthProvidersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// oauthProvidersFlatten converts the service's providers to the list value.
+func oauthProvidersFlatten(ctx context.Context, in []client.OauthProvider) (types.List, diag.Diagnostics) {
+	items := make([]oauthProvidersItemModel, 0, len(in))
+	for _, p := range in {
+		items = append(items, oauthProvidersItemModel{
+			ProviderID:   types.StringValue(p.ProviderID),
+			ProviderName: types.StringValue(p.ProviderName),
+			Issuer:       types.StringValue(p.Issuer),
+			Audience:     types.StringValue(p.Audience),
+			Subject:      types.StringValue(p.Subject),
+			CreatedAt:    timestampValue(p.CreatedAt),
+			UpdatedAt:    timestampValue(p.UpdatedAt),
+		})
+	}
+	return types.ListValueFrom(ctx, oauthProvidersObject().Type(), items)
+}
+
+func (d *oauthProvidersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m oauthProvidersModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	user := m.UserID.ValueString()
+	out, err := d.pd.client.GetOauthProviders(ctx, client.GetOauthProvidersRequest{UserID: user})
+	if err != nil {
+		who := "user " + user
+		if user == "" {
+			who = "the user of the provider's API key"
+		}
+		addAPIError(&resp.Diagnostics, "Error reading OAuth providers", "get_oauth_providers", who, err)
+		return
+	}
+	var diags diag.Diagnostics
+	m.Providers, diags = oauthProvidersFlatten(ctx, out.OauthProviders)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

@@ -1,0 +1,68 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = &organizationDataSource{}
+	_ datasource.DataSourceWithConfigure = &organizationDataSource{}
+)
+
+// NewOrganizationDataSource is the custody_organization data source.
+func NewOrganizationDataSource() datasource.DataSource { return &organizationDataSource{} }
+
+type organizationDataSource struct{ pd *providerData }
+
+type organizationDataSourceModel struct {
+	OrganizationID   types.String `tfsdk:"organization_id"`
+	OrganizationName types.String `tfsdk:"organization_name"`
+	UserID           types.String `tfsdk:"user_id"`
+	Username         types.String `tfsdk:"username"`
+}
+
+func (d *organizationDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_organization"
+}
+
+func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The organization the provider acts on and the user that owns the provider's API key " +
+			"(`whoami`). Useful to check the credentials, or to use the organization's current name or the caller's user id " +
+			"elsewhere in the configuration. Takes no arguments.",
+		Attributes: map[string]schema.Attribute{
+			"organization_id":   str("The organization's id: the provider's `organization_id`."),
+			"organization_name": str("The organization's current name (managed by `custody_organization_name`)."),
+			"user_id":           str("The id of the user that owns the provider's API key."),
+			"username":          str("The name of the user that owns the provider's API key."),
+		},
+	}
+}
+
+func (d *organizationDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *organizationDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
+	out, err := d.pd.client.Whoami(ctx, client.WhoamiRequest{})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading organization", "whoami", "", err)
+		return
+	}
+	m := organizationDataSourceModel{
+		OrganizationID:   types.StringValue(out.OrganizationID),
+		OrganizationName: types.StringValue(out.OrganizationName),
+		UserID:           types.StringValue(out.UserID),
+		Username:         types.StringValue(out.Username),
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

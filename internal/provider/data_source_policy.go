@@ -1,0 +1,118 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = &policyDataSource{}
+	_ datasource.DataSourceWithConfigure = &policyDataSource{}
+)
+
+// NewPolicyDataSource is the custody_policy data source.
+func NewPolicyDataSource() datasource.DataSource { return &policyDataSource{} }
+
+type policyDataSource struct{ pd *providerData }
+
+// policyDataSourceModel is one policy as read: the custody_policy data
+// source and each item of custody_policies, whose attributes both come from
+// policyDataSourceAttributes.
+type policyDataSourceModel struct {
+	ID        types.String `tfsdk:"id"`
+	Name      types.String `tfsdk:"name"`
+	Effect    types.String `tfsdk:"effect"`
+	Condition types.String `tfsdk:"condition"`
+	Consensus types.String `tfsdk:"consensus"`
+	Notes     types.String `tfsdk:"notes"`
+	Time      types.String `tfsdk:"time"`
+	CreatedAt types.String `tfsdk:"created_at"`
+	UpdatedAt types.String `tfsdk:"updated_at"`
+}
+
+// policyDataSourceAttributes are the attributes of one policy; id is the
+// id attribute, an input of custody_policy and an output of custody_policies.
+func policyDataSourceAttributes(id schema.StringAttribute) map[string]schema.Attribute {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	return map[string]schema.Attribute{
+		"id":     id,
+		"name":   str("The policy's name."),
+		"effect": str("What the policy does to the activities it matches: `EFFECT_ALLOW` or `EFFECT_DENY`."),
+		"condition": str("The expression that selects the activities the policy applies to, e.g. " +
+			"`activity.resource == 'PRIVATE_KEY'`; null when the policy applies to every activity."),
+		"consensus": str("The expression that says which approvals the matched activities need, e.g. " +
+			"`approvers.count() >= 2`; null when none."),
+		"notes":      str("Free text about the policy; the empty string when there are none (the service stores \"\")."),
+		"time":       str("The expression that says when the policy is active; null when always."),
+		"created_at": str("When the policy was created, RFC 3339 (UTC)."),
+		"updated_at": str("When the policy was last changed, RFC 3339 (UTC)."),
+	}
+}
+
+// policyDataSourceFlatten converts one policy of the service. Absent
+// expressions ("" from the service) are null, as in the custody_policy
+// resource; notes stay a string, as there.
+func policyDataSourceFlatten(p client.Policy) policyDataSourceModel {
+	return policyDataSourceModel{
+		ID:        types.StringValue(p.PolicyID),
+		Name:      types.StringValue(p.PolicyName),
+		Effect:    types.StringValue(p.Effect),
+		Condition: optionalString(p.Condition),
+		Consensus: optionalString(p.Consensus),
+		Notes:     types.StringValue(p.Notes),
+		Time:      optionalString(p.Time),
+		CreatedAt: timestampValue(p.CreatedAt),
+		UpdatedAt: timestampValue(p.UpdatedAt),
+	}
+}
+
+// policyDataSourceID refuses an id the service could never match.
+var policyDataSourceID = stringvalidator.RegexMatches(regexp.MustCompile(`^\S+$`),
+	"must be a policy id: not empty and without spaces")
+
+func (d *policyDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_policy"
+}
+
+func (d *policyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "One policy of the organization (`get_policy`): its effect and the expressions that say " +
+			"when it applies, which approvals it needs and when it is active. An unknown id is an error. " +
+			"Use `custody_policies` to list every policy.",
+		Attributes: policyDataSourceAttributes(schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "The id of the policy to read, e.g. `custody_policy.example.id`.",
+			Validators:          []validator.String{policyDataSourceID},
+		}),
+	}
+}
+
+func (d *policyDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *policyDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m policyDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := m.ID.ValueString()
+	out, err := d.pd.client.GetPolicy(ctx, client.GetPolicyRequest{PolicyID: id})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading policy", "get_policy", "policy "+id, err)
+		return
+	}
+	m = policyDataSourceFlatten(out.Policy)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

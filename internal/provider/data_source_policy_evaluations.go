@@ -1,0 +1,124 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = &policyEvaluationsDataSource{}
+	_ datasource.DataSourceWithConfigure = &policyEvaluationsDataSource{}
+)
+
+// NewPolicyEvaluationsDataSource is the custody_policy_evaluations data source.
+func NewPolicyEvaluationsDataSource() datasource.DataSource { return &policyEvaluationsDataSource{} }
+
+type policyEvaluationsDataSource struct{ pd *providerData }
+
+type policyEvaluationsDataSourceModel struct {
+	ActivityID  types.String `tfsdk:"activity_id"`
+	Evaluations types.List   `tfsdk:"evaluations"`
+}
+
+// policyEvaluationsRecordModel is one evaluation record (one per vote). The
+// record's activityId and organizationId are not mapped: they always equal
+// the activity_id input and the provider's organization.
+type policyEvaluationsRecordModel struct {
+	ID                types.String `tfsdk:"id"`
+	VoteID            types.String `tfsdk:"vote_id"`
+	PolicyEvaluations types.List   `tfsdk:"policy_evaluations"`
+	CreatedAt         types.String `tfsdk:"created_at"`
+}
+
+type policyEvaluationsOutcomeModel struct {
+	PolicyID types.String `tfsdk:"policy_id"`
+	Outcome  types.String `tfsdk:"outcome"`
+}
+
+var (
+	policyEvaluationsOutcomeType = types.ObjectType{AttrTypes: map[string]attr.Type{"policy_id": types.StringType, "outcome": types.StringType}}
+	policyEvaluationsRecordType  = types.ObjectType{AttrTypes: map[string]attr.Type{"id": types.StringType, "vote_id": types.StringType,
+		"policy_evaluations": types.ListType{ElemType: policyEvaluationsOutcomeType}, "created_at": types.StringType}}
+)
+
+func (d *policyEvaluationsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_policy_evaluations"
+}
+
+func (d *policyEvaluationsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads how the organization's policies were evaluated for an activity " +
+			"(`get_policy_evaluations`): one record per vote cast on it, each listing the outcome of every policy that " +
+			"applied. Use it to find out why an activity was allowed, denied or sent to consensus.",
+		Attributes: map[string]schema.Attribute{
+			"activity_id": schema.StringAttribute{Required: true, Validators: activityIDValidators(),
+				MarkdownDescription: "The id of the activity whose evaluations to read."},
+			"evaluations": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "The evaluation records, one per vote, in the order the service returns them; empty when " +
+					"none were recorded.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":      str("The evaluation record's id."),
+					"vote_id": str("The vote that triggered the evaluation (see `votes[*].id` of `custody_activity`)."),
+					"policy_evaluations": schema.ListNestedAttribute{Computed: true,
+						MarkdownDescription: "The outcome of each policy that applied to the activity; policies whose " +
+							"condition did not hold are not listed.",
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"policy_id": str("The evaluated policy's id; null if the service omits it."),
+							"outcome": str("The outcome: `OUTCOME_ALLOW`, `OUTCOME_DENY_EXPLICIT`, `OUTCOME_DENY_IMPLICIT`, " +
+								"`OUTCOME_REQUIRES_CONSENSUS`, `OUTCOME_REJECTED`, `OUTCOME_ERROR`, " +
+								"`OUTCOME_REQUIRES_AUTHENTICATORS` or `OUTCOME_TIME_INACTIVE`; null if the service omits it."),
+						}}},
+					"created_at": str("When the evaluation was recorded, RFC 3339 (UTC)."),
+				}}},
+		},
+	}
+}
+
+func (d *policyEvaluationsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *policyEvaluationsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m policyEvaluationsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if d.pd == nil {
+		resp.Diagnostics.AddError("Provider not configured", "The policy evaluations cannot be read before the provider is configured. This is always a bug in the provider; please report it.")
+		return
+	}
+	id := m.ActivityID.ValueString()
+	got, err := d.pd.client.GetPolicyEvaluations(ctx, client.GetPolicyEvaluationsRequest{ActivityID: id})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading policy evaluations", "get_policy_evaluations", "activity "+id, err)
+		return
+	}
+	records := make([]policyEvaluationsRecordModel, 0, len(got.PolicyEvaluations))
+	for _, r := range got.PolicyEvaluations {
+		outcomes := make([]policyEvaluationsOutcomeModel, 0, len(r.PolicyEvaluations))
+		for _, e := range r.PolicyEvaluations {
+			outcomes = append(outcomes, policyEvaluationsOutcomeModel{PolicyID: optionalString(e.PolicyID), Outcome: optionalString(e.Outcome)})
+		}
+		list, diags := types.ListValueFrom(ctx, policyEvaluationsOutcomeType, outcomes)
+		resp.Diagnostics.Append(diags...)
+		records = append(records, policyEvaluationsRecordModel{ID: types.StringValue(r.ID), VoteID: types.StringValue(r.VoteID),
+			PolicyEvaluations: list, CreatedAt: timestampValue(r.CreatedAt)})
+	}
+	evaluations, diags := types.ListValueFrom(ctx, policyEvaluationsRecordType, records)
+	resp.Diagnostics.Append(diags...)
+	m.Evaluations = evaluations
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

@@ -1,0 +1,96 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = &sendTxStatusDataSource{}
+	_ datasource.DataSourceWithConfigure = &sendTxStatusDataSource{}
+)
+
+// NewSendTransactionStatusDataSource is the custody_send_transaction_status
+// data source.
+func NewSendTransactionStatusDataSource() datasource.DataSource { return &sendTxStatusDataSource{} }
+
+type sendTxStatusDataSource struct{ pd *providerData }
+
+type sendTxStatusDataSourceModel struct {
+	SendTransactionStatusID types.String `tfsdk:"send_transaction_status_id"`
+	TxStatus                types.String `tfsdk:"tx_status"`
+	EthTxHash               types.String `tfsdk:"eth_tx_hash"`
+	SolanaSignature         types.String `tfsdk:"solana_signature"`
+	TxError                 types.String `tfsdk:"tx_error"`
+	Error                   types.Object `tfsdk:"error"`
+}
+
+// sendTxStatusNotBlank refuses an id that could name nothing, at plan time
+// rather than after the service refuses it.
+var sendTxStatusNotBlank = stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must not be empty or only white space")
+
+func (d *sendTxStatusDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_send_transaction_status"
+}
+
+func (d *sendTxStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The status of a transaction the service sent: whether it is confirmed, its hash or " +
+			"signature, and, when it failed, a structured explanation (EVM revert chain or Solana RPC details).",
+		Attributes: map[string]schema.Attribute{
+			"send_transaction_status_id": schema.StringAttribute{Required: true, Validators: []validator.String{sendTxStatusNotBlank},
+				MarkdownDescription: "The id of the send-transaction status to read."},
+			"tx_status": schema.StringAttribute{Computed: true, MarkdownDescription: "The transaction's current status, " +
+				"such as `CONFIRMED` or `FAILED`."},
+			"eth_tx_hash": schema.StringAttribute{Computed: true, MarkdownDescription: "The transaction hash on an EVM " +
+				"chain; null for other chains or before it is known."},
+			"solana_signature": schema.StringAttribute{Computed: true, MarkdownDescription: "The transaction signature on " +
+				"Solana; null for other chains or before it is known."},
+			"tx_error": schema.StringAttribute{Computed: true, MarkdownDescription: "The error met while broadcasting or " +
+				"confirming the transaction; null when there was none."},
+			"error": schema.SingleNestedAttribute{Computed: true, Attributes: sendTxStatusErrorAttributes(),
+				MarkdownDescription: "The structured error of a failed transaction; null when there is none."},
+		},
+	}
+}
+
+func (d *sendTxStatusDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *sendTxStatusDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m sendTxStatusDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := m.SendTransactionStatusID.ValueString()
+	out, err := d.pd.client.GetSendTransactionStatus(ctx, client.GetSendTransactionStatusRequest{SendTransactionStatusID: id})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading send-transaction status", "get_send_transaction_status",
+			"send-transaction status "+id, err)
+		return
+	}
+	m.TxStatus = types.StringValue(out.TxStatus)
+	m.EthTxHash, m.SolanaSignature = types.StringNull(), types.StringNull()
+	if out.Eth != nil {
+		m.EthTxHash = optionalString(out.Eth.TxHash)
+	}
+	if out.Solana != nil {
+		m.SolanaSignature = optionalString(out.Solana.Signature)
+	}
+	m.TxError = optionalString(out.TxError)
+	m.Error = sendTxStatusErrorFlatten(ctx, out.Error, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

@@ -1,0 +1,135 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = &supportedAssetsDataSource{}
+	_ datasource.DataSourceWithConfigure = &supportedAssetsDataSource{}
+)
+
+// supportedAssetsChains are the caip2 values of spec 4.2.5, in its order:
+// the canonical CAIP-2 ids, then the two Solana aliases the service
+// normalizes (solana:mainnet, solana:devnet).
+var supportedAssetsChains = []string{
+	"eip155:1", "eip155:11155111", "eip155:8453", "eip155:84532", "eip155:137", "eip155:80002",
+	"eip155:56", "eip155:97", "eip155:10", "eip155:11155420", "eip155:143", "eip155:10143",
+	"eip155:42161", "eip155:4217", "eip155:42431", "eip155:421614",
+	"solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+	"solana:mainnet", "solana:devnet",
+}
+
+// NewSupportedAssetsDataSource is the custody_supported_assets data source.
+func NewSupportedAssetsDataSource() datasource.DataSource { return &supportedAssetsDataSource{} }
+
+type supportedAssetsDataSource struct{ pd *providerData }
+
+type supportedAssetsDataSourceModel struct {
+	Caip2  types.String `tfsdk:"caip2"`
+	Assets types.List   `tfsdk:"assets"`
+}
+
+type supportedAssetModel struct {
+	Caip19   types.String `tfsdk:"caip19"`
+	Symbol   types.String `tfsdk:"symbol"`
+	Decimals types.Int64  `tfsdk:"decimals"`
+	LogoURL  types.String `tfsdk:"logo_url"`
+	Name     types.String `tfsdk:"name"`
+	Stable   types.Bool   `tfsdk:"stable"`
+}
+
+// supportedAssetObject is the schema of one asset; its Type() is the
+// list's element type.
+func supportedAssetObject() schema.NestedAttributeObject {
+	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+		"caip19": schema.StringAttribute{Computed: true, MarkdownDescription: "The CAIP-19 asset id, such as " +
+			"`eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48`; null when the service leaves it out."},
+		"symbol": schema.StringAttribute{Computed: true, MarkdownDescription: "The ticker symbol, such as `USDC`; null when the service leaves it out."},
+		"decimals": schema.Int64Attribute{Computed: true, MarkdownDescription: "The number of decimals: an amount in " +
+			"raw on-chain units divided by 10^decimals is the amount in whole tokens. Null when the service leaves it out."},
+		"logo_url": schema.StringAttribute{Computed: true, MarkdownDescription: "The URL of the asset's logo; null when the service leaves it out."},
+		"name":     schema.StringAttribute{Computed: true, MarkdownDescription: "The asset's name; null when the service leaves it out."},
+		"stable": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the asset is on the service's " +
+			"stablecoin list (used for stable-pair swap fee pricing); null when the service leaves it out."},
+	}}
+}
+
+func (d *supportedAssetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_supported_assets"
+}
+
+func (d *supportedAssetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The assets the service supports on one chain, with the metadata needed to display " +
+			"amounts (symbol, decimals, logo).",
+		Attributes: map[string]schema.Attribute{
+			"caip2": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The chain, as a CAIP-2 id: `eip155:<chain id>` for EVM chains (`eip155:1`, " +
+					"`eip155:11155111`, `eip155:8453`, `eip155:84532`, `eip155:137`, `eip155:80002`, `eip155:56`, " +
+					"`eip155:97`, `eip155:10`, `eip155:11155420`, `eip155:143`, `eip155:10143`, `eip155:42161`, " +
+					"`eip155:4217`, `eip155:42431`, `eip155:421614`), `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp` " +
+					"(Solana mainnet) or `solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1` (devnet). The aliases " +
+					"`solana:mainnet` and `solana:devnet` are accepted too; the asset ids then use the canonical id.",
+				Validators: []validator.String{stringvalidator.OneOf(supportedAssetsChains...)},
+			},
+			"assets": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The chain's assets, in the order the service returns them; an empty list when there are none.",
+				NestedObject:        supportedAssetObject(),
+			},
+		},
+	}
+}
+
+func (d *supportedAssetsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *supportedAssetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m supportedAssetsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	out, err := d.pd.client.ListSupportedAssets(ctx, client.ListSupportedAssetsRequest{Caip2: m.Caip2.ValueString()})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading supported assets", "list_supported_assets", "chain "+m.Caip2.ValueString(), err)
+		return
+	}
+	list, diags := supportedAssetsFlatten(ctx, out.Assets)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m.Assets = list
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// supportedAssetsFlatten converts the service's assets; every field is
+// optional there, so each omitted one becomes null. The service may leave
+// the whole list out: that is an empty list, not null.
+func supportedAssetsFlatten(ctx context.Context, assets []client.AssetMetadata) (types.List, diag.Diagnostics) {
+	items := make([]supportedAssetModel, 0, len(assets))
+	for _, a := range assets {
+		items = append(items, supportedAssetModel{
+			Caip19:   optionalString(a.Caip19),
+			Symbol:   optionalString(a.Symbol),
+			Decimals: optionalInt(a.Decimals),
+			LogoURL:  optionalString(a.LogoURL),
+			Name:     optionalString(a.Name),
+			Stable:   optionalBool(a.Stable),
+		})
+	}
+	return types.ListValueFrom(ctx, supportedAssetObject().Type(), items)
+}

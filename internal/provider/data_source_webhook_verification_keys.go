@@ -1,0 +1,109 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = &webhookVerificationKeysDataSource{}
+	_ datasource.DataSourceWithConfigure = &webhookVerificationKeysDataSource{}
+)
+
+// NewWebhookVerificationKeysDataSource is the custody_webhook_verification_keys
+// data source.
+func NewWebhookVerificationKeysDataSource() datasource.DataSource {
+	return &webhookVerificationKeysDataSource{}
+}
+
+// webhookVerificationKeysDataSource holds only the key set cache: the key set
+// is public, so this works with a provider configured without credentials.
+type webhookVerificationKeysDataSource struct{ keys *client.WebhookKeyCache }
+
+type webhookVerificationKeysDataSourceModel struct {
+	Keys types.List `tfsdk:"keys"`
+}
+
+type webhookVerificationKeyModel struct {
+	Kid                types.String `tfsdk:"kid"`
+	Kty                types.String `tfsdk:"kty"`
+	Crv                types.String `tfsdk:"crv"`
+	Alg                types.String `tfsdk:"alg"`
+	Use                types.String `tfsdk:"use"`
+	X                  types.String `tfsdk:"x"`
+	SignatureAlgorithm types.String `tfsdk:"signature_algorithm"`
+	SignatureVersion   types.String `tfsdk:"signature_version"`
+}
+
+var webhookVerificationKeyType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"kid": types.StringType, "kty": types.StringType, "crv": types.StringType, "alg": types.StringType, "use": types.StringType,
+	"x": types.StringType, "signature_algorithm": types.StringType, "signature_version": types.StringType,
+}}
+
+func (d *webhookVerificationKeysDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_webhook_verification_keys"
+}
+
+func (d *webhookVerificationKeysDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	str := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads the public key set (a JWKS) whose Ed25519 keys sign the service's webhook deliveries, " +
+			"for example to hand to the receiver that verifies them.\n\n" +
+			"It **needs no credentials**: a provider block with only `base_url` (and no `CUSTODY_ORGANIZATION_ID`, " +
+			"`CUSTODY_API_PUBLIC_KEY` or `CUSTODY_API_PRIVATE_KEY` set) is enough. The set is cached within one Terraform " +
+			"command as its `Cache-Control` header allows. Receivers should refetch the set before rejecting a delivery whose " +
+			"key id is unknown, since keys rotate.",
+		Attributes: map[string]schema.Attribute{
+			"keys": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "The keys, in the order the service publishes them.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"kid": str("The key id; a delivery names the key that signed it in its `X-Service-Signature-Key-Id` header."),
+					"kty": str("The key type: `OKP`."),
+					"crv": str("The curve: `Ed25519`."),
+					"alg": str("The algorithm: `EdDSA`."),
+					"use": str("The key's use: `sig` (signatures)."),
+					"x":   str("The 32-byte public key, base64url-encoded without padding."),
+					"signature_algorithm": str("The webhook signature algorithm (the key's `service_signature_algorithm`): " +
+						"`ed25519`."),
+					"signature_version": str("The webhook signature version (the key's `service_signature_version`): `v1`."),
+				}}},
+		},
+	}
+}
+
+func (d *webhookVerificationKeysDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.keys = keySetFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *webhookVerificationKeysDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
+	if d.keys == nil {
+		resp.Diagnostics.AddError("Provider not configured",
+			"The webhook key set cannot be read before the provider is configured. This is always a bug in the provider; please report it.")
+		return
+	}
+	set, err := d.keys.KeySet(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error reading webhook verification keys", "GET "+client.WebhookKeySetPath, "", err)
+		return
+	}
+	keys := make([]webhookVerificationKeyModel, 0, len(set.Keys))
+	for _, k := range set.Keys {
+		keys = append(keys, webhookVerificationKeyModel{Kid: types.StringValue(k.Kid), Kty: types.StringValue(k.Kty),
+			Crv: types.StringValue(k.Crv), Alg: types.StringValue(k.Alg), Use: types.StringValue(k.Use), X: types.StringValue(k.X),
+			SignatureAlgorithm: types.StringValue(k.ServiceSignatureAlgorithm), SignatureVersion: types.StringValue(k.ServiceSignatureVersion)})
+	}
+	list, diags := types.ListValueFrom(ctx, webhookVerificationKeyType, keys)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &webhookVerificationKeysDataSourceModel{Keys: list})...)
+}
