@@ -127,7 +127,7 @@ func (c *Client) submitActivity(ctx context.Context, op operation, params any) (
 	}
 	body, err := json.Marshal(Envelope{
 		Type:           op.typ,
-		TimestampMs:    strconv.FormatInt(c.now().UnixMilli(), 10),
+		TimestampMs:    strconv.FormatInt(c.stamps.next(c.now()), 10),
 		OrganizationID: c.orgID,
 		Parameters:     p,
 	})

@@ -235,3 +235,28 @@ func TestTimestampShapes(t *testing.T) {
 		t.Error("nanos out of range accepted")
 	}
 }
+
+// Two distinct submits with the same parameters in the same millisecond
+// must not be byte-identical, or the service answers the second with the
+// first's activity and one object stands for two.
+func TestEqualSubmitsInOneMillisecondDiffer(t *testing.T) {
+	f := &fakeService{answer: func(_ int, _ recorded, w http.ResponseWriter) { writeJSON(w, 200, completedPolicies) }}
+	c, _ := newTestClient(t, f)
+	frozen := time.UnixMilli(1795300000123)
+	c.now = func() time.Time { return frozen }
+	for i := 0; i < 3; i++ {
+		if _, err := c.WithApprovalWait(time.Second).CreatePolicies(t.Context(), onePolicy); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := f.all()
+	seen := map[string]bool{}
+	for _, r := range reqs {
+		var env Envelope
+		_ = json.Unmarshal(r.Body, &env)
+		if seen[env.TimestampMs] {
+			t.Fatalf("timestampMs %s sent twice for distinct submits", env.TimestampMs)
+		}
+		seen[env.TimestampMs] = true
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -76,6 +77,26 @@ type Client struct {
 	sleep              func(ctx context.Context, d time.Duration) error
 	jitter             func(d time.Duration) time.Duration
 	webhookKeys        *WebhookKeyCache
+	stamps             *submitClock
+}
+
+// submitClock hands out strictly increasing timestampMs values. The
+// service treats a byte-identical body as a resubmission of the same
+// activity, so two distinct submits with equal parameters in the same
+// millisecond (Terraform creating two identical objects in parallel) would
+// otherwise become one activity and one object. Copies made by With* share
+// it.
+type submitClock struct {
+	mu   sync.Mutex
+	last int64
+}
+
+func (sc *submitClock) next(now time.Time) int64 {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	ms := max(now.UnixMilli(), sc.last+1)
+	sc.last = ms
+	return ms
 }
 
 // New checks cfg and returns a client. Errors name the offending field.
@@ -107,6 +128,7 @@ func New(cfg Config) (*Client, error) {
 		now:          time.Now,
 		sleep:        sleepContext,
 		jitter:       halfJitter,
+		stamps:       &submitClock{},
 	}
 	if c.http == nil {
 		c.http = &http.Client{Timeout: 60 * time.Second}
