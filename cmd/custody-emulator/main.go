@@ -186,10 +186,12 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 	}
 	baseURL := "http://" + ln.Addr().String()
 	lines := exportLines(baseURL, srv.OrganizationID(), keys)
-	if _, err := fmt.Fprintf(stdout, "custody-emulator: serving %s\n%s", baseURL, strings.Join(lines, "")); err != nil {
+	// The env file is written before anything is printed, so that a
+	// script that waits for the printed lines can also read the file.
+	if err := writeEnvFile(c.envFilePath(), lines); err != nil {
 		return err
 	}
-	if err := writeEnvFile(c.envFilePath(), lines); err != nil {
+	if _, err := fmt.Fprintf(stdout, "custody-emulator: serving %s\n%s", baseURL, strings.Join(lines, "")); err != nil {
 		return err
 	}
 	return serve(ctx, ln, srv, stderr)
