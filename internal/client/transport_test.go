@@ -88,7 +88,12 @@ func TestRetryAfterDroppedConnection(t *testing.T) {
 	f := &fakeService{}
 	f.answer = func(n int, _ recorded, w http.ResponseWriter) {
 		if n == 1 {
-			conn, _, err := w.(http.Hijacker).Hijack()
+			hj, ok := w.(http.Hijacker)
+			if !ok {
+				t.Errorf("%T cannot be hijacked", w)
+				return
+			}
+			conn, _, err := hj.Hijack()
 			if err == nil {
 				_ = conn.Close()
 			}

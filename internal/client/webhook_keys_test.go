@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -78,7 +79,11 @@ func (s *webhookTestServer) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method != http.MethodGet || r.URL.Path != WebhookKeySetPath || r.Header.Get("Authorization") != "":
 		http.Error(w, "unexpected request", http.StatusBadRequest)
 	case hangup:
-		conn, _, _ := w.(http.Hijacker).Hijack()
+		hj, ok := w.(http.Hijacker)
+		if !ok {
+			panic(fmt.Sprintf("%T cannot be hijacked", w))
+		}
+		conn, _, _ := hj.Hijack()
 		_ = conn.Close()
 	case failStatus != 0:
 		w.WriteHeader(failStatus)
@@ -122,7 +127,11 @@ func newWebhookTestCache(s *webhookTestServer) (*WebhookKeyCache, *webhookTestCl
 	clock := &webhookTestClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
 	// No keep-alives: a request that fails on a reused connection is
 	// retried by net/http, which would double-count fetches.
-	tr := s.Client().Transport.(*http.Transport).Clone()
+	base, ok := s.Client().Transport.(*http.Transport)
+	if !ok {
+		panic(fmt.Sprintf("httptest client transport is %T, not *http.Transport", s.Client().Transport))
+	}
+	tr := base.Clone()
 	tr.DisableKeepAlives = true
 	c := NewWebhookKeyCache(&http.Client{Transport: tr}, s.URL+WebhookKeySetPath)
 	c.now = clock.Now
@@ -160,7 +169,10 @@ func TestWebhookKeySetDecode(t *testing.T) {
 
 func TestWebhookKeyPublicKey(t *testing.T) {
 	good, priv := newWebhookTestKey(t, "k1")
-	pub := priv.Public().(ed25519.PublicKey)
+	pub, ok := priv.Public().(ed25519.PublicKey)
+	if !ok {
+		t.Fatalf("public key is %T", priv.Public())
+	}
 	tests := []struct {
 		name    string
 		mutate  func(k *WebhookKey)

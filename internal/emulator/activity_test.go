@@ -19,14 +19,14 @@ func TestIdenticalResubmissionIsTheSameActivity(t *testing.T) {
 	if first.Status != 200 || second.Status != 200 {
 		t.Fatalf("%d %s / %d %s", first.Status, first.Raw, second.Status, second.Raw)
 	}
-	id1 := first.Body["activity"].(map[string]any)["id"]
-	id2 := second.Body["activity"].(map[string]any)["id"]
+	id1 := mustJSONAt[string](t, first.Body, "activity", "id")
+	id2 := mustJSONAt[string](t, second.Body, "activity", "id")
 	if id1 != id2 {
 		t.Fatalf("resubmission made a second activity: %v then %v", id1, id2)
 	}
 	time.Sleep(2 * time.Millisecond) // a new timestampMs
 	third := e.post(t, "/public/v1/submit/update_organization_name", submitBody(renameType, `{"organizationName":"Once"}`), e.key)
-	if third.Body["activity"].(map[string]any)["id"] == id1 {
+	if mustJSONAt[string](t, third.Body, "activity", "id") == id1 {
 		t.Fatal("a new timestampMs must make a new activity")
 	}
 	list, err := e.client.ListActivities(t.Context(), client.ListActivitiesRequest{})
@@ -38,15 +38,15 @@ func TestIdenticalResubmissionIsTheSameActivity(t *testing.T) {
 func TestSubmitAnswerShape(t *testing.T) {
 	e := newTestEmulator(t)
 	a := e.post(t, "/public/v1/submit/update_organization_name", submitBody(renameType, `{"organizationName":"Shape"}`), e.key)
-	act := a.Body["activity"].(map[string]any)
+	act := mustJSONAt[map[string]any](t, a.Body, "activity")
 	if _, ok := act["createdAt"].(string); !ok {
 		t.Errorf("submit answer createdAt = %#v, want a string", act["createdAt"])
 	}
-	intent := act["intent"].(map[string]any)["updateOrganizationNameIntent"].(map[string]any)
+	intent := mustJSONAt[map[string]any](t, act, "intent", "updateOrganizationNameIntent")
 	if intent["organizationName"] != "Shape" {
 		t.Errorf("intent does not echo the parameters: %v", act["intent"])
 	}
-	result := act["result"].(map[string]any)["updateOrganizationNameResult"].(map[string]any)
+	result := mustJSONAt[map[string]any](t, act, "result", "updateOrganizationNameResult")
 	if result["organizationName"] != "Shape" || result["organizationId"] != testOrg {
 		t.Errorf("result = %v", result)
 	}
@@ -55,7 +55,7 @@ func TestSubmitAnswerShape(t *testing.T) {
 			t.Errorf("activity lacks %s", k)
 		}
 	}
-	got, err := e.client.GetActivity(t.Context(), client.GetActivityRequest{ActivityID: act["id"].(string)})
+	got, err := e.client.GetActivity(t.Context(), client.GetActivityRequest{ActivityID: mustJSONAt[string](t, act, "id")})
 	if err != nil || got.CreatedAt.Seconds == "" || got.CreatedAt.Text != "" {
 		t.Fatalf("get_activity createdAt = %+v (%v), want the {seconds, nanos} shape", got.CreatedAt, err)
 	}

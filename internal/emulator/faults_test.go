@@ -113,7 +113,12 @@ func TestParallelSubmits(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			a := e.post(t, "/public/v1/submit/update_organization_name", body, e.key)
-			shared <- a.Body["activity"].(map[string]any)["id"].(string)
+			id, err := jsonAt[string](a.Body, "activity", "id")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			shared <- id
 		}()
 	}
 	wg.Wait()

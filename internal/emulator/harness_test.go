@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,6 +62,35 @@ type rawAnswer struct {
 	Status int
 	Body   map[string]any
 	Raw    []byte
+}
+
+// jsonAt walks a decoded JSON value down keys, each step an object, and
+// returns what it finds at the end as a T.
+func jsonAt[T any](v any, keys ...string) (T, error) {
+	for i, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			var zero T
+			return zero, fmt.Errorf("at %q: %#v is not an object", strings.Join(keys[:i], "."), v)
+		}
+		v = m[k]
+	}
+	out, ok := v.(T)
+	if !ok {
+		return out, fmt.Errorf("at %q: %#v is not a %T", strings.Join(keys, "."), v, out)
+	}
+	return out, nil
+}
+
+// mustJSONAt is jsonAt that fails the test on a mismatch; call it from the
+// test's goroutine only.
+func mustJSONAt[T any](t *testing.T, v any, keys ...string) T {
+	t.Helper()
+	out, err := jsonAt[T](v, keys...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // post sends body as is, stamped with key (nil: no stamp).

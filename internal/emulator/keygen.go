@@ -125,7 +125,17 @@ func (k *keyPair) compressed() []byte {
 		u := k.uncompressed()
 		return append([]byte{0x02 | u[64]&1}, u[1:33]...)
 	}
-	return slices.Clone(k.ed.Public().(ed25519.PublicKey))
+	return slices.Clone(ed25519Public(k.ed))
+}
+
+// ed25519Public is the public half of an Ed25519 private key.
+// ed25519.PrivateKey.Public always returns an ed25519.PublicKey.
+func ed25519Public(k ed25519.PrivateKey) ed25519.PublicKey {
+	pub, ok := k.Public().(ed25519.PublicKey)
+	if !ok {
+		panic(fmt.Sprintf("ed25519.PrivateKey.Public returned %T", k.Public()))
+	}
+	return pub
 }
 
 // publicKeyHex is the key's publicKey as listed: the compressed form.

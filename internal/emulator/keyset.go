@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"crypto/ed25519"
 	"encoding/base64"
 	"net/http"
 
@@ -15,7 +14,7 @@ const keySetCacheControl = "public, max-age=86400, s-maxage=86400, stale-if-erro
 // keySetResponse answers GET /public/v1/discovery/webhooks/jwks: the one
 // Ed25519 key that signs this emulator's webhook deliveries.
 func (s *Server) keySetResponse() *response {
-	pub := s.webhookKey.Public().(ed25519.PublicKey)
+	pub := ed25519Public(s.webhookKey)
 	resp := jsonResponse(http.StatusOK, client.WebhookKeySet{Keys: []client.WebhookKey{{
 		Kid:                       s.webhookKid,
 		Kty:                       "OKP",

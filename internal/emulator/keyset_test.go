@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"crypto/ed25519"
 	"encoding/base64"
 	"net/http"
 	"testing"
@@ -25,7 +24,7 @@ func TestWebhookKeySet(t *testing.T) {
 	}
 	k := set.Keys[0]
 	want := client.WebhookKey{Kid: e.srv.webhookKid, Kty: "OKP", Crv: "Ed25519", Alg: "EdDSA", Use: "sig",
-		X:                         base64.RawURLEncoding.EncodeToString(e.srv.webhookKey.Public().(ed25519.PublicKey)),
+		X:                         base64.RawURLEncoding.EncodeToString(ed25519Public(e.srv.webhookKey)),
 		ServiceSignatureAlgorithm: "ed25519", ServiceSignatureVersion: "v1"}
 	if k != want {
 		t.Fatalf("key %+v, want %+v", k, want)

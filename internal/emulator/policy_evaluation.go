@@ -95,8 +95,12 @@ type compiledCondition struct {
 
 // compileCondition parses and type-checks a condition against evalEnv.
 func compileCondition(expr string) (cel.Program, error) {
-	if c, ok := conditionCache.Load(expr); ok {
-		return c.(compiledCondition).prg, c.(compiledCondition).err
+	if v, ok := conditionCache.Load(expr); ok {
+		c, ok := v.(compiledCondition)
+		if !ok { // only compileCondition stores, and only compiledCondition
+			panic(fmt.Sprintf("conditionCache holds %T for %q", v, expr))
+		}
+		return c.prg, c.err
 	}
 	var c compiledCondition
 	env, err := evalEnv()

@@ -97,11 +97,11 @@ func TestPolicyEvaluationPerVoter(t *testing.T) {
 	if a.Status != http.StatusOK {
 		t.Fatalf("%d %s", a.Status, a.Raw)
 	}
-	act := a.Body["activity"].(map[string]any)
-	if _, err := second.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: act["fingerprint"].(string)}); err != nil {
+	act := mustJSONAt[map[string]any](t, a.Body, "activity")
+	if _, err := second.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: mustJSONAt[string](t, act, "fingerprint")}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := e.client.GetPolicyEvaluations(t.Context(), client.GetPolicyEvaluationsRequest{ActivityID: act["id"].(string)})
+	got, err := e.client.GetPolicyEvaluations(t.Context(), client.GetPolicyEvaluationsRequest{ActivityID: mustJSONAt[string](t, act, "id")})
 	if err != nil || len(got.PolicyEvaluations) != 2 {
 		t.Fatalf("%+v %v", got, err)
 	}

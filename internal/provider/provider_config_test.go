@@ -27,7 +27,10 @@ func configure(t *testing.T, attrs map[string]tftypes.Value) *provider.Configure
 	p := New("test")()
 	var sr provider.SchemaResponse
 	p.Schema(ctx, provider.SchemaRequest{}, &sr)
-	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	typ, ok := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatalf("provider schema type is %T, not an object", sr.Schema.Type().TerraformType(ctx))
+	}
 	vals := map[string]tftypes.Value{}
 	for name, at := range typ.AttributeTypes {
 		vals[name] = tftypes.NewValue(at, nil)
@@ -129,13 +132,19 @@ func TestConfigureFallsBackToEnvironment(t *testing.T) {
 	if resp.Diagnostics.HasError() {
 		t.Fatal(resp.Diagnostics)
 	}
-	pd := resp.ResourceData.(*providerData)
+	pd, ok := resp.ResourceData.(*providerData)
+	if !ok {
+		t.Fatalf("ResourceData is %T", resp.ResourceData)
+	}
 	if pd.client.OrganizationID() != "org-env" || pd.approvalTimeout.String() != "1m30s" {
 		t.Fatalf("org %s, approval %s", pd.client.OrganizationID(), pd.approvalTimeout)
 	}
 	// The provider block wins over the environment.
 	resp = configure(t, map[string]tftypes.Value{"organization_id": str("org-block")})
-	if got := resp.ResourceData.(*providerData).client.OrganizationID(); got != "org-block" {
+	if pd, ok = resp.ResourceData.(*providerData); !ok {
+		t.Fatalf("ResourceData is %T", resp.ResourceData)
+	}
+	if got := pd.client.OrganizationID(); got != "org-block" {
 		t.Fatalf("organization = %s, want the block's", got)
 	}
 }

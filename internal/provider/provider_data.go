@@ -112,7 +112,11 @@ func cachedList[T any](ctx context.Context, lc *listCache, key string, fetch fun
 		var zero T
 		return zero, e.err
 	}
-	return e.value.(T), nil
+	v, ok := e.value.(T)
+	if !ok { // two callers used one key for different types
+		panic(fmt.Sprintf("list cache: key %q holds %T, not %T", key, e.value, v))
+	}
+	return v, nil
 }
 
 // forget drops a list after a write that may have changed it.

@@ -15,7 +15,7 @@ import (
 func TestCachedListFetchesOncePerKey(t *testing.T) {
 	lc := newListCache()
 	var calls atomic.Int32
-	fetch := func(context.Context) ([]string, error) { calls.Add(1); return []string{"a"}, nil }
+	fetch := func(context.Context) ([]string, error) { calls.Add(1); return []string{"a"}, nil } //nolint:unparam // signature fixed by cachedList
 	var wg sync.WaitGroup
 	for i := 0; i < 20; i++ {
 		wg.Add(1)

@@ -149,13 +149,11 @@ func (r *ipAllowlistResource) Schema(ctx context.Context, _ resource.SchemaReque
 
 func ipAllowlistTimeouts(ctx context.Context) schema.Attribute {
 	const wait = ", approvals included, as a Go duration such as `30m` (default: the provider's `approval_timeout`, 20m)."
-	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
+	return timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
 		CreateDescription: "How long create waits for `ACTIVITY_TYPE_SET_IP_ALLOWLIST`" + wait,
 		UpdateDescription: "How long update waits for `ACTIVITY_TYPE_SET_IP_ALLOWLIST`" + wait,
 		DeleteDescription: "How long delete waits for `ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST`" + wait,
-	}).(schema.SingleNestedAttribute)
-	a.MarkdownDescription = "How long create, update and delete wait for their activity, approvals by other users included."
-	return a
+	}, "How long create, update and delete wait for their activity, approvals by other users included.")
 }
 
 func (r *ipAllowlistResource) ConfigValidators(context.Context) []resource.ConfigValidator {

@@ -151,13 +151,11 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 // (every change but timeouts replaces the provider).
 func oauthProviderTimeouts(ctx context.Context) schema.Attribute {
 	const wait = ", approvals included, as a Go duration such as `30m` (default: the provider's `approval_timeout`, 20m)."
-	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Delete: true,
+	return timeoutsAttribute(ctx, timeouts.Opts{Create: true, Delete: true,
 		CreateDescription: "How long create waits for `ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2`" + wait,
 		DeleteDescription: "How long delete waits for `ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS`" + wait,
-	}).(schema.SingleNestedAttribute)
-	a.MarkdownDescription = "How long create and delete wait for their activity, approvals by other users included. " +
-		"There is no update timeout: every change replaces the provider."
-	return a
+	}, "How long create and delete wait for their activity, approvals by other users included. "+
+		"There is no update timeout: every change replaces the provider.")
 }
 
 func (r *oauthProviderResource) ConfigValidators(context.Context) []resource.ConfigValidator {

@@ -28,9 +28,10 @@ const (
 
 var oauthProviderTestRFC3339 = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`)
 
-// oauthProviderTestJWT builds an unsigned JWT: the emulator reads the
-// claims without verifying the signature. aud may be a string or a list.
-func oauthProviderTestJWT(iss, sub string, aud any) string {
+// oauthProviderTestJWT builds an unsigned JWT from oauthProviderTestIssuer:
+// the emulator reads the claims without verifying the signature. aud may be
+// a string or a list.
+func oauthProviderTestJWT(sub string, aud any) string {
 	enc := func(v any) string {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -39,7 +40,7 @@ func oauthProviderTestJWT(iss, sub string, aud any) string {
 		return base64.RawURLEncoding.EncodeToString(b)
 	}
 	return enc(map[string]any{"alg": "none", "typ": "JWT"}) + "." +
-		enc(map[string]any{"iss": iss, "sub": sub, "aud": aud, "iat": 1700000000}) + "." +
+		enc(map[string]any{"iss": oauthProviderTestIssuer, "sub": sub, "aud": aud, "iat": 1700000000}) + "." +
 		base64.RawURLEncoding.EncodeToString([]byte("not-a-signature"))
 }
 
@@ -187,7 +188,7 @@ resource "custody_oauth_provider" "test" {
   oidc_token    = %q
   %s
 }
-`, oauthProviderTestJWT(oauthProviderTestIssuer, sub, []string{"app-2", "other"}), strings.Join(extra, "\n")))
+`, oauthProviderTestJWT(sub, []string{"app-2", "other"}), strings.Join(extra, "\n")))
 	}
 	resource.Test(t, oauthProviderTestCase(t, e,
 		resource.TestStep{
@@ -237,8 +238,8 @@ resource "custody_oauth_provider" "test" {
 }
 `, token, version))
 	}
-	tok1 := oauthProviderTestJWT(oauthProviderTestIssuer, "wo-1", "app-3")
-	tok2 := oauthProviderTestJWT(oauthProviderTestIssuer, "wo-2", "app-3")
+	tok1 := oauthProviderTestJWT("wo-1", "app-3")
+	tok2 := oauthProviderTestJWT("wo-2", "app-3")
 	tokenNotInState := func(tok string) resource.TestCheckFunc {
 		return func(s *terraform.State) error {
 			for k, v := range s.RootModule().Resources[oauthProviderTestAddr].Primary.Attributes {
@@ -279,7 +280,7 @@ resource "custody_oauth_provider" "test" {
 
 func TestAccOauthProvider_errors(t *testing.T) {
 	e := newAccEmulator(t)
-	tok := oauthProviderTestJWT(oauthProviderTestIssuer, "s", "a")
+	tok := oauthProviderTestJWT("s", "a")
 	step := func(body, want string) resource.TestStep {
 		return resource.TestStep{PlanOnly: true, ExpectError: ipAllowlistErrRE(want), Config: e.config(`
 resource "custody_oauth_provider" "test" {

@@ -48,9 +48,9 @@ func (r *organizationNameResource) Schema(ctx context.Context, _ resource.Schema
 	const wait = "How long to wait for the rename, including approvals by other users (consensus), as a Go duration such as `30m`. " +
 		"Defaults to the provider's `approval_timeout`."
 	// Delete submits nothing, so there is no delete timeout to offer.
-	to := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true,
-		CreateDescription: wait, UpdateDescription: wait}).(schema.SingleNestedAttribute)
-	to.MarkdownDescription = "How long create and update wait for the rename activity, approvals included."
+	to := timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true,
+		CreateDescription: wait, UpdateDescription: wait},
+		"How long create and update wait for the rename activity, approvals included.")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The name of the organization the provider is configured for. The organization always exists, so " +
 			"this resource manages one setting rather than an object; declare it at most once per organization.\n\n" +

@@ -144,10 +144,9 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 func policyTimeoutsAttribute(ctx context.Context) schema.Attribute {
 	const wait = "How long to wait for the activity, including approvals by other users (consensus), as a Go duration such as `30m`. " +
 		"Defaults to the provider's `approval_timeout`."
-	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
-		CreateDescription: wait, UpdateDescription: wait, DeleteDescription: wait}).(schema.SingleNestedAttribute)
-	a.MarkdownDescription = "How long create, update and delete wait for their activity, approvals included."
-	return a
+	return timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
+		CreateDescription: wait, UpdateDescription: wait, DeleteDescription: wait},
+		"How long create, update and delete wait for their activity, approvals included.")
 }
 
 func (r *policyResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {

@@ -64,12 +64,11 @@ func (r *privateKeyTagResource) Metadata(_ context.Context, req resource.Metadat
 
 func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	const wait = " as a Go duration such as `30m`, approvals by other users (consensus) included. Defaults to the provider's `approval_timeout`."
-	to := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
+	to := timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
 		CreateDescription: "How long to wait for `ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG`" + wait,
 		UpdateDescription: "How long to wait for `ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG`" + wait,
 		DeleteDescription: "How long to wait for `ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS`" + wait,
-	}).(schema.SingleNestedAttribute)
-	to.MarkdownDescription = "How long create, update and delete wait for their activity, approvals included."
+	}, "How long create, update and delete wait for their activity, approvals included.")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A private key tag: a named label on a set of private keys, which policies can refer to " +
 			"(for example `private_key.tags.contains('<tag id>')`).\n\n" +

@@ -77,12 +77,11 @@ func (r *webhookEndpointResource) Metadata(_ context.Context, req resource.Metad
 
 func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	const wait = " as a Go duration such as `30m`, approvals by other users (consensus) included. Defaults to the provider's `approval_timeout`."
-	to := timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
+	to := timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
 		CreateDescription: "How long to wait for `ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT` (and the update that deactivates a new endpoint created with `is_active = false`)" + wait,
 		UpdateDescription: "How long to wait for `ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT`" + wait,
 		DeleteDescription: "How long to wait for `ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT`" + wait,
-	}).(schema.SingleNestedAttribute)
-	to.MarkdownDescription = "How long create, update and delete wait for their activities, approvals included."
+	}, "How long create, update and delete wait for their activities, approvals included.")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A webhook endpoint: a URL the service delivers events to, and the event types it subscribes to. " +
 			"Deliveries are signed with Ed25519; verify them with the service's webhook key set.\n\n" +
