@@ -1,0 +1,40 @@
+terraform {
+  required_providers {
+    custody = {
+      source = "custody-labs/custody"
+    }
+  }
+}
+
+# Credentials are best left to the environment (CUSTODY_BASE_URL,
+# CUSTODY_ORGANIZATION_ID, CUSTODY_API_PUBLIC_KEY, CUSTODY_API_PRIVATE_KEY),
+# so that the API private key never appears in configuration or version
+# control. An empty provider block then suffices:
+#
+#   provider "custody" {}
+#
+# Settings written in the block win over the environment.
+provider "custody" {
+  base_url        = "https://api.custody.example.com"
+  organization_id = "28be11af-5b8e-4c7d-9f0a-3c1d2e4f5a6b"
+  api_public_key  = var.custody_api_public_key
+
+  # Sensitive: pass it in through a sensitive variable (for example
+  # TF_VAR_custody_api_private_key), or leave it out and set CUSTODY_API_PRIVATE_KEY.
+  api_private_key = var.custody_api_private_key
+
+  # Optional tuning.
+  max_retries      = 8     # retries of 429, 502, 503, 504 and dropped connections (default 5)
+  approval_timeout = "45m" # wait for approvals by other users (default 20m)
+}
+
+variable "custody_api_public_key" {
+  description = "Public key of the API key Terraform uses: a compressed P-256 point in hex (66 characters)."
+  type        = string
+}
+
+variable "custody_api_private_key" {
+  description = "Private key of the API key Terraform uses (64 hex characters)."
+  type        = string
+  sensitive   = true
+}
