@@ -188,6 +188,13 @@ func (c *Client) debug(ctx context.Context, msg string, fields map[string]any) {
 	}
 }
 
+// CheckBaseURL applies New's rule for base URLs on its own, for callers
+// that reach the service without credentials (the webhook key set).
+func CheckBaseURL(raw string) error {
+	_, err := parseBaseURL(raw)
+	return err
+}
+
 // parseBaseURL refuses anything but https, except http to a loopback host,
 // so that API keys and stamps never cross a network in the clear.
 func parseBaseURL(raw string) (*url.URL, error) {

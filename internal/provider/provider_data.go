@@ -3,9 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -32,18 +30,11 @@ func newProviderData(c *client.Client, approval time.Duration) *providerData {
 
 // newKeySetOnlyData serves the unauthenticated webhook key set only.
 func newKeySetOnlyData(baseURL string) (*providerData, error) {
-	u, err := url.Parse(baseURL)
-	secure := err == nil && (u.Scheme == "https" || (u.Scheme == "http" && isLoopbackHost(u.Hostname())))
-	if !secure || u.Host == "" {
-		return nil, fmt.Errorf("base URL %q must be https, or http for a loopback host", baseURL)
+	if err := client.CheckBaseURL(baseURL); err != nil {
+		return nil, err
 	}
 	keys := client.NewWebhookKeyCache(&http.Client{Timeout: 60 * time.Second}, strings.TrimSuffix(baseURL, "/")+client.WebhookKeySetPath)
 	return &providerData{keys: keys, pending: newPendingActivities(), lists: newListCache()}, nil
-}
-
-func isLoopbackHost(h string) bool {
-	ip := net.ParseIP(h)
-	return h == "localhost" || (ip != nil && ip.IsLoopback())
 }
 
 // keySetFrom is providerDataFrom for the one data source that needs no
