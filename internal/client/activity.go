@@ -96,12 +96,19 @@ type operation struct {
 }
 
 // submit sends one activity, waits for it to settle and decodes its result.
+// Nothing is sent once ctx is done; from the moment the bytes may reach the
+// service, the request, its retries and the polls run on SeeThrough(ctx).
 func submit[R any](ctx context.Context, c *Client, op operation, params any) (*Submitted[R], error) {
-	act, err := c.submitActivity(ctx, op, params)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: not sent: %w", op.name, err)
+	}
+	sctx, done := c.SeeThrough(ctx)
+	defer done()
+	act, err := c.submitActivity(sctx, op, params)
 	if err != nil {
 		return nil, err
 	}
-	if act, err = c.settle(ctx, act); err != nil {
+	if act, err = c.settle(ctx, sctx, act); err != nil {
 		return nil, err
 	}
 	out := &Submitted[R]{Activity: act}
@@ -116,6 +123,26 @@ func submit[R any](ctx context.Context, c *Client, op operation, params any) (*S
 		return nil, fmt.Errorf("%s: activity %s: decoding %s: %w", op.name, act.ID, op.resultKey, err)
 	}
 	return out, nil
+}
+
+// SeeThrough returns a context for work that must not stop halfway once an
+// activity may have reached the service: the submit itself, its retries and
+// its polls, and the caller's recording of the result. A caller interrupted
+// in between could not tell what was done, and its next run would do it
+// again. A cancellation of ctx (Terraform's interrupt) therefore ends the
+// returned context only InterruptGrace later; ctx's deadline still ends it
+// on time. Call the CancelFunc when done.
+func (c *Client) SeeThrough(ctx context.Context) (context.Context, context.CancelFunc) {
+	detached := context.WithoutCancel(ctx)
+	var sctx context.Context
+	var cancel context.CancelFunc
+	if deadline, ok := ctx.Deadline(); ok {
+		sctx, cancel = context.WithDeadline(detached, deadline)
+	} else {
+		sctx, cancel = context.WithCancel(detached)
+	}
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(c.interruptGrace, cancel) })
+	return sctx, func() { stop(); cancel() }
 }
 
 // submitActivity builds the envelope once and posts it; retries inside post
@@ -147,21 +174,29 @@ func (c *Client) submitActivity(ctx context.Context, op operation, params any) (
 // WaitForActivity polls an activity until it settles, as a submit does; use
 // it to resume after an *ApprovalRequiredError.
 func (c *Client) WaitForActivity(ctx context.Context, activityID string) (*Activity, error) {
-	act, err := c.GetActivity(ctx, GetActivityRequest{ActivityID: activityID})
+	sctx, done := c.SeeThrough(ctx)
+	defer done()
+	act, err := c.GetActivity(sctx, GetActivityRequest{ActivityID: activityID})
 	if err != nil {
 		return nil, err
 	}
-	return c.settle(ctx, act)
+	return c.settle(ctx, sctx, act)
 }
 
 // settle polls get_activity with backoff until the activity is COMPLETED
 // (returned), FAILED or REJECTED (*ActivityError), waits for approvals
-// longer than the client's ApprovalWait (*ApprovalRequiredError), or ctx
-// ends. The activity is returned with every error so callers keep its id.
-func (c *Client) settle(ctx context.Context, act *Activity) (*Activity, error) {
+// longer than the client's ApprovalWait or past the end of ctx
+// (*ApprovalRequiredError: it waits for people, and a later run can adopt
+// it), or sctx ends. The activity is returned with every error so callers
+// keep its id.
+func (c *Client) settle(ctx, sctx context.Context, act *Activity) (*Activity, error) {
 	wait := c.pollMin
 	var approvalDeadline time.Time
 	for {
+		// While the activity waits for people, an interrupt (ctx) ends the
+		// wait at once; otherwise it is about to finish, and only sctx ends
+		// the polling.
+		napCtx := sctx
 		switch act.Status {
 		case StatusCompleted:
 			return act, nil
@@ -171,9 +206,10 @@ func (c *Client) settle(ctx context.Context, act *Activity) (*Activity, error) {
 			if approvalDeadline.IsZero() {
 				approvalDeadline = c.now().Add(c.approvalWait)
 			}
-			if !c.now().Before(approvalDeadline) {
+			if ctx.Err() != nil || !c.now().Before(approvalDeadline) {
 				return act, &ApprovalRequiredError{ActivityID: act.ID, Type: act.Type, Status: act.Status, Fingerprint: act.Fingerprint}
 			}
+			napCtx = ctx
 		case StatusCreated, StatusPending:
 		default:
 			return act, fmt.Errorf("activity %s has an unknown status %q", act.ID, act.Status)
@@ -184,12 +220,15 @@ func (c *Client) settle(ctx context.Context, act *Activity) (*Activity, error) {
 				nap = left
 			}
 		}
-		c.debug(ctx, "waiting for activity", map[string]any{"activity_id": act.ID, "status": act.Status, "wait": nap.String()})
-		if err := c.sleep(ctx, nap); err != nil {
+		c.debug(sctx, "waiting for activity", map[string]any{"activity_id": act.ID, "status": act.Status, "wait": nap.String()})
+		if err := c.sleep(napCtx, nap); err != nil {
+			if napCtx == ctx && sctx.Err() == nil {
+				return act, &ApprovalRequiredError{ActivityID: act.ID, Type: act.Type, Status: act.Status, Fingerprint: act.Fingerprint}
+			}
 			return act, fmt.Errorf("waiting for activity %s (last status %s): %w", act.ID, act.Status, err)
 		}
 		wait = min(wait*2, c.pollMax)
-		next, err := c.GetActivity(ctx, GetActivityRequest{ActivityID: act.ID})
+		next, err := c.GetActivity(sctx, GetActivityRequest{ActivityID: act.ID})
 		if err != nil {
 			return act, fmt.Errorf("polling activity %s: %w", act.ID, err)
 		}

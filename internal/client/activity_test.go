@@ -152,23 +152,6 @@ func TestApprovalWaitHasItsOwnDeadline(t *testing.T) {
 	}
 }
 
-func TestPollingStopsWithTheContext(t *testing.T) {
-	f := pollingService(StatusPending)
-	c, _ := newTestClient(t, f)
-	ctx, cancel := context.WithCancel(t.Context())
-	polls := 0
-	c.sleep = func(ctx context.Context, d time.Duration) error {
-		if polls++; polls == 3 {
-			cancel()
-		}
-		return ctx.Err()
-	}
-	_, err := c.CreatePolicies(ctx, onePolicy)
-	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "act-9") {
-		t.Fatalf("error = %v, want context.Canceled naming the activity", err)
-	}
-}
-
 func TestUnknownStatusIsAnError(t *testing.T) {
 	f := &fakeService{answer: func(_ int, _ recorded, w http.ResponseWriter) {
 		writeJSON(w, 200, activityJSON("ACTIVITY_STATUS_SOMETHING_NEW", true))

@@ -19,6 +19,7 @@ const (
 	DefaultRetryWaitMax    = 20 * time.Second
 	DefaultPollInterval    = 1 * time.Second
 	DefaultPollIntervalMax = 5 * time.Second
+	DefaultInterruptGrace  = 30 * time.Second
 	DefaultUserAgent       = "terraform-provider-custody-client"
 )
 
@@ -53,6 +54,11 @@ type Config struct {
 	// waits for consensus or authenticators before it returns an
 	// *ApprovalRequiredError. Zero returns that error at once.
 	ApprovalWait time.Duration
+	// InterruptGrace is how long a submit that may have reached the service
+	// goes on after its context is canceled (an interrupt), to learn what
+	// became of the activity; see SeeThrough. Zero means
+	// DefaultInterruptGrace.
+	InterruptGrace time.Duration
 
 	// Log, when set, receives debug events (retries, polls). It is never
 	// given request bodies or keys. Its signature matches tflog.Debug.
@@ -72,6 +78,7 @@ type Client struct {
 	retryMin, retryMax time.Duration
 	pollMin, pollMax   time.Duration
 	approvalWait       time.Duration
+	interruptGrace     time.Duration
 	log                func(ctx context.Context, msg string, fields ...map[string]any)
 	now                func() time.Time
 	sleep              func(ctx context.Context, d time.Duration) error
@@ -113,22 +120,23 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{
-		baseURL:      u,
-		orgID:        cfg.OrganizationID,
-		key:          key,
-		http:         cfg.HTTPClient,
-		ua:           cfg.UserAgent,
-		maxRetries:   cfg.MaxRetries,
-		retryMin:     orDefault(cfg.RetryWaitMin, DefaultRetryWaitMin),
-		retryMax:     orDefault(cfg.RetryWaitMax, DefaultRetryWaitMax),
-		pollMin:      orDefault(cfg.PollInterval, DefaultPollInterval),
-		pollMax:      orDefault(cfg.PollIntervalMax, DefaultPollIntervalMax),
-		approvalWait: cfg.ApprovalWait,
-		log:          cfg.Log,
-		now:          time.Now,
-		sleep:        sleepContext,
-		jitter:       halfJitter,
-		stamps:       &submitClock{},
+		baseURL:        u,
+		orgID:          cfg.OrganizationID,
+		key:            key,
+		http:           cfg.HTTPClient,
+		ua:             cfg.UserAgent,
+		maxRetries:     cfg.MaxRetries,
+		retryMin:       orDefault(cfg.RetryWaitMin, DefaultRetryWaitMin),
+		retryMax:       orDefault(cfg.RetryWaitMax, DefaultRetryWaitMax),
+		pollMin:        orDefault(cfg.PollInterval, DefaultPollInterval),
+		pollMax:        orDefault(cfg.PollIntervalMax, DefaultPollIntervalMax),
+		approvalWait:   cfg.ApprovalWait,
+		interruptGrace: orDefault(cfg.InterruptGrace, DefaultInterruptGrace),
+		log:            cfg.Log,
+		now:            time.Now,
+		sleep:          sleepContext,
+		jitter:         halfJitter,
+		stamps:         &submitClock{},
 	}
 	if c.http == nil {
 		c.http = &http.Client{Timeout: 60 * time.Second}
