@@ -72,6 +72,10 @@ func approvalMargin(timeout time.Duration) time.Duration {
 // waits for approval or was rejected.
 func explainActivityError(ctx context.Context, c *client.Client, err error, timeout time.Duration) error {
 	var pending *client.ApprovalRequiredError
+	if errors.As(err, &pending) && errors.Is(ctx.Err(), context.Canceled) {
+		return fmt.Errorf("%w. Terraform was interrupted while it waited for approvals; a later apply waits for this same activity "+
+			"and adopts its result instead of submitting a new one", err)
+	}
 	if errors.As(err, &pending) {
 		return fmt.Errorf("%w. It was still waiting after the timeout of %s. Approve or reject it with approve_activity / reject_activity "+
 			"and the fingerprint above (or in the service's console); a later apply waits for this same activity and adopts its "+

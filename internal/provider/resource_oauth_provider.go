@@ -212,6 +212,9 @@ func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateR
 			"This is always a bug in the provider or the service; please report it.", out.Activity.ID, len(out.Result.ProviderIDs), out.Result.ProviderIDs))
 		return
 	}
+	// The activity has run: record it even if Terraform is interrupting us.
+	ctx, done := r.pd.client.SeeThrough(ctx)
+	defer done()
 	plan.ID = types.StringValue(out.Result.ProviderIDs[0])
 	plan.OIDCTokenWO = types.StringNull()
 	// The claims of a token and created_at are known only to the service.

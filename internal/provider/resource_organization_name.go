@@ -97,6 +97,9 @@ func (r *organizationNameResource) rename(ctx context.Context, m *organizationNa
 		return
 	}
 	tflog.Info(ctx, "renamed organization", map[string]any{"organization_id": out.Result.OrganizationID, "activity_id": out.Activity.ID})
+	// The activity has run: record it even if Terraform is interrupting us.
+	ctx, done := r.pd.client.SeeThrough(ctx)
+	defer done()
 	r.readInto(ctx, m, diags)
 }
 

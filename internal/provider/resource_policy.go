@@ -238,6 +238,9 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 			"this is always a bug in the provider or the service", out.Activity.ID, len(out.Result.PolicyIDs)))
 		return
 	}
+	// The activity has run: record it even if Terraform is interrupting us.
+	ctx, done := r.pd.client.SeeThrough(ctx)
+	defer done()
 	id := out.Result.PolicyIDs[0]
 	tflog.Info(ctx, "created policy", map[string]any{"policy_id": id, "activity_id": out.Activity.ID})
 	found, err := r.readInto(ctx, id, &plan)
@@ -317,6 +320,9 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 			return
 		}
 	}
+	// The activity has run: record it even if Terraform is interrupting us.
+	ctx, done := r.pd.client.SeeThrough(ctx)
+	defer done()
 	// Read back for the new updated_at (and anything the service normalised).
 	found, err := r.readInto(ctx, id, &plan)
 	if err == nil && !found {

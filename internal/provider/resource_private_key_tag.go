@@ -150,6 +150,9 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 		addAPIError(&resp.Diagnostics, "Error creating private key tag", "create_private_key_tag", "private key tag "+plan.Name.String(), err)
 		return
 	}
+	// The activity has run: record it even if Terraform is interrupting us.
+	ctx, done := r.pd.client.SeeThrough(ctx)
+	defer done()
 	id := out.Result.PrivateKeyTagID
 	tflog.Info(ctx, "created private key tag", map[string]any{"private_key_tag_id": id, "activity_id": out.Activity.ID})
 	plan.ID = types.StringValue(id)
@@ -221,6 +224,9 @@ func (r *privateKeyTagResource) Update(ctx context.Context, req resource.UpdateR
 		tflog.Info(ctx, "updated private key tag", map[string]any{"private_key_tag_id": id, "activity_id": out.Activity.ID,
 			"added": params.AddPrivateKeyIDs, "removed": params.RemovePrivateKeyIDs})
 	}
+	// The activity has run: record it even if Terraform is interrupting us.
+	ctx, done := r.pd.client.SeeThrough(ctx)
+	defer done()
 	plan.ID = state.ID
 	found := r.readInto(ctx, &plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {

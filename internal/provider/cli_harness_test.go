@@ -1,0 +1,186 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// tfCLI drives the real terraform binary against a freshly built provider
+// binary (dev_overrides, no `terraform init`), for what
+// terraform-plugin-testing cannot do: interrupt a running apply, and read
+// the CLI's own plan output and trace log, which carry the provider
+// process's log lines too.
+type tfCLI struct {
+	t   *testing.T
+	dir string
+	env []string
+}
+
+// builtProvider is the provider binary, built once per test run (with -race,
+// which reuses the packages `go test -race` has already compiled).
+var builtProvider struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func providerBinaryDir(t *testing.T) string {
+	t.Helper()
+	builtProvider.once.Do(func() {
+		dir, err := os.MkdirTemp("", "custody-provider-bin-")
+		if err != nil {
+			builtProvider.err = err
+			return
+		}
+		builtProvider.dir = dir
+		cmd := exec.Command("go", "build", "-race", "-o", filepath.Join(dir, "terraform-provider-custody"), "../..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			builtProvider.err = fmt.Errorf("go build of the provider: %v\n%s", err, out)
+		}
+	})
+	if builtProvider.err != nil {
+		t.Fatal(builtProvider.err)
+	}
+	return builtProvider.dir
+}
+
+// TestMain removes the provider binary built for the CLI tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtProvider.dir != "" {
+		_ = os.RemoveAll(builtProvider.dir)
+	}
+	os.Exit(code)
+}
+
+// newTFCLI prepares a working directory whose terraform runs use the built
+// provider with e's credentials (given as CUSTODY_* variables, as a
+// pipeline would).
+func newTFCLI(t *testing.T, e *accEmulator) *tfCLI {
+	t.Helper()
+	testAccPreCheck(t)
+	bin := providerBinaryDir(t)
+	dir := t.TempDir()
+	rc := filepath.Join(dir, "terraform.rc")
+	writeFile(t, rc, fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "registry.terraform.io/custody-labs/custody" = %q
+  }
+  direct {}
+}
+`, bin))
+	env := []string{}
+	for _, kv := range os.Environ() {
+		// The test's own TF_* and CUSTODY_* settings must not leak in.
+		if !strings.HasPrefix(kv, "TF_") && !strings.HasPrefix(kv, "CUSTODY_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_INPUT=0", "TF_CLI_CONFIG_FILE="+rc,
+		"CUSTODY_BASE_URL="+e.url, "CUSTODY_ORGANIZATION_ID="+accOrg,
+		"CUSTODY_API_PUBLIC_KEY="+e.key.PublicKeyHex(), "CUSTODY_API_PRIVATE_KEY="+e.key.PrivateKeyHex())
+	return &tfCLI{t: t, dir: dir, env: env}
+}
+
+// write replaces the configuration with body (the provider block comes from
+// the environment).
+func (c *tfCLI) write(body string) {
+	c.t.Helper()
+	writeFile(c.t, filepath.Join(c.dir, "main.tf"), `terraform {
+  required_providers {
+    custody = { source = "custody-labs/custody" }
+  }
+}
+`+body)
+}
+
+// command returns terraform with args, in the working directory, with
+// extra environment; its output goes to out.
+func (c *tfCLI) command(ctx context.Context, out *bytes.Buffer, extraEnv []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), append(args, "-no-color")...)
+	cmd.Dir = c.dir
+	cmd.Env = append(append([]string{}, c.env...), extraEnv...)
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.WaitDelay = 10 * time.Second
+	return cmd
+}
+
+// run runs terraform to the end and returns its output and exit code.
+func (c *tfCLI) run(extraEnv []string, args ...string) (string, int) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(c.t.Context(), 5*time.Minute)
+	defer cancel()
+	var out bytes.Buffer
+	err := c.command(ctx, &out, extraEnv, args...).Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return out.String(), 0
+	case errors.As(err, &exit):
+		return out.String(), exit.ExitCode()
+	}
+	c.t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	return "", -1
+}
+
+// mustRun runs terraform and fails the test unless it exits with want.
+func (c *tfCLI) mustRun(want int, args ...string) string {
+	c.t.Helper()
+	out, code := c.run(nil, args...)
+	if code != want {
+		c.t.Fatalf("terraform %s exited %d, want %d:\n%s", strings.Join(args, " "), code, want, out)
+	}
+	return out
+}
+
+// stateIDs returns the ids of the instances of a resource in the local state.
+func (c *tfCLI) stateIDs(resourceType string) []string {
+	c.t.Helper()
+	raw, err := os.ReadFile(filepath.Join(c.dir, "terraform.tfstate"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	var st struct {
+		Resources []struct {
+			Type      string `json:"type"`
+			Instances []struct {
+				Attributes struct {
+					ID string `json:"id"`
+				} `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(raw, &st); err != nil {
+		c.t.Fatalf("reading terraform.tfstate: %v", err)
+	}
+	var ids []string
+	for _, r := range st.Resources {
+		if r.Type != resourceType {
+			continue
+		}
+		for _, in := range r.Instances {
+			ids = append(ids, in.Attributes.ID)
+		}
+	}
+	return ids
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
