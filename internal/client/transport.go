@@ -63,7 +63,8 @@ func (c *Client) post(ctx context.Context, op, path string, body []byte, out any
 			wait = c.jitter(backoff(c.retryMin, c.retryMax, attempt))
 		}
 		if deadline, ok := ctx.Deadline(); ok && c.now().Add(wait).After(deadline) {
-			return fmt.Errorf("%w (no time left to retry in %s)", failure, wait)
+			return fmt.Errorf("%w (gave up after %d attempts: the next retry, in %s, would pass the deadline)",
+				failure, attempt+1, wait.Round(time.Millisecond))
 		}
 		c.debug(ctx, "retrying request", map[string]any{
 			"operation": op, "attempt": attempt + 1, "wait": wait.String(), "error": failure.Error(),

@@ -153,7 +153,7 @@ func TestRetryStopsWhenRetryAfterPassesTheDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
 	_, err := c.Whoami(ctx, WhoamiRequest{})
-	if err == nil || !strings.Contains(err.Error(), "no time left to retry") || !strings.Contains(err.Error(), "rate limited") {
+	if err == nil || !strings.Contains(err.Error(), "would pass the deadline") || !strings.Contains(err.Error(), "rate limited") {
 		t.Fatalf("error = %v", err)
 	}
 	if len(s.all()) != 0 || len(f.all()) != 1 {

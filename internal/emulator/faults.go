@@ -38,10 +38,11 @@ type FaultRate struct {
 }
 
 type faultInjector struct {
-	mu   sync.Mutex
-	f    Faults
-	rng  *rand.Rand
-	seen map[*FaultRate]int
+	mu       sync.Mutex
+	f        Faults
+	rng      *rand.Rand
+	seen     map[*FaultRate]int
+	injected map[string]int // by kind, for tests that must show faults fired
 }
 
 func newFaultInjector(f Faults) *faultInjector {
@@ -49,7 +50,8 @@ func newFaultInjector(f Faults) *faultInjector {
 	if seed == 0 {
 		seed = rand.Uint64()
 	}
-	return &faultInjector{f: f, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), seen: map[*FaultRate]int{}}
+	return &faultInjector{f: f, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), seen: map[*FaultRate]int{},
+		injected: map[string]int{}}
 }
 
 // SetFaults replaces the faults in force (e.g. to bring a "down" service
@@ -62,6 +64,19 @@ func (s *Server) SetFaults(f Faults) {
 	if f.Seed != 0 {
 		s.faults.rng = rand.New(rand.NewPCG(f.Seed, f.Seed^0x9e3779b97f4a7c15))
 	}
+}
+
+// InjectedFaults returns how many faults of each kind were injected since
+// the server started: "down", "429", "503", "500", "latency" and
+// "drop-after-commit".
+func (s *Server) InjectedFaults() map[string]int {
+	s.faults.mu.Lock()
+	defer s.faults.mu.Unlock()
+	out := make(map[string]int, len(s.faults.injected))
+	for k, v := range s.faults.injected {
+		out[k] = v
+	}
+	return out
 }
 
 func (fi *faultInjector) hit(r *FaultRate) bool {
@@ -82,6 +97,7 @@ func (fi *faultInjector) before(kind routeKind) *response {
 	defer fi.mu.Unlock()
 	if fi.f.Latency.Rate > 0 || fi.f.Latency.First > 0 {
 		if fi.hit(&fi.f.Latency) {
+			fi.injected["latency"]++
 			d := fi.f.Delay
 			fi.mu.Unlock()
 			time.Sleep(d)
@@ -90,14 +106,18 @@ func (fi *faultInjector) before(kind routeKind) *response {
 	}
 	switch {
 	case fi.f.Down:
+		fi.injected["down"]++
 		return errorResponse(&apiError{http.StatusServiceUnavailable, codeUnavailable, "injected fault: the service is down"})
 	case fi.hit(&fi.f.RateLimited):
+		fi.injected["429"]++
 		r := errorResponse(&apiError{http.StatusTooManyRequests, codeResourceExhausted, "injected fault: rate limit exceeded"})
 		r.header.Set("Retry-After", strconv.Itoa(max(fi.f.RetryAfterSeconds, 0)))
 		return r
 	case fi.hit(&fi.f.Unavailable):
+		fi.injected["503"]++
 		return errorResponse(&apiError{http.StatusServiceUnavailable, codeUnavailable, "injected fault: service unavailable"})
 	case fi.hit(&fi.f.Internal):
+		fi.injected["500"]++
 		return errorResponse(&apiError{http.StatusInternalServerError, codeInternal, "injected fault: internal error"})
 	}
 	return nil
@@ -106,7 +126,11 @@ func (fi *faultInjector) before(kind routeKind) *response {
 func (fi *faultInjector) dropAfterCommit() bool {
 	fi.mu.Lock()
 	defer fi.mu.Unlock()
-	return fi.hit(&fi.f.DropAfterCommit)
+	if fi.hit(&fi.f.DropAfterCommit) {
+		fi.injected["drop-after-commit"]++
+		return true
+	}
+	return false
 }
 
 // dropConnection closes the connection without an answer.

@@ -18,6 +18,9 @@ func TestFaultInjection(t *testing.T) {
 		e := newTestEmulator(t, func(o *Options) { o.Faults = Faults{RateLimited: FaultRate{First: 2}, RetryAfterSeconds: 0} })
 		raw := e.post(t, "/public/v1/query/whoami", []byte(`{"organizationId":"org-test"}`), e.key)
 		wantError(t, raw, 429, "rate limit exceeded")
+		if n := e.srv.InjectedFaults()["429"]; n != 1 {
+			t.Errorf("InjectedFaults counts %d 429s, want 1", n)
+		}
 		if _, err := rename(e); err != nil {
 			t.Fatalf("after one more 429 the client must succeed: %v", err)
 		}
@@ -48,6 +51,9 @@ func TestFaultInjection(t *testing.T) {
 		list, _ := e.client.ListActivities(t.Context(), client.ListActivitiesRequest{})
 		if len(list.Activities) != 1 || list.Activities[0].ID != got.Activity.ID {
 			t.Fatalf("want the one committed activity, got %d", len(list.Activities))
+		}
+		if n := e.srv.InjectedFaults()["drop-after-commit"]; n != 1 {
+			t.Errorf("InjectedFaults counts %d drops, want 1", n)
 		}
 	})
 	t.Run("down, then back up", func(t *testing.T) {

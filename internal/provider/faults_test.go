@@ -1,0 +1,169 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
+)
+
+// faultyService answers about 20% of requests with 429 (Retry-After: 1) or
+// 503, and commits 5% of submits and then drops the connection, so that
+// the client cannot know they succeeded.
+var faultyService = emulator.Faults{
+	RateLimited: emulator.FaultRate{Rate: 0.10}, RetryAfterSeconds: 1,
+	Unavailable:     emulator.FaultRate{Rate: 0.112}, // of the 90% not rate limited: 10% more in all
+	DropAfterCommit: emulator.FaultRate{Rate: 0.05},
+}
+
+// faultsProviderBlock allows more retries than the default 5: at a 20%
+// fault rate, six failures in a row are rare but not rare enough for ~600
+// requests in every run.
+func (e *accEmulator) faultsProviderBlock() string {
+	return fmt.Sprintf(`
+provider "custody" {
+  base_url        = %q
+  organization_id = %q
+  api_public_key  = %q
+  api_private_key = %q
+  max_retries     = 10
+}
+`, e.url, accOrg, e.key.PublicKeyHex(), e.key.PrivateKeyHex())
+}
+
+func faultsPolicies(count int, notes string) string {
+	return fmt.Sprintf(`
+resource "custody_policy" "p" {
+  count     = %d
+  name      = "policy ${count.index}"
+  effect    = "EFFECT_DENY"
+  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD'"
+  notes     = %q
+}
+`, count, notes)
+}
+
+// faultsExactly checks that the service holds exactly the policies in state,
+// want of them, all with the given notes: nothing lost, nothing duplicated.
+func faultsExactly(e *accEmulator, want int, notes string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		var inState []string
+		for _, rs := range s.RootModule().Resources {
+			if rs.Type == "custody_policy" {
+				inState = append(inState, rs.Primary.ID)
+			}
+		}
+		list, err := e.client.ListPolicies(context.Background(), client.ListPoliciesRequest{})
+		if err != nil {
+			return err
+		}
+		var held []string
+		for _, p := range list.Policies {
+			held = append(held, p.PolicyID)
+			if p.Notes != notes {
+				return fmt.Errorf("policy %s has notes %q, want %q", p.PolicyID, p.Notes, notes)
+			}
+		}
+		slices.Sort(inState)
+		slices.Sort(held)
+		if len(held) != want || !slices.Equal(held, inState) {
+			return fmt.Errorf("the service holds %d policies and state %d, want the same %d", len(held), len(inState), want)
+		}
+		return nil
+	}
+}
+
+// TestAccFaults_createUpdateDelete applies, updates and deletes 50 policies
+// while the service rate limits, fails and drops connections after
+// committing. Every step must converge to exactly what is configured (the
+// testing framework also requires the plan after each apply to be empty,
+// read under the same faults).
+func TestAccFaults_createUpdateDelete(t *testing.T) {
+	e := newAccEmulator(t, func(o *emulator.Options) { o.Faults = faultyService })
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			if held := emulatorPolicyIDs(t, e); len(held) != 0 {
+				return fmt.Errorf("%d policies left after destroy: %v", len(held), held)
+			}
+			// The run proves something only if every kind of fault fired.
+			got := e.srv.InjectedFaults()
+			for _, kind := range []string{"429", "503", "drop-after-commit"} {
+				if got[kind] == 0 {
+					return fmt.Errorf("no %s fault was injected (%v): the test exercised nothing", kind, got)
+				}
+			}
+			t.Logf("faults injected: %v", got)
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: e.faultsProviderBlock() + faultsPolicies(50, "v1"),
+				Check:  faultsExactly(e, 50, "v1"),
+			},
+			{
+				Config: e.faultsProviderBlock() + faultsPolicies(50, "v2"),
+				Check:  faultsExactly(e, 50, "v2"),
+			},
+			{
+				Config: e.faultsProviderBlock() + faultsPolicies(20, "v2"),
+				Check:  faultsExactly(e, 20, "v2"),
+			},
+		},
+	})
+}
+
+// TestAccFaults_serviceDown applies against a service that stays down: the
+// apply fails within the resources' timeout with the service's answer,
+// and a later apply against the recovered service converges with nothing
+// duplicated.
+func TestAccFaults_serviceDown(t *testing.T) {
+	e := newAccEmulator(t)
+	const timeout = 15 * time.Second
+	config := e.faultsProviderBlock() + fmt.Sprintf(`
+resource "custody_policy" "p" {
+  count  = 3
+  name   = "policy ${count.index}"
+  effect = "EFFECT_ALLOW"
+  timeouts = {
+    create = %q
+  }
+}
+`, timeout)
+	var start time.Time
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					e.srv.SetFaults(emulator.Faults{Down: true})
+					start = time.Now()
+				},
+				Config:      config,
+				ExpectError: regexp.MustCompile(`(?s)Error creating policy.*503.*the\s+service\s+is\s+down.*would\s+pass\s+the\s+deadline`),
+			},
+			{
+				PreConfig: func() {
+					// Plan and apply around the failed creates take a few
+					// seconds more than the timeout itself.
+					if took := time.Since(start); took > timeout+20*time.Second {
+						t.Errorf("the failing apply took %v, want it to end soon after the %v timeout", took, timeout)
+					}
+					e.srv.SetFaults(emulator.Faults{})
+				},
+				Config: config,
+				Check:  faultsExactly(e, 3, ""),
+			},
+		},
+	})
+}
