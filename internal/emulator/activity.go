@@ -93,9 +93,7 @@ func (s *Server) createActivity(who *caller, op string, spec submitSpec, params 
 	s.st.Fingerprints[fingerprint] = rec.Activity.ID
 	s.addVote(rec, who, "VOTE_SELECTION_APPROVED")
 	s.advance(rec, who)
-	if err := s.store.save(s.st); err != nil {
-		return nil, errInternal("%v", err)
-	}
+	s.changed()
 	s.deliveries.activityUpdated(rec.Activity)
 	return submitAnswer(&rec.Activity), nil
 }

@@ -72,9 +72,7 @@ func (s *Server) vote(who *caller, selection string, raw json.RawMessage, voteFi
 		s.advance(rec, who)
 	}
 	s.st.VoteFingerprints[voteFingerprint] = act.ID
-	if err := s.store.save(s.st); err != nil {
-		return nil, errInternal("%v", err)
-	}
+	s.changed()
 	s.deliveries.activityUpdated(*act)
 	return submitAnswer(act), nil
 }

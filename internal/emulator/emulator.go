@@ -79,6 +79,9 @@ type Server struct {
 	deliveries *deliverer
 	faults     *faultInjector
 	counts     *requestCounts
+
+	changes uint64 // under mu: how many changes st has seen
+	commits committer
 }
 
 // New builds a server. With a StatePath whose file exists, state is loaded
@@ -233,18 +236,38 @@ func (s *Server) serveOperation(r *http.Request, kind routeKind, op string) *res
 		}
 		handler = q
 	}
+	resp, change := s.serveLocked(r, op, body, handler)
+	if change > 0 {
+		if err := s.commit(change); err != nil {
+			return errorResponse(errInternal("%v", err))
+		}
+	}
+	return resp
+}
+
+// serveLocked runs the operation under the state lock. change is the
+// sequence number of the change it made to the state, 0 for none: the
+// answer goes out only once that change is on disk.
+func (s *Server) serveLocked(r *http.Request, op string, body []byte,
+	handler func(*Server, *caller, []byte) (any, *apiError)) (_ *response, change uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	before := s.changes
+	defer func() {
+		if s.changes != before {
+			change = s.changes
+		}
+	}()
 	who, apiErr := s.authenticate(r, body)
 	if apiErr != nil {
-		return errorResponse(apiErr)
+		return errorResponse(apiErr), 0
 	}
 	if who.SubOrg && !subOrgOps[op] {
-		return errorResponse(errDenied("%s on sub-organization %s: the emulator models sub-organizations only for %s", op, who.OrganizationID, strings.Join(slices.Sorted(maps.Keys(subOrgOps)), ", ")))
+		return errorResponse(errDenied("%s on sub-organization %s: the emulator models sub-organizations only for %s", op, who.OrganizationID, strings.Join(slices.Sorted(maps.Keys(subOrgOps)), ", "))), 0
 	}
 	out, apiErr := handler(s, who, body)
 	if apiErr != nil {
-		return errorResponse(apiErr)
+		return errorResponse(apiErr), 0
 	}
-	return jsonResponse(http.StatusOK, out)
+	return jsonResponse(http.StatusOK, out), 0
 }

@@ -52,6 +52,11 @@ func (s *store) save(st *state) error {
 	if err != nil {
 		return fmt.Errorf("emulator: encoding state: %w", err)
 	}
+	return s.write(b)
+}
+
+// write replaces the file with b atomically.
+func (s *store) write(b []byte) error {
 	dir := filepath.Dir(s.path)
 	tmp, err := os.CreateTemp(dir, filepath.Base(s.path)+".*.tmp")
 	if err != nil {
