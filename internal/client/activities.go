@@ -1,6 +1,9 @@
 package client
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 var (
 	opApproveActivity = operation{name: "approve_activity", typ: "ACTIVITY_TYPE_APPROVE_ACTIVITY"}
@@ -19,6 +22,11 @@ func (c *Client) GetActivity(ctx context.Context, req GetActivityRequest) (*Acti
 	resp, err := query[ActivityResponse](ctx, c, "get_activity", req)
 	if err != nil {
 		return nil, err
+	}
+	// A body such as {} or null decodes without error; it must not pass
+	// for an activity (the poll would read its empty status).
+	if resp.Activity.ID == "" {
+		return nil, errors.New("get_activity: the answer holds no activity id")
 	}
 	return &resp.Activity, nil
 }

@@ -232,6 +232,9 @@ func (c *Client) settle(ctx, sctx context.Context, act *Activity) (*Activity, er
 		if err != nil {
 			return act, fmt.Errorf("polling activity %s: %w", act.ID, err)
 		}
+		if next.ID != act.ID {
+			return act, fmt.Errorf("polling activity %s: get_activity answered activity %q", act.ID, next.ID)
+		}
 		act = next
 	}
 }

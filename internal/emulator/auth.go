@@ -7,6 +7,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -83,6 +85,9 @@ func verifyStamp(header string, body []byte) (string, *apiError) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&st); err != nil {
 		return "", errUnauthenticated("malformed X-Stamp: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return "", errUnauthenticated("malformed X-Stamp: unexpected data after the JSON object")
 	}
 	if st.Scheme != client.StampSchemeP256 {
 		return "", errUnauthenticated("unsupported stamp scheme %q: the emulator verifies %s", st.Scheme, client.StampSchemeP256)

@@ -37,13 +37,7 @@ var builtProvider struct {
 func providerBinaryDir(t *testing.T) string {
 	t.Helper()
 	builtProvider.once.Do(func() {
-		dir, err := os.MkdirTemp("", "custody-provider-bin-")
-		if err != nil {
-			builtProvider.err = err
-			return
-		}
-		builtProvider.dir = dir
-		cmd := exec.Command("go", "build", "-race", "-o", filepath.Join(dir, "terraform-provider-custody"), "../..")
+		cmd := exec.Command("go", "build", "-race", "-o", filepath.Join(builtProvider.dir, "terraform-provider-custody"), "../..")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			builtProvider.err = fmt.Errorf("go build of the provider: %v\n%s", err, out)
 		}
@@ -54,12 +48,17 @@ func providerBinaryDir(t *testing.T) string {
 	return builtProvider.dir
 }
 
-// TestMain removes the provider binary built for the CLI tests.
+// TestMain holds the directory of the provider binary built for the CLI
+// tests, shared by all of them, and removes it at the end.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if builtProvider.dir != "" {
-		_ = os.RemoveAll(builtProvider.dir)
+	dir, err := os.MkdirTemp("", "custody-provider-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
+	builtProvider.dir = dir
+	code := m.Run()
+	_ = os.RemoveAll(dir)
 	os.Exit(code)
 }
 
@@ -68,6 +67,11 @@ func TestMain(m *testing.M) {
 // pipeline would).
 func newTFCLI(t *testing.T, e *accEmulator) *tfCLI {
 	t.Helper()
+	// The same rule as resource.Test: acceptance tests run with TF_ACC set
+	// (make test sets it), and then a missing terraform is a failure.
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
 	testAccPreCheck(t)
 	bin := providerBinaryDir(t)
 	dir := t.TempDir()
