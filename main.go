@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/provider"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 )
 
 // Render docs/ from the schema and templates/; the pinned Terraform is found on
@@ -23,11 +21,7 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/custody-labs/custody",
-		Debug:   debug,
-	})
-	if err != nil {
+	if err := provider.Serve(version, debug); err != nil {
 		log.Fatal(err.Error())
 	}
 }

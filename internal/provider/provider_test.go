@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -15,9 +14,10 @@ import (
 )
 
 // testAccProtoV6ProviderFactories runs the provider in-process, so acceptance
-// tests exercise the current code without building or installing a binary.
+// tests exercise the current code without building or installing a binary,
+// served as main.go serves it.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"custody": providerserver.NewProtocol6WithError(New("test")()),
+	"custody": func() (tfprotov6.ProviderServer, error) { return NewProtocol6Server("test"), nil },
 }
 
 // testAccPreCheck fails instead of skipping: a missing Terraform must not turn
