@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"encoding/json"
 	"fmt"
 	"sync"
 )
@@ -58,7 +57,7 @@ func (s *Server) commit(change uint64) error {
 // change the file holds.
 func (s *Server) writeState() (uint64, error) {
 	s.mu.Lock()
-	b, err := json.Marshal(s.st)
+	b, err := encodeState(s.st)
 	upTo := s.changes
 	s.mu.Unlock()
 	if err != nil {
