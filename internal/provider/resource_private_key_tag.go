@@ -5,7 +5,6 @@ import (
 	"errors"
 	"regexp"
 	"slices"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -53,8 +52,6 @@ type privateKeyTagModel struct {
 	ID            types.String   `tfsdk:"id"`
 	Name          types.String   `tfsdk:"name"`
 	PrivateKeyIDs types.Set      `tfsdk:"private_key_ids"`
-	CreatedAt     types.String   `tfsdk:"created_at"`
-	UpdatedAt     types.String   `tfsdk:"updated_at"`
 	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
 
@@ -77,7 +74,9 @@ func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"`ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS`; the keys stay, without the tag. Any of them may need approvals by other " +
 			"users (see `timeouts`).\n\n" +
 			"Refresh reads the tag from `list_private_key_tags` and its keys from `list_private_keys` (each key lists its tags); " +
-			"both lists are read once per Terraform command however many tags there are. A rename or a key added or removed " +
+			"both lists are read once per Terraform command however many tags there are. Create and update read nothing back: " +
+			"the service answers with the tag id, and the name and keys are what was sent, so applying N tags costs N submits " +
+			"and no list. A rename or a key added or removed " +
 			"outside Terraform shows as an update; a tag deleted outside Terraform is planned for creation.\n\n" +
 			"Import with the tag id: `terraform import custody_private_key_tag.example <tag id>`.",
 		Attributes: map[string]schema.Attribute{
@@ -107,17 +106,6 @@ func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaReq
 				Validators: []validator.Set{
 					setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
 				},
-			},
-			"created_at": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "When the tag was created (RFC 3339, UTC).",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"updated_at": schema.StringAttribute{
-				Computed: true,
-				// No UseStateForUnknown: every update moves it, so it is
-				// unknown in an update plan and read back after the apply.
-				MarkdownDescription: "When the tag's name or keys last changed (RFC 3339, UTC).",
 			},
 			"timeouts": to,
 		},
@@ -150,22 +138,12 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 		addAPIError(&resp.Diagnostics, "Error creating private key tag", "create_private_key_tag", "private key tag "+plan.Name.String(), err)
 		return
 	}
-	// The activity has run: record it even if Terraform is interrupting us.
-	ctx, done := r.pd.client.SeeThrough(ctx)
-	defer done()
 	id := out.Result.PrivateKeyTagID
 	tflog.Info(ctx, "created private key tag", map[string]any{"private_key_tag_id": id, "activity_id": out.Activity.ID})
+	// Nothing to read back: the name and keys are what was sent. Reading
+	// the tag list after every create would make applying N tags cost N
+	// lists of up to N tags.
 	plan.ID = types.StringValue(id)
-	found := r.readInto(ctx, &plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		resp.Diagnostics.AddError("Error creating private key tag",
-			"Private key tag "+id+" was created (activity "+out.Activity.ID+") but list_private_key_tags does not show it. "+
-				"Import it with `terraform import` once the service lists it.")
-		return
-	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -224,20 +202,8 @@ func (r *privateKeyTagResource) Update(ctx context.Context, req resource.UpdateR
 		tflog.Info(ctx, "updated private key tag", map[string]any{"private_key_tag_id": id, "activity_id": out.Activity.ID,
 			"added": params.AddPrivateKeyIDs, "removed": params.RemovePrivateKeyIDs})
 	}
-	// The activity has run: record it even if Terraform is interrupting us.
-	ctx, done := r.pd.client.SeeThrough(ctx)
-	defer done()
+	// Nothing to read back, as after a create.
 	plan.ID = state.ID
-	found := r.readInto(ctx, &plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		resp.Diagnostics.AddError("Error updating private key tag",
-			"Private key tag "+id+" was updated but list_private_key_tags no longer shows it; it may have been deleted meanwhile. "+
-				"Run `terraform apply` again to create it.")
-		return
-	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -314,26 +280,7 @@ func (r *privateKeyTagResource) readInto(ctx context.Context, m *privateKeyTagMo
 	diags.Append(d...)
 	m.Name = types.StringValue(tag.TagName)
 	m.PrivateKeyIDs = set
-	m.CreatedAt = privateKeyTagTime(tag.CreatedAt)
-	m.UpdatedAt = privateKeyTagTime(tag.UpdatedAt)
 	return true
-}
-
-// privateKeyTagTime writes a service timestamp as RFC 3339 in UTC; null
-// when the service sent none.
-func privateKeyTagTime(ts client.Timestamp) types.String {
-	if ts.IsZero() {
-		return types.StringNull()
-	}
-	t, err := ts.Time()
-	if err != nil {
-		// Keep what the service sent rather than fail a refresh.
-		if ts.Text != "" {
-			return types.StringValue(ts.Text)
-		}
-		return types.StringValue(ts.Seconds)
-	}
-	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
 }
 
 // privateKeyTagStrings reads a known set of strings, sorted, so that the
