@@ -57,7 +57,7 @@ func (s *Server) commit(change uint64) error {
 // change the file holds.
 func (s *Server) writeState() (uint64, error) {
 	s.mu.Lock()
-	b, err := encodeState(s.st)
+	b, err := encodeState(s.st, &s.encoded)
 	upTo := s.changes
 	s.mu.Unlock()
 	if err != nil {

@@ -80,7 +80,8 @@ type Server struct {
 	faults     *faultInjector
 	counts     *requestCounts
 
-	changes uint64 // under mu: how many changes st has seen
+	changes uint64      // under mu: how many changes st has seen
+	encoded encodeCache // under mu: see encodeState
 	commits committer
 }
 

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,7 +19,7 @@ func TestEncodeStateIsTheStateAsJSON(t *testing.T) {
 		t.Helper()
 		e.srv.mu.Lock()
 		defer e.srv.mu.Unlock()
-		got, err := encodeState(e.srv.st)
+		got, err := encodeState(e.srv.st, &e.srv.encoded)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -26,13 +27,19 @@ func TestEncodeStateIsTheStateAsJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Each member once: a second would silently win on load.
+		if dup := duplicateMember(t, got); dup != "" {
+			t.Fatalf("%s: member %s appears twice in the document", step, dup)
+		}
 		var g, w map[string]any
 		if err := json.Unmarshal(got, &g); err != nil {
 			t.Fatalf("%s: encodeState wrote invalid JSON: %v", step, err)
 		}
 		_ = json.Unmarshal(want, &w)
-		if w["activities"] == nil { // omitempty: json.Marshal leaves out an empty map
-			w["activities"] = map[string]any{}
+		for _, k := range []string{"activities", "policyEvaluations"} {
+			if w[k] == nil { // omitempty: json.Marshal leaves out an empty map
+				w[k] = map[string]any{}
+			}
 		}
 		if !reflect.DeepEqual(g, w) {
 			t.Fatalf("%s: encodeState differs from json.Marshal:\n%s\n%s", step, got, want)
@@ -60,4 +67,31 @@ func TestEncodeStateIsTheStateAsJSON(t *testing.T) {
 	}
 	same("after a rejection")
 	same("written again")
+}
+
+// duplicateMember returns a top-level member name that appears twice in
+// the JSON object doc, or "".
+func duplicateMember(t *testing.T, doc []byte) string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not a JSON object: %v %v", tok, err)
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, _ := tok.(string)
+		if seen[name] {
+			return name
+		}
+		seen[name] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ""
 }

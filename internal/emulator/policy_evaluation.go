@@ -46,9 +46,21 @@ func (s *Server) evaluatePolicies(rec *activityRecord, who *caller) []client.Pol
 		"user":     map[string]any{"id": who.UserID},
 	}
 	out := []client.PolicyEvaluation{}
+	// A condition's value depends only on its text and vars: policies that
+	// share a condition are evaluated once per vote.
+	type holds struct {
+		applies bool
+		err     error
+	}
+	seen := map[string]holds{}
 	for _, p := range s.sortedPolicies(policyByID) {
 		outcome := outcomeAllow
-		applies, err := conditionHolds(p.Condition, vars)
+		h, ok := seen[p.Condition]
+		if !ok {
+			h.applies, h.err = conditionHolds(p.Condition, vars)
+			seen[p.Condition] = h
+		}
+		applies, err := h.applies, h.err
 		switch {
 		case err != nil:
 			outcome = outcomeError

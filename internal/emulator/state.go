@@ -38,11 +38,11 @@ type state struct {
 	WebhookEndpoints map[string]*client.WebhookEndpoint `json:"webhookEndpoints"`
 	Otps             map[string]*otpRecord              `json:"otps"`
 
-	Activities        map[string]*activityRecord                 `json:"activities,omitempty"` // see encodeState
-	ActivityOrder     []string                                   `json:"activityOrder"`        // creation order
-	Fingerprints      map[string]string                          `json:"fingerprints"`         // submit body hash → activity id
-	VoteFingerprints  map[string]string                          `json:"voteFingerprints"`     // vote body hash → voted activity id
-	PolicyEvaluations map[string][]client.PolicyEvaluationRecord `json:"policyEvaluations"`    // by activity id
+	Activities        map[string]*activityRecord                 `json:"activities,omitempty"`        // see encodeState
+	ActivityOrder     []string                                   `json:"activityOrder"`               // creation order
+	Fingerprints      map[string]string                          `json:"fingerprints"`                // submit body hash → activity id
+	VoteFingerprints  map[string]string                          `json:"voteFingerprints"`            // vote body hash → voted activity id
+	PolicyEvaluations map[string][]client.PolicyEvaluationRecord `json:"policyEvaluations,omitempty"` // by activity id; see encodeState
 
 	// Read-only data seeded by fixtures.
 	MfaPolicies             map[string][]client.MfaPolicy                      `json:"mfaPolicies"` // by user id
