@@ -21,7 +21,6 @@ import (
 
 const privateKeyTagAddr = "custody_private_key_tag.test"
 
-
 // privateKeyTagTestKeys creates n secp256k1 keys through the test's own
 // client: the provider manages tags, not keys.
 func privateKeyTagTestKeys(t *testing.T, e *accEmulator, n int) []string {
