@@ -95,3 +95,35 @@ func TestFrameworkRetainsNoRequestContexts(t *testing.T) {
 		})
 	}
 }
+
+func TestSilenceUnreadLogs(t *testing.T) {
+	for name, tc := range map[string]struct {
+		environ []string
+		silent  bool
+	}{
+		"no TF_LOG":                  {environ: []string{"HOME=/root", "PATH=/bin"}, silent: true},
+		"only TF_LOG_PATH":           {environ: []string{"TF_LOG_PATH=/tmp/tf.log"}, silent: true},
+		"only core logs":             {environ: []string{"TF_LOG_CORE=trace"}, silent: true},
+		"TF_LOG set but empty":       {environ: []string{"TF_LOG="}, silent: true},
+		"TF_LOG":                     {environ: []string{"TF_LOG=debug"}},
+		"TF_LOG_PROVIDER":            {environ: []string{"TF_LOG_PROVIDER=trace"}},
+		"this provider's own level":  {environ: []string{"TF_LOG_PROVIDER_CUSTODY=debug"}},
+		"a framework subsystem only": {environ: []string{"TF_LOG_SDK_FRAMEWORK=trace"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			set := map[string]string{}
+			silenceUnreadLogs(tc.environ, func(k, v string) error { set[k] = v; return nil })
+			if !tc.silent {
+				if len(set) != 0 {
+					t.Fatalf("logs were asked for, but levels were set: %v", set)
+				}
+				return
+			}
+			for _, k := range sdkLogLevels {
+				if set[k] != "off" {
+					t.Errorf("%s = %q, want off", k, set[k])
+				}
+			}
+		})
+	}
+}
