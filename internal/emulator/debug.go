@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"maps"
 	"net/http"
 	"sync"
 )
@@ -28,11 +29,7 @@ func (c *requestCounts) add(kind routeKind, op string) {
 func (s *Server) RequestCounts() map[string]int {
 	s.counts.mu.Lock()
 	defer s.counts.mu.Unlock()
-	out := make(map[string]int, len(s.counts.n))
-	for k, v := range s.counts.n {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(s.counts.n)
 }
 
 // serveDebug answers GET /debug/requests (the counts) and

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -72,11 +73,7 @@ func (s *Server) SetFaults(f Faults) {
 func (s *Server) InjectedFaults() map[string]int {
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
-	out := make(map[string]int, len(s.faults.injected))
-	for k, v := range s.faults.injected {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(s.faults.injected)
 }
 
 func (fi *faultInjector) hit(r *FaultRate) bool {

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,16 +55,18 @@ func accClient(t *testing.T, url string, key *client.APIKey) *client.Client {
 	return c
 }
 
-// providerBlock configures the provider for this emulator in HCL.
-func (e *accEmulator) providerBlock() string {
+// providerBlock configures the provider for this emulator in HCL, with
+// extra attribute lines.
+func (e *accEmulator) providerBlock(extra ...string) string {
 	return fmt.Sprintf(`
 provider "custody" {
   base_url        = %q
   organization_id = %q
   api_public_key  = %q
   api_private_key = %q
+  %s
 }
-`, e.url, accOrg, e.key.PublicKeyHex(), e.key.PrivateKeyHex())
+`, e.url, accOrg, e.key.PublicKeyHex(), e.key.PrivateKeyHex(), strings.Join(extra, "\n  "))
 }
 
 // config is the provider block followed by body.

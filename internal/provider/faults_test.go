@@ -27,17 +27,7 @@ var faultyService = emulator.Faults{
 // faultsProviderBlock allows more retries than the default 5: at a 20%
 // fault rate, six failures in a row are rare but not rare enough for ~600
 // requests in every run.
-func (e *accEmulator) faultsProviderBlock() string {
-	return fmt.Sprintf(`
-provider "custody" {
-  base_url        = %q
-  organization_id = %q
-  api_public_key  = %q
-  api_private_key = %q
-  max_retries     = 10
-}
-`, e.url, accOrg, e.key.PublicKeyHex(), e.key.PrivateKeyHex())
-}
+func (e *accEmulator) faultsProviderBlock() string { return e.providerBlock("max_retries = 10") }
 
 func faultsPolicies(count int, notes string) string {
 	return fmt.Sprintf(`
