@@ -55,3 +55,18 @@ func TestEveryAnsweredChangeIsOnDisk(t *testing.T) {
 		t.Fatalf("state file organization %q", again.st.Organization.ID)
 	}
 }
+
+// A new organization is written before any request, so that a restart
+// finds it even if nothing was ever changed.
+func TestNewStateIsOnDiskBeforeAnyRequest(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	newTestEmulator(t, func(o *Options) { o.StatePath = path })
+	again, err := New(Options{StatePath: path})
+	if err != nil {
+		t.Fatalf("restart on the untouched file: %v", err)
+	}
+	t.Cleanup(again.Close)
+	if id := again.OrganizationID(); id != testOrg {
+		t.Fatalf("organization %q after restart, want %q", id, testOrg)
+	}
+}

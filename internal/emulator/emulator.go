@@ -105,7 +105,8 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if st != nil {
+	fresh := st == nil
+	if !fresh {
 		err = checkRestart(st, opts)
 	} else {
 		st, err = s.firstStart(opts)
@@ -114,6 +115,14 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.st = st
+	if fresh {
+		// The new organization is the first change: on disk, through the
+		// same writer as every later change, before any request.
+		s.changed()
+		if err := s.commit(s.changes); err != nil {
+			return nil, err
+		}
+	}
 	s.webhookKey = ed25519.NewKeyFromSeed(st.WebhookKeySeed)
 	s.webhookKid = st.WebhookKeyID
 	s.faults = newFaultInjector(opts.Faults)
@@ -121,7 +130,7 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// firstStart builds the state of a new organization and saves it.
+// firstStart builds the state of a new organization.
 func (s *Server) firstStart(opts Options) (*state, error) {
 	if opts.OrganizationID == "" {
 		return nil, errors.New("emulator: organization id is required")
@@ -149,7 +158,7 @@ func (s *Server) firstStart(opts Options) (*state, error) {
 			return nil, err
 		}
 	}
-	return st, s.store.save(st)
+	return st, nil
 }
 
 // checkRestart refuses options that contradict a loaded state file: the
@@ -238,7 +247,8 @@ func (s *Server) serveOperation(r *http.Request, kind routeKind, op string) *res
 		handler = q
 	}
 	resp, change := s.serveLocked(r, op, body, handler)
-	if change > 0 {
+	// An answer that changed the state goes out once the change is on disk.
+	if change != 0 {
 		if err := s.commit(change); err != nil {
 			return errorResponse(errInternal("%v", err))
 		}
@@ -247,28 +257,31 @@ func (s *Server) serveOperation(r *http.Request, kind routeKind, op string) *res
 }
 
 // serveLocked runs the operation under the state lock. change is the
-// sequence number of the change it made to the state, 0 for none: the
-// answer goes out only once that change is on disk.
-func (s *Server) serveLocked(r *http.Request, op string, body []byte,
-	handler func(*Server, *caller, []byte) (any, *apiError)) (_ *response, change uint64) {
+// number of the change it made to the state, 0 for none.
+func (s *Server) serveLocked(r *http.Request, op string, body []byte, handler func(*Server, *caller, []byte) (any, *apiError)) (_ *response, change uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	before := s.changes
-	defer func() {
-		if s.changes != before {
-			change = s.changes
-		}
-	}()
+	resp := s.respond(r, op, body, handler)
+	if s.changes == before {
+		return resp, 0
+	}
+	return resp, s.changes
+}
+
+// respond authenticates the request and runs the operation; the caller
+// holds s.mu.
+func (s *Server) respond(r *http.Request, op string, body []byte, handler func(*Server, *caller, []byte) (any, *apiError)) *response {
 	who, apiErr := s.authenticate(r, body)
 	if apiErr != nil {
-		return errorResponse(apiErr), 0
+		return errorResponse(apiErr)
 	}
 	if who.SubOrg && !subOrgOps[op] {
-		return errorResponse(errDenied("%s on sub-organization %s: the emulator models sub-organizations only for %s", op, who.OrganizationID, strings.Join(slices.Sorted(maps.Keys(subOrgOps)), ", "))), 0
+		return errorResponse(errDenied("%s on sub-organization %s: the emulator models sub-organizations only for %s", op, who.OrganizationID, strings.Join(slices.Sorted(maps.Keys(subOrgOps)), ", ")))
 	}
 	out, apiErr := handler(s, who, body)
 	if apiErr != nil {
-		return errorResponse(apiErr), 0
+		return errorResponse(apiErr)
 	}
-	return jsonResponse(http.StatusOK, out), 0
+	return jsonResponse(http.StatusOK, out)
 }

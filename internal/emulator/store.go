@@ -44,17 +44,6 @@ func (s *store) load() (*state, error) {
 	return &st, nil
 }
 
-func (s *store) save(st *state) error {
-	if s.path == "" {
-		return nil
-	}
-	b, err := json.Marshal(st)
-	if err != nil {
-		return fmt.Errorf("emulator: encoding state: %w", err)
-	}
-	return s.write(b)
-}
-
 // write replaces the file with b atomically.
 func (s *store) write(b []byte) error {
 	dir := filepath.Dir(s.path)
