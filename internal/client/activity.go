@@ -223,7 +223,7 @@ func (c *Client) settle(ctx, sctx context.Context, act *Activity) (*Activity, er
 		c.debug(sctx, "waiting for activity", map[string]any{"activity_id": act.ID, "status": act.Status, "wait": nap.String()})
 		if err := c.sleep(napCtx, nap); err != nil {
 			if napCtx == ctx && sctx.Err() == nil {
-				return act, &ApprovalRequiredError{ActivityID: act.ID, Type: act.Type, Status: act.Status, Fingerprint: act.Fingerprint}
+				continue // interrupted while waiting for people: the consensus case answers
 			}
 			return act, fmt.Errorf("waiting for activity %s (last status %s): %w", act.ID, act.Status, err)
 		}
