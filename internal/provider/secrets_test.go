@@ -158,9 +158,7 @@ func stampSignature(t *testing.T, stamp string) string {
 	if err != nil {
 		t.Fatalf("stamp %q: %v", stamp, err)
 	}
-	var s struct {
-		Signature string `json:"signature"`
-	}
+	var s client.Stamp
 	if err := json.Unmarshal(raw, &s); err != nil || s.Signature == "" {
 		t.Fatalf("stamp %s: %v", raw, err)
 	}
