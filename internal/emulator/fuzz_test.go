@@ -360,10 +360,7 @@ func genuineStamp(header string, body []byte) bool {
 	if err != nil {
 		return false
 	}
-	var st struct {
-		PublicKey string `json:"publicKey"`
-		Signature string `json:"signature"`
-	}
+	var st client.Stamp
 	if err := json.Unmarshal(raw, &st); err != nil { // one JSON value, nothing after it
 		return false
 	}
