@@ -110,7 +110,11 @@ func (c *checker) valueSet(field, value Node) {
 	}
 	listed := ""
 	if len(values) <= 30 {
-		listed = " (" + strings.Join(values, ", ") + ")"
+		quoted := make([]string, len(values))
+		for i, v := range values {
+			quoted[i] = quote(v)
+		}
+		listed = " (" + strings.Join(quoted, ", ") + ")"
 	}
 	c.warnf(CodeValueSet, lit.Sp, "%s is not a documented value of %s%s%s", quote(lit.Value), field, listed, didYouMean(lit.Value, values))
 }

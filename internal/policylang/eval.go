@@ -219,21 +219,20 @@ func (e *evaluator) slice(n *Slice) (any, error) {
 		bounds[i] = k.Int64()
 	}
 	lo, hi := bounds[0], bounds[1]
-	length := int64(-1)
+	inside := func(length int) bool { return lo >= 0 && lo <= hi && hi <= int64(length) }
 	switch x := x.(type) {
 	case string:
-		r := []rune(x)
-		if length = int64(len(r)); lo >= 0 && lo <= hi && hi <= length {
+		if r := []rune(x); inside(len(r)) {
 			return string(r[lo:hi]), nil
 		}
+		return nil, evalErr(n, "slice [%d..%d] is out of range: the string has %d characters", lo, hi, len([]rune(x)))
 	case []any:
-		if length = int64(len(x)); lo >= 0 && lo <= hi && hi <= length {
+		if inside(len(x)) {
 			return x[lo:hi], nil
 		}
-	default:
-		return nil, evalErr(n, "a %s cannot be sliced", kindOf(x))
+		return nil, evalErr(n, "slice [%d..%d] is out of range: the list has %d elements", lo, hi, len(x))
 	}
-	return nil, evalErr(n, "slice [%d..%d] is out of range: the value has length %d", lo, hi, length)
+	return nil, evalErr(n, "a %s cannot be sliced", kindOf(x))
 }
 
 func (e *evaluator) function(n *Call) (any, error) {

@@ -3,14 +3,20 @@ package policylang
 import "strings"
 
 // didYouMean returns ", did you mean X?" for the candidate closest to word
-// when it is close enough to be a likely typo, and "" otherwise.
+// when it is close enough to be a likely slip, and "" otherwise.
 func didYouMean(word string, candidates []string) string {
 	best, bestDist := "", -1
 	for _, cand := range candidates {
 		if cand == word {
 			continue
 		}
-		d := editDistance(strings.ToLower(word), strings.ToLower(cand))
+		w, c := strings.ToLower(word), strings.ToLower(cand)
+		d := editDistance(w, c)
+		// A word that extends a name or cuts it short (SIGNING for SIGN)
+		// is as likely a slip as a typo.
+		if short := min(len(w), len(c)); short >= 3 && (strings.HasPrefix(w, c) || strings.HasPrefix(c, w)) {
+			d = min(d, 1)
+		}
 		if bestDist < 0 || d < bestDist {
 			best, bestDist = cand, d
 		}
