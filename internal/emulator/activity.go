@@ -91,25 +91,25 @@ func (s *Server) createActivity(who *caller, op string, spec submitSpec, params 
 	s.st.Activities[rec.Activity.ID] = rec
 	s.st.ActivityOrder = append(s.st.ActivityOrder, rec.Activity.ID)
 	s.st.Fingerprints[fingerprint] = rec.Activity.ID
-	s.addVote(rec, who, "VOTE_SELECTION_APPROVED")
-	s.advance(rec, who)
+	ev := s.addVote(rec, who, "VOTE_SELECTION_APPROVED")
+	s.advance(rec, who, ev)
 	s.changed()
 	s.deliveries.activityUpdated(rec.Activity)
 	return submitAnswer(&rec.Activity), nil
 }
 
-// advance runs the activity once its approvals reach the root quorum, and
-// otherwise leaves it waiting for consensus.
-func (s *Server) advance(rec *activityRecord, who *caller) {
+// advance acts on the policies' verdict after a vote: it runs the
+// activity, leaves it waiting for more approvals, or fails it as denied.
+func (s *Server) advance(rec *activityRecord, who *caller, ev evaluation) {
 	act := &rec.Activity
-	approvals := 0
-	for _, v := range act.Votes {
-		if v.Selection == "VOTE_SELECTION_APPROVED" {
-			approvals++
-		}
-	}
-	if approvals < s.st.RootQuorum {
+	switch ev.verdict {
+	case verdictConsensus:
 		act.Status, act.CanApprove, act.CanReject = client.StatusConsensusNeeded, true, true
+		return
+	case verdictDeny:
+		act.Status, act.Failure = client.StatusFailed, ev.failure
+		act.CanApprove, act.CanReject = false, false
+		act.UpdatedAt = client.NewTimestamp(s.now())
 		return
 	}
 	spec := submitOps[rec.Op]
@@ -129,7 +129,9 @@ func (s *Server) advance(rec *activityRecord, who *caller) {
 	act.Result = map[string]json.RawMessage{spec.resultKey: raw}
 }
 
-func (s *Server) addVote(rec *activityRecord, who *caller, selection string) {
+// addVote records a vote, then the policies' evaluation with it, which it
+// returns.
+func (s *Server) addVote(rec *activityRecord, who *caller, selection string) evaluation {
 	user := s.st.userByID(who.UserID)
 	v := client.Vote{
 		ID:         newID(),
@@ -144,20 +146,22 @@ func (s *Server) addVote(rec *activityRecord, who *caller, selection string) {
 		CreatedAt:  client.NewTimestamp(s.now()),
 	}
 	rec.Activity.Votes = append(rec.Activity.Votes, v)
+	ev := s.evaluate(rec)
 	s.st.PolicyEvaluations[rec.Activity.ID] = append(s.st.PolicyEvaluations[rec.Activity.ID], client.PolicyEvaluationRecord{
 		ID:                newID(),
 		ActivityID:        rec.Activity.ID,
 		OrganizationID:    rec.Activity.OrganizationID,
 		VoteID:            v.ID,
-		PolicyEvaluations: s.evaluatePolicies(rec, who),
+		PolicyEvaluations: ev.outcomes,
 		CreatedAt:         v.CreatedAt,
 	})
+	return ev
 }
 
 // userView renders a user record as the wire's User.
 func (s *Server) userView(u *userRecord) client.User {
-	out := client.User{UserID: u.UserID, UserName: u.UserName, Authenticators: []client.Authenticator{}, APIKeys: []client.UserAPIKey{},
-		UserTags: []string{}, OauthProviders: []client.OauthProvider{}, MfaPolicies: s.st.MfaPolicies[u.UserID], CreatedAt: u.CreatedAt, UpdatedAt: u.CreatedAt}
+	out := client.User{UserID: u.UserID, UserName: u.UserName, UserEmail: u.Email, Authenticators: []client.Authenticator{}, APIKeys: []client.UserAPIKey{},
+		UserTags: append([]string{}, u.Tags...), OauthProviders: []client.OauthProvider{}, MfaPolicies: s.st.MfaPolicies[u.UserID], CreatedAt: u.CreatedAt, UpdatedAt: u.CreatedAt}
 	if out.MfaPolicies == nil {
 		out.MfaPolicies = []client.MfaPolicy{}
 	}

@@ -44,7 +44,10 @@ func init() {
 }
 
 // vote records an approval or rejection of the activity with the given
-// fingerprint by a root user who has not voted on it yet.
+// fingerprint by a user who has not voted on it yet: a root user, or any
+// user while a policy holds the activity for consensus (the service lets
+// users approve what a consensus expression names them for; the emulator
+// does not tell who an expression names).
 func (s *Server) vote(who *caller, selection string, raw json.RawMessage, voteFingerprint string) (any, *apiError) {
 	var p client.VoteParams
 	_ = json.Unmarshal(raw, &p) // checked by the spec
@@ -57,24 +60,35 @@ func (s *Server) vote(who *caller, selection string, raw json.RawMessage, voteFi
 	if act.Status != client.StatusConsensusNeeded {
 		return nil, &apiError{http.StatusBadRequest, codeFailedPrecondition, sprintf("activity %s is %s and can no longer be voted on", act.ID, act.Status)}
 	}
-	user := s.st.userByID(who.UserID)
-	if !user.Root {
-		return nil, errDenied("user %s is not a root user and cannot vote on activity %s", who.UserID, act.ID)
+	if user := s.st.userByID(who.UserID); !user.Root && !s.awaitsConsensus(act.ID) {
+		return nil, errDenied("user %s is not a root user, and no policy holds activity %s for consensus, so it cannot vote on it", who.UserID, act.ID)
 	}
 	if slices.ContainsFunc(act.Votes, func(v client.Vote) bool { return v.UserID == who.UserID }) {
 		return nil, &apiError{http.StatusBadRequest, codeFailedPrecondition, sprintf("user %s has already voted on activity %s", who.UserID, act.ID)}
 	}
-	s.addVote(rec, who, selection)
+	ev := s.addVote(rec, who, selection)
 	if selection == "VOTE_SELECTION_REJECTED" {
 		act.Status, act.CanApprove, act.CanReject = client.StatusRejected, false, false
 		act.UpdatedAt = client.NewTimestamp(s.now())
 	} else {
-		s.advance(rec, who)
+		s.advance(rec, who, ev)
 	}
 	s.st.VoteFingerprints[voteFingerprint] = act.ID
 	s.changed()
 	s.deliveries.activityUpdated(*act)
 	return submitAnswer(act), nil
+}
+
+// awaitsConsensus tells whether the last evaluation of an activity had a
+// policy waiting for approvals.
+func (s *Server) awaitsConsensus(activityID string) bool {
+	evals := s.st.PolicyEvaluations[activityID]
+	if len(evals) == 0 {
+		return false
+	}
+	return slices.ContainsFunc(evals[len(evals)-1].PolicyEvaluations, func(e client.PolicyEvaluation) bool {
+		return e.Outcome == outcomeRequiresConsensus
+	})
 }
 
 func (s *Server) activity(who *caller, id string) (*activityRecord, *apiError) {

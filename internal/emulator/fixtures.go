@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -17,7 +18,8 @@ type Fixtures struct {
 	// SubOrganizations may be named in request bodies by the parent's keys;
 	// earn fee fields are hidden from them.
 	SubOrganizations []FixtureOrganization `json:"subOrganizations,omitempty"`
-	// Users are non-root users (owners of OAuth providers, MFA policies).
+	// Users are non-root users (owners of OAuth providers, MFA policies;
+	// with API keys, requesters and approvers governed by policies).
 	Users []FixtureUser `json:"users,omitempty"`
 	// MfaPolicies by user id.
 	MfaPolicies map[string][]client.MfaPolicy `json:"mfaPolicies,omitempty"`
@@ -35,10 +37,21 @@ type FixtureOrganization struct {
 	Name           string `json:"name"`
 }
 
-// FixtureUser is a non-root user.
+// FixtureUser is a non-root user. With API keys it can call the service;
+// policies then decide what it may do, and consensus expressions see its
+// email and tags.
 type FixtureUser struct {
-	UserID   string `json:"userId"`
-	UserName string `json:"userName"`
+	UserID    string          `json:"userId"`
+	UserName  string          `json:"userName"`
+	UserEmail string          `json:"userEmail,omitempty"`
+	UserTags  []string        `json:"userTags,omitempty"`
+	APIKeys   []FixtureAPIKey `json:"apiKeys,omitempty"`
+}
+
+// FixtureAPIKey is an API key of a fixture user.
+type FixtureAPIKey struct {
+	APIKeyName string `json:"apiKeyName"`
+	PublicKey  string `json:"publicKey"` // compressed P-256, hex
 }
 
 // LoadFixtures reads a fixtures file strictly: an unknown field is an error.
@@ -69,7 +82,18 @@ func (f *Fixtures) apply(st *state, now time.Time) error {
 		if u.UserID == "" || st.userByID(u.UserID) != nil {
 			return fmt.Errorf("emulator: fixtures: user id %q is empty or taken", u.UserID)
 		}
-		st.Users = append(st.Users, &userRecord{UserID: u.UserID, UserName: u.UserName, APIKeys: []apiKeyRecord{}, CreatedAt: ts})
+		rec := &userRecord{UserID: u.UserID, UserName: u.UserName, Email: u.UserEmail, Tags: u.UserTags, APIKeys: []apiKeyRecord{}, CreatedAt: ts}
+		for _, k := range u.APIKeys {
+			pub := strings.ToLower(k.PublicKey)
+			if _, err := client.ParsePublicKey(pub); err != nil {
+				return fmt.Errorf("emulator: fixtures: user %s: API key %q: %w", u.UserID, k.APIKeyName, err)
+			}
+			if st.userByKey(pub) != nil {
+				return fmt.Errorf("emulator: fixtures: user %s: API key %s belongs to another user already", u.UserID, pub)
+			}
+			rec.APIKeys = append(rec.APIKeys, apiKeyRecord{APIKeyID: newID(), Name: k.APIKeyName, PublicKey: pub, CreatedAt: ts})
+		}
+		st.Users = append(st.Users, rec)
 	}
 	for userID, ps := range f.MfaPolicies {
 		if st.userByID(userID) == nil {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -167,5 +168,69 @@ func TestFixtureEnumTyposAreErrors(t *testing.T) {
 		if _, err := New(Options{OrganizationID: "o", RootUsers: root, Fixtures: f}); err == nil || !strings.Contains(err.Error(), "is not one of") {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// The README gives the private keys of the example users' test keys: they
+// must be the pairs of the keys in fixtures.json, and act as those users,
+// whom the policies then govern.
+func TestExampleFixtureUsersKeysInTheREADME(t *testing.T) {
+	readme, err := os.ReadFile("../../examples/emulator/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := regexp.MustCompile(`CUSTODY_API_PUBLIC_KEY=([0-9a-f]{66}) CUSTODY_API_PRIVATE_KEY=([0-9a-f]{64})`).FindAllStringSubmatch(string(readme), -1)
+	if len(pairs) != 2 {
+		t.Fatalf("the README gives %d test key pairs, want 2", len(pairs))
+	}
+	e := newTestEmulator(t, func(o *Options) { o.Fixtures = loadExampleFixtures(t) })
+	for i, want := range []string{exAlice, exBob} {
+		key, err := client.ParseAPIKey(pairs[i][1], pairs[i][2])
+		if err != nil {
+			t.Fatalf("pair %d: %v", i, err)
+		}
+		c := clientFor(t, e.http.URL, key)
+		who, err := c.Whoami(t.Context(), whoami())
+		if err != nil || who.UserID != want {
+			t.Fatalf("pair %d acts as %+v (%v), want user %s", i, who, err, want)
+		}
+		// No policy allows them anything yet.
+		_, err = c.CreatePrivateKeyTag(t.Context(), client.CreatePrivateKeyTagParams{PrivateKeyTagName: "x"})
+		denied(t, err, "implicitly denied")
+	}
+}
+
+// A fixture user's API key must be a P-256 public key that no other user
+// holds: a key decides who is acting.
+func TestFixtureUserAPIKeyErrors(t *testing.T) {
+	root, err := client.GenerateAPIKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		key  string
+		want string
+	}{
+		"not a key":     {"03abcd", "API key \"k\""},
+		"a root's key":  {root.PublicKeyHex(), "belongs to another user already"},
+		"another's key": {"", "belongs to another user already"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			other, _ := client.GenerateAPIKey()
+			key := tc.key
+			if key == "" {
+				key = other.PublicKeyHex()
+			}
+			f := &Fixtures{Users: []FixtureUser{
+				{UserID: "first", UserName: "first", APIKeys: []FixtureAPIKey{{APIKeyName: "k0", PublicKey: other.PublicKeyHex()}}},
+				{UserID: "second", UserName: "second", APIKeys: []FixtureAPIKey{{APIKeyName: "k", PublicKey: key}}}}}
+			if tc.key != "" {
+				f.Users = f.Users[1:]
+			}
+			_, err := New(Options{OrganizationID: testOrg, RootUsers: []RootUser{{APIPublicKey: root.PublicKeyHex()}}, Fixtures: f})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("New = %v, want %q", err, tc.want)
+			}
+		})
 	}
 }

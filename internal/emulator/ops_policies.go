@@ -3,12 +3,10 @@ package emulator
 import (
 	"cmp"
 	"slices"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
-	"github.com/google/cel-go/cel"
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
 
 var policyEffects = []string{client.EffectAllow, client.EffectDeny}
@@ -69,7 +67,9 @@ func validateCreatePolicies(p *client.CreatePoliciesParams) *apiError {
 func runCreatePolicies(s *Server, _ *caller, p *client.CreatePoliciesParams) (any, *client.Status) {
 	for i, pol := range p.Policies {
 		at := sprintf("policies[%d].", i)
-		if f := parseExpressions(at+"condition", pol.Condition, at+"consensus", pol.Consensus, at+"time", pol.Time); f != nil {
+		if f := parseExpressions(namedExpression{at + "condition", policylang.FieldCondition, pol.Condition},
+			namedExpression{at + "consensus", policylang.FieldConsensus, pol.Consensus},
+			namedExpression{at + "time", policylang.FieldTime, pol.Time}); f != nil {
 			return nil, f
 		}
 	}
@@ -106,7 +106,9 @@ func runUpdatePolicy(s *Server, _ *caller, p *client.UpdatePolicyParams) (any, *
 	if !ok {
 		return nil, notFound("policy %s not found", p.PolicyID)
 	}
-	if f := parseExpressions("policyCondition", strOrEmpty(p.PolicyCondition), "policyConsensus", strOrEmpty(p.PolicyConsensus), "time", strOrEmpty(p.Time)); f != nil {
+	if f := parseExpressions(namedExpression{"policyCondition", policylang.FieldCondition, strOrEmpty(p.PolicyCondition)},
+		namedExpression{"policyConsensus", policylang.FieldConsensus, strOrEmpty(p.PolicyConsensus)},
+		namedExpression{"time", policylang.FieldTime, strOrEmpty(p.Time)}); f != nil {
 		return nil, f
 	}
 	set := func(dst *string, v *string) {
@@ -124,32 +126,31 @@ func runUpdatePolicy(s *Server, _ *caller, p *client.UpdatePolicyParams) (any, *
 	return client.PolicyIDResult{PolicyID: p.PolicyID}, nil
 }
 
-// parseExpressions takes (field, expression) pairs and checks the syntax of
-// each non-empty expression. Only parsing: the service's policy language
-// shares CEL's grammar but has variables this emulator does not model, so
-// type-checking here would refuse valid policies.
-func parseExpressions(pairs ...string) *client.Status {
-	env, err := parseEnv()
-	if err != nil {
-		return failure(codeInternal, "policy language: %v", err)
-	}
-	for i := 0; i+1 < len(pairs); i += 2 {
-		field, expr := pairs[i], pairs[i+1]
-		if expr == "" {
+// parseExpressions takes (field, expression, name) triples and checks
+// each non-empty expression in the policy language, the way the service
+// refuses a policy it cannot parse: the failure names the field and the
+// position. Warnings (an unknown field, a value outside a documented set)
+// do not refuse: the service may know newer fields than its documentation.
+func parseExpressions(exprs ...namedExpression) *client.Status {
+	for _, e := range exprs {
+		if e.expr == "" {
 			continue
 		}
-		if _, iss := env.Parse(expr); iss != nil && iss.Err() != nil {
-			first := iss.Errors()[0]
-			// CEL columns are 0-based; people count from 1.
-			return failure(codeInvalidArgument, "%s: syntax error at line %d, column %d: %s",
-				field, first.Location.Line(), first.Location.Column()+1, strings.TrimPrefix(first.Message, "Syntax error: "))
+		if _, d := compile(e.field, e.expr); d != nil {
+			return failure(codeInvalidArgument, "%s is not a valid %s expression: line %d, column %d: %s",
+				e.name, e.field, d.Span.Start.Line, d.Span.Start.Col, d.Message)
 		}
 	}
 	return nil
 }
 
-// parseEnv is built once: building an environment costs far more than parsing.
-var parseEnv = sync.OnceValues(func() (*cel.Env, error) { return cel.NewEnv() })
+// namedExpression is an expression of a request, named as the request
+// names it (policies[0].condition, policyConsensus).
+type namedExpression struct {
+	name  string
+	field policylang.Field
+	expr  string
+}
 
 // checkID refuses an empty identifier: it can name nothing.
 func checkPolicyID(field, id string) *apiError {

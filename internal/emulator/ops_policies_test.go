@@ -135,7 +135,10 @@ func TestUpdatePolicyChangesOnlyFieldsSent(t *testing.T) {
 	}
 }
 
-func TestPolicyExpressionSyntaxErrorsFailTheActivity(t *testing.T) {
+// The emulator refuses what the service's language refuses (CEL's syntax
+// included), at the position of the mistake, and accepts what the
+// documentation shows as valid, CEL refuses included.
+func TestPolicyExpressionErrorsFailTheActivity(t *testing.T) {
 	e := newTestEmulator(t)
 	ok := client.PolicyParams{PolicyName: "ok", Effect: client.EffectAllow, Notes: "n"}
 	bad := func(f func(*client.PolicyParams)) client.PolicyParams { p := ok; f(&p); return p }
@@ -145,11 +148,25 @@ func TestPolicyExpressionSyntaxErrorsFailTheActivity(t *testing.T) {
 		want string
 	}{
 		{"condition", []client.PolicyParams{ok, bad(func(p *client.PolicyParams) { p.Condition = "activity.type == " })},
-			"policies[1].condition: syntax error at line 1, column 18"},
+			"policies[1].condition is not a valid condition expression: line 1, column 18: expected a value"},
 		{"consensus on line 2", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Consensus = "true &&\n  (" })},
-			"policies[0].consensus: syntax error at line 2, column 4"},
+			"policies[0].consensus is not a valid consensus expression: line 2, column 4: expected a value"},
 		{"time", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Time = "a b" })},
-			"policies[0].time: syntax error at line 1, column 3"},
+			"policies[0].time is not a valid time expression: line 1, column 3: expected an operator"},
+		{"double quotes", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Condition = `activity.type == "x"` })},
+			"line 1, column 18: double-quoted strings are not supported"},
+		{"size()", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Consensus = "approvers.size() >= 2" })},
+			"line 1, column 11: size() is not a function of the policy language"},
+		{"exists()", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Consensus = "approvers.exists(u, true)" })},
+			"line 1, column 11: exists() is not a function"},
+		{"arithmetic", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Condition = "eth.tx.value > 1 + 1" })},
+			"line 1, column 18: arithmetic"},
+		{"?:", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Condition = "true ? true : false" })},
+			"line 1, column 6: the conditional operator"},
+		{"unknown keyword", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Condition = "activty.type == 'x'" })},
+			"line 1, column 1: unknown name activty"},
+		{"keyword of another field", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Consensus = "activity.type == 'x'" })},
+			"activity is a keyword of the condition field"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: tc.ps})
@@ -163,9 +180,19 @@ func TestPolicyExpressionSyntaxErrorsFailTheActivity(t *testing.T) {
 
 	id := createPolicies(t, e.client, client.PolicyParams{PolicyName: "p", Effect: client.EffectAllow, Notes: "n", Condition: "true"}).Result.PolicyIDs[0]
 	_, err := e.client.UpdatePolicy(t.Context(), client.UpdatePolicyParams{PolicyID: id, PolicyNotes: strRef("changed"), PolicyCondition: strRef("1 +* 2")})
-	wantFailedActivity(t, err, codeInvalidArgument, "policyCondition: syntax error at line 1, column 4")
+	wantFailedActivity(t, err, codeInvalidArgument, "policyCondition is not a valid condition expression: line 1, column 3: arithmetic")
 	if p := getPolicy(t, e.client, id); p.Notes != "n" || p.Condition != "true" {
 		t.Fatalf("a failed update changed the policy: %+v", p)
+	}
+
+	// What the service accepts and CEL does not: slices, 128-bit integers,
+	// and warnings (an unknown field, an undocumented value) do not refuse.
+	created := createPolicies(t, e.client,
+		client.PolicyParams{PolicyName: "slice", Effect: client.EffectDeny, Notes: "", Condition: "eth.tx.data[0..10] == '0xa9059cbb'"},
+		client.PolicyParams{PolicyName: "i128", Effect: client.EffectDeny, Notes: "", Condition: "eth.tx.value > 170141183460469231731687303715884105727"},
+		client.PolicyParams{PolicyName: "warned", Effect: client.EffectDeny, Notes: "", Condition: "activity.action == 'SIGNING' || eth.tx.gasPrice > 0"})
+	if n := len(created.Result.PolicyIDs); n != 3 {
+		t.Fatalf("created %d policies", n)
 	}
 }
 

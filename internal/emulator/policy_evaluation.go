@@ -1,168 +1,175 @@
 package emulator
 
 import (
-	"fmt"
-	"regexp"
-	"strings"
+	"maps"
 	"sync"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
-	"github.com/google/cel-go/cel"
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
 
 // Policy evaluation outcomes (spec section 3) that the emulator produces.
 const (
-	outcomeAllow        = "OUTCOME_ALLOW"
-	outcomeDenyExplicit = "OUTCOME_DENY_EXPLICIT"
-	outcomeError        = "OUTCOME_ERROR"
+	outcomeAllow             = "OUTCOME_ALLOW"
+	outcomeDenyExplicit      = "OUTCOME_DENY_EXPLICIT"
+	outcomeRequiresConsensus = "OUTCOME_REQUIRES_CONSENSUS"
+	outcomeTimeInactive      = "OUTCOME_TIME_INACTIVE"
+	outcomeError             = "OUTCOME_ERROR"
 )
 
-// conditionCostLimit stops a condition that would run away (nested
-// comprehensions) while the server's lock is held.
-const conditionCostLimit = 100_000
+// verdict is what the policies make of an activity after a vote.
+type verdict int
 
-// evalEnv declares what a condition may name: activity.{type, resource,
-// action} and user.id. Any other variable is a compile error, which is an
-// OUTCOME_ERROR, so a policy written for data the emulator does not model
-// shows up instead of silently never applying.
-var evalEnv = sync.OnceValues(func() (*cel.Env, error) {
-	return cel.NewEnv(
-		cel.Variable("activity", cel.MapType(cel.StringType, cel.DynType)),
-		cel.Variable("user", cel.MapType(cel.StringType, cel.DynType)),
-	)
-})
+const (
+	verdictAllow     verdict = iota // run it
+	verdictConsensus                // wait for more approvals
+	verdictDeny                     // fail it
+)
 
-// evaluatePolicies evaluates every stored policy's condition (policies by
-// id) for one vote on rec, cast by who. A policy whose condition is false
-// did not apply and is left out; an empty condition applies to every
-// activity. The outcomes are recorded for get_policy_evaluations only: the
-// emulator's voters are root users, and root users are governed by the root
-// quorum, not blocked by policy outcomes (as in the service). Consensus and
-// time expressions are not evaluated.
-func (s *Server) evaluatePolicies(rec *activityRecord, who *caller) []client.PolicyEvaluation {
-	resource, action := resourceAction(rec.Activity.Type)
-	vars := map[string]any{
-		"activity": map[string]any{"type": rec.Activity.Type, "resource": resource, "action": action},
-		"user":     map[string]any{"id": who.UserID},
-	}
-	out := []client.PolicyEvaluation{}
-	// A condition's value depends only on its text and vars: policies that
-	// share a condition are evaluated once per vote.
-	type holds struct {
-		applies bool
-		err     error
-	}
-	seen := map[string]holds{}
+// evaluation is every policy's outcome for one vote, and the verdict they
+// give in the documented order (reference §1): a quorum of root users
+// allows; else any applicable EFFECT_DENY denies (explicit deny); else an
+// applicable EFFECT_ALLOW whose consensus holds allows, or one whose
+// consensus does not hold yet waits for approvals; else nothing allows it
+// (implicit deny).
+type evaluation struct {
+	outcomes []client.PolicyEvaluation
+	verdict  verdict
+	failure  *client.Status // why a denied activity failed
+}
+
+// evaluate runs every policy of the organization against rec as it stands,
+// with the approvals cast so far.
+func (s *Server) evaluate(rec *activityRecord) evaluation {
+	approvals, rootApprovals := s.approvers(rec)
+	env := s.requestEnv(rec)
+	maps.Copy(env, approvals)
+	ev := evaluation{outcomes: []client.PolicyEvaluation{}}
+	var denied *client.Policy
+	allowed, waiting := false, false
+	// An expression's value depends only on its text and env: policies that
+	// share one are evaluated once per vote.
+	memo := map[compileKey]exprResult{}
 	for _, p := range s.sortedPolicies(policyByID) {
-		outcome := outcomeAllow
-		h, ok := seen[p.Condition]
-		if !ok {
-			h.applies, h.err = conditionHolds(p.Condition, vars)
-			seen[p.Condition] = h
+		outcome := policyOutcome(p, env, memo)
+		switch outcome {
+		case "":
+			continue // the policy does not apply, and is left out
+		case outcomeDenyExplicit:
+			if denied == nil {
+				denied = p
+			}
+		case outcomeAllow:
+			allowed = true
+		case outcomeRequiresConsensus:
+			waiting = true
 		}
-		applies, err := h.applies, h.err
-		switch {
-		case err != nil:
-			outcome = outcomeError
-		case !applies:
-			continue
-		case p.Effect == client.EffectDeny:
-			outcome = outcomeDenyExplicit
-		}
-		out = append(out, client.PolicyEvaluation{PolicyID: p.PolicyID, Outcome: outcome})
+		ev.outcomes = append(ev.outcomes, client.PolicyEvaluation{PolicyID: p.PolicyID, Outcome: outcome})
 	}
-	return out
-}
-
-// conditionHolds runs one condition; a result that is not a bool is an
-// error.
-func conditionHolds(expr string, vars map[string]any) (bool, error) {
-	if strings.TrimSpace(expr) == "" {
-		return true, nil
-	}
-	prg, err := compileCondition(expr)
-	if err != nil {
-		return false, err
-	}
-	val, _, err := prg.Eval(vars)
-	if err != nil {
-		return false, err
-	}
-	b, ok := val.Value().(bool)
-	if !ok {
-		return false, fmt.Errorf("condition is %s, not a bool", val.Type())
-	}
-	return b, nil
-}
-
-// conditionCache caches compileCondition by expression text: every vote
-// evaluates every policy, and compiling costs about 100 µs where running
-// costs a few. Programs are safe for concurrent use.
-var conditionCache sync.Map // string → compiledCondition
-
-type compiledCondition struct {
-	prg cel.Program
-	err error
-}
-
-// compileCondition parses and type-checks a condition against evalEnv.
-func compileCondition(expr string) (cel.Program, error) {
-	if v, ok := conditionCache.Load(expr); ok {
-		c, ok := v.(compiledCondition)
-		if !ok { // only compileCondition stores, and only compiledCondition
-			panic(fmt.Sprintf("conditionCache holds %T for %q", v, expr))
-		}
-		return c.prg, c.err
-	}
-	var c compiledCondition
-	env, err := evalEnv()
-	if err != nil {
-		return nil, err
-	}
-	ast, iss := env.Compile(expr)
-	if iss != nil && iss.Err() != nil {
-		c.err = iss.Err()
-	} else {
-		c.prg, c.err = env.Program(ast, cel.CostLimit(conditionCostLimit))
-	}
-	conditionCache.Store(expr, c)
-	return c.prg, c.err
-}
-
-var versionSuffix = regexp.MustCompile(`_V[0-9]+$`)
-
-// resourceAction derives activity.resource and activity.action from the
-// activity type, which names a verb and an object:
-// ACTIVITY_TYPE_<VERB>_<OBJECT>[_V<n>].
-//   - action is the verb, with SET read as UPDATE and REMOVE as DELETE
-//     (set_ip_allowlist changes an existing setting, remove deletes it);
-//   - resource is the object in the singular (POLICIES → POLICY,
-//     PRIVATE_KEY_TAGS → PRIVATE_KEY_TAG), except that signing acts on the
-//     PRIVATE_KEY that signs and a rename (..._NAME) acts on the named
-//     object (UPDATE_ORGANIZATION_NAME → ORGANIZATION).
-//
-// So ACTIVITY_TYPE_CREATE_POLICIES is CREATE on POLICY and
-// ACTIVITY_TYPE_SIGN_TRANSACTION_V2 is SIGN on PRIVATE_KEY.
-func resourceAction(typ string) (resource, action string) {
-	name := versionSuffix.ReplaceAllString(strings.TrimPrefix(typ, "ACTIVITY_TYPE_"), "")
-	verb, object, _ := strings.Cut(name, "_")
-	switch verb {
-	case "SET":
-		action = "UPDATE"
-	case "REMOVE":
-		action = "DELETE"
-	default:
-		action = verb
-	}
+	info := describeActivity(rec.Activity.Type)
 	switch {
-	case verb == "SIGN":
-		return "PRIVATE_KEY", action
-	case strings.HasSuffix(object, "_NAME"):
-		object = strings.TrimSuffix(object, "_NAME")
-	case strings.HasSuffix(object, "IES"):
-		object = strings.TrimSuffix(object, "IES") + "Y"
-	case strings.HasSuffix(object, "S") && !strings.HasSuffix(object, "SS"):
-		object = strings.TrimSuffix(object, "S")
+	case rootApprovals >= s.st.RootQuorum:
+		ev.verdict = verdictAllow
+	case info.RootQuorumOnly:
+		// Policies have no say: only the root quorum can allow it.
+		ev.verdict, ev.failure = s.implicitDeny(rec, rootApprovals, "only the root quorum can approve "+rec.Activity.Type)
+	case denied != nil:
+		ev.verdict = verdictDeny
+		ev.failure = failure(codePermissionDenied, "activity %s is denied by policy %s (%q)", rec.Activity.ID, denied.PolicyID, denied.PolicyName)
+	case allowed:
+		ev.verdict = verdictAllow
+	case waiting:
+		ev.verdict = verdictConsensus
+	default:
+		ev.verdict, ev.failure = s.implicitDeny(rec, rootApprovals, "no policy allows it")
 	}
-	return object, action
+	return ev
+}
+
+// implicitDeny: an activity nothing allows waits while a root user has
+// approved it, since the root quorum may still allow it; a non-root
+// user's activity is denied.
+func (s *Server) implicitDeny(rec *activityRecord, rootApprovals int, why string) (verdict, *client.Status) {
+	if rootApprovals > 0 {
+		return verdictConsensus, nil
+	}
+	return verdictDeny, failure(codePermissionDenied, "activity %s is implicitly denied: %s", rec.Activity.ID, why)
+}
+
+// policyOutcome evaluates a policy's condition, consensus and time. All
+// three are evaluated whatever the others give, and an error in any makes
+// the outcome an error, which neither allows nor denies. "" means the
+// policy does not apply.
+func policyOutcome(p *client.Policy, env policylang.Env, memo map[compileKey]exprResult) string {
+	cond := evalCached(policylang.FieldCondition, p.Condition, env, memo)
+	cons := evalCached(policylang.FieldConsensus, p.Consensus, env, memo)
+	active := evalCached(policylang.FieldTime, p.Time, env, memo)
+	switch {
+	case cond.err != nil || cons.err != nil || active.err != nil:
+		return outcomeError
+	case !cond.holds:
+		return ""
+	case !active.holds:
+		return outcomeTimeInactive // out of its time: not considered, not a deny
+	case p.Effect == client.EffectDeny && cons.holds:
+		return outcomeDenyExplicit
+	case p.Effect == client.EffectDeny:
+		return "" // a deny whose consensus does not hold does not apply
+	case cons.holds:
+		return outcomeAllow
+	}
+	return outcomeRequiresConsensus
+}
+
+type compileKey struct {
+	field policylang.Field
+	expr  string
+}
+
+type exprResult struct {
+	holds bool
+	err   error
+}
+
+// evalCached evaluates one expression; an absent (empty) one holds.
+func evalCached(f policylang.Field, expr string, env policylang.Env, memo map[compileKey]exprResult) exprResult {
+	if expr == "" {
+		return exprResult{holds: true}
+	}
+	key := compileKey{f, expr}
+	if r, ok := memo[key]; ok {
+		return r
+	}
+	var r exprResult
+	if prog, d := compile(f, expr); d != nil {
+		r.err = d
+	} else {
+		r.holds, r.err = prog.Eval(env)
+	}
+	memo[key] = r
+	return r
+}
+
+// programs caches compiled expressions by field and text: every vote
+// evaluates every policy, and compiling costs ten times more than running.
+// Programs are safe for concurrent use.
+var programs sync.Map // compileKey → compiled
+
+type compiled struct {
+	prog *policylang.Program
+	err  *policylang.Diagnostic
+}
+
+// compile checks an expression as the service does when a policy is
+// created: an error refuses it (the first is returned); warnings do not.
+func compile(f policylang.Field, expr string) (*policylang.Program, *policylang.Diagnostic) {
+	key := compileKey{f, expr}
+	if c, ok := programs.Load(key); ok {
+		c := c.(compiled) //nolint:forcetypeassert // only compile stores, and only compiled
+		return c.prog, c.err
+	}
+	prog, ds := policylang.Compile(expr, f)
+	c := compiled{prog: prog, err: ds.FirstError()}
+	programs.Store(key, c)
+	return c.prog, c.err
 }

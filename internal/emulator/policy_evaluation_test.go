@@ -2,134 +2,275 @@ package emulator
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-func TestPolicyEvaluationOutcomes(t *testing.T) {
-	e := newTestEmulator(t)
-	type want struct {
-		p       client.PolicyParams
-		outcome string // "" = the policy did not apply and is left out
-	}
-	cases := []want{
-		{client.PolicyParams{PolicyName: "allow rename", Effect: client.EffectAllow,
-			Condition: "activity.type == 'ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME' && activity.resource == 'ORGANIZATION' && activity.action == 'UPDATE'"}, outcomeAllow},
-		{client.PolicyParams{PolicyName: "deny root", Effect: client.EffectDeny, Condition: "user.id == 'user-root'"}, outcomeDenyExplicit},
-		{client.PolicyParams{PolicyName: "deny always", Effect: client.EffectDeny}, outcomeDenyExplicit}, // empty condition applies to all
-		{client.PolicyParams{PolicyName: "other type", Effect: client.EffectAllow, Condition: "activity.type == 'ACTIVITY_TYPE_CREATE_POLICIES'"}, ""},
-		{client.PolicyParams{PolicyName: "other user", Effect: client.EffectDeny, Condition: "user.id == 'someone-else'"}, ""},
-		{client.PolicyParams{PolicyName: "unknown variable", Effect: client.EffectAllow, Condition: "wallet.id == 'w'"}, outcomeError},
-		{client.PolicyParams{PolicyName: "missing key", Effect: client.EffectDeny, Condition: "activity.nope == 'x'"}, outcomeError},
-		{client.PolicyParams{PolicyName: "not a bool", Effect: client.EffectAllow, Condition: "activity.type"}, outcomeError},
-	}
-	var ps []client.PolicyParams
-	for _, c := range cases {
-		ps = append(ps, c.p)
-	}
-	created := createPolicies(t, e.client, ps...)
-	renamed, err := e.client.UpdateOrganizationName(t.Context(), client.UpdateOrganizationNameParams{OrganizationName: "Renamed"})
-	if err != nil {
-		t.Fatal(err)
-	}
+// policyWorld is an emulator with one root user and three non-root fixture
+// users with API keys: bob and carol tagged treasury, dave an intern.
+type policyWorld struct {
+	*testEmulator
+	bob, carol, dave *client.Client
+}
 
-	var wantEvals []client.PolicyEvaluation
-	for i, id := range created.Result.PolicyIDs {
-		if cases[i].outcome != "" {
-			wantEvals = append(wantEvals, client.PolicyEvaluation{PolicyID: id, Outcome: cases[i].outcome})
+func newPolicyWorld(t *testing.T, mutate ...func(*Options)) *policyWorld {
+	t.Helper()
+	keys := make([]*client.APIKey, 3)
+	for i := range keys {
+		k, err := client.GenerateAPIKey()
+		if err != nil {
+			t.Fatal(err)
 		}
+		keys[i] = k
 	}
-	slices.SortFunc(wantEvals, func(a, b client.PolicyEvaluation) int { return strings.Compare(a.PolicyID, b.PolicyID) })
-	got, err := e.client.GetPolicyEvaluations(t.Context(), client.GetPolicyEvaluationsRequest{ActivityID: renamed.Activity.ID})
+	user := func(id string, key *client.APIKey, tags ...string) FixtureUser {
+		return FixtureUser{UserID: id, UserName: id, UserEmail: id + "@example.com", UserTags: tags,
+			APIKeys: []FixtureAPIKey{{APIKeyName: id + " key", PublicKey: key.PublicKeyHex()}}}
+	}
+	e := newTestEmulator(t, append([]func(*Options){func(o *Options) {
+		o.Fixtures = &Fixtures{Users: []FixtureUser{
+			user("bob", keys[0], "tag-treasury"), user("carol", keys[1], "tag-treasury"), user("dave", keys[2], "tag-interns")}}
+	}}, mutate...)...)
+	return &policyWorld{e, clientFor(t, e.http.URL, keys[0]), clientFor(t, e.http.URL, keys[1]), clientFor(t, e.http.URL, keys[2])}
+}
+
+// outcomes are the policy evaluations recorded for each vote on an
+// activity, as policy name → outcome.
+func (w *policyWorld) outcomes(t *testing.T, activityID string) []map[string]string {
+	t.Helper()
+	names := map[string]string{}
+	list, err := w.client.ListPolicies(t.Context(), client.ListPoliciesRequest{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.PolicyEvaluations) != 1 {
-		t.Fatalf("want one evaluation (one vote), got %+v", got.PolicyEvaluations)
+	for _, p := range list.Policies {
+		names[p.PolicyID] = p.PolicyName
 	}
-	rec := got.PolicyEvaluations[0]
-	if rec.VoteID != renamed.Activity.Votes[0].ID || !slices.Equal(rec.PolicyEvaluations, wantEvals) {
-		t.Fatalf("evaluations = %+v\nwant (by policy id) %+v", rec, wantEvals)
+	got, err := w.client.GetPolicyEvaluations(t.Context(), client.GetPolicyEvaluationsRequest{ActivityID: activityID})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Outcomes are recorded, not enforced on root users: the rename completed
-	// although policies deny it.
-	if renamed.Activity.Status != client.StatusCompleted {
-		t.Fatalf("status %s", renamed.Activity.Status)
+	var out []map[string]string
+	for _, rec := range got.PolicyEvaluations {
+		m := map[string]string{}
+		for _, ev := range rec.PolicyEvaluations {
+			m[names[ev.PolicyID]] = ev.Outcome
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func createTag(c *client.Client, t *testing.T, name string) (*client.Submitted[client.CreatePrivateKeyTagResult], error) {
+	return c.CreatePrivateKeyTag(t.Context(), client.CreatePrivateKeyTagParams{PrivateKeyTagName: name})
+}
+
+// denied checks that err is the activity FAILED as denied, and returns its id.
+func denied(t *testing.T, err error, want string) string {
+	t.Helper()
+	var ae *client.ActivityError
+	if !errors.As(err, &ae) || ae.Status != client.StatusFailed || ae.Failure == nil ||
+		ae.Failure.Code != codePermissionDenied || !strings.Contains(ae.Failure.Message, want) {
+		t.Fatalf("got %v, want the activity denied (code 7) with %q", err, want)
+	}
+	return ae.ActivityID
+}
+
+// The documented order decides a non-root user's activity: a root quorum
+// allows; else an applicable deny denies; else an applicable allow whose
+// consensus holds allows; else nothing allows it.
+func TestPolicyDecisionOrder(t *testing.T) {
+	w := newPolicyWorld(t)
+	tagCreate := "activity.resource == 'PRIVATE_KEY' && activity.action == 'CREATE' && activity.kind == 'CREATE_PRIVATE_KEY_TAG'"
+
+	// No policy: implicit deny, and no policy outcome recorded.
+	_, err := createTag(w.bob, t, "t0")
+	id := denied(t, err, "is implicitly denied: no policy allows it")
+	if got := w.outcomes(t, id); len(got) != 1 || len(got[0]) != 0 {
+		t.Fatalf("outcomes %v, want one vote with none", got)
 	}
 
-	// The create_policies activity itself ran before any policy existed: [] (not null).
-	body, _ := json.Marshal(client.GetPolicyEvaluationsRequest{OrganizationID: testOrg, ActivityID: created.Activity.ID})
-	a := e.post(t, "/public/v1/query/get_policy_evaluations", body, e.key)
-	if a.Status != http.StatusOK || !strings.Contains(string(a.Raw), `"policyEvaluations":[]`) {
-		t.Fatalf("%d %s", a.Status, a.Raw)
+	createPolicies(t, w.client,
+		client.PolicyParams{PolicyName: "treasury creates tags", Effect: client.EffectAllow, Condition: tagCreate,
+			Consensus: "approvers.any(u, u.tags.contains('tag-treasury'))"},
+		client.PolicyParams{PolicyName: "interns never", Effect: client.EffectDeny,
+			Consensus: "approvers.any(u, u.email == 'dave@example.com')"},
+		client.PolicyParams{PolicyName: "only in 1999", Effect: client.EffectAllow, Condition: tagCreate,
+			Time: "time.now < Timestamp('2000-01-01T00:00:00Z')"},
+		client.PolicyParams{PolicyName: "reads eth.tx", Effect: client.EffectAllow, Condition: "eth.tx.to == '0x1'"},
+		client.PolicyParams{PolicyName: "other resource", Effect: client.EffectDeny, Condition: "activity.resource == 'WALLET'"})
+
+	// Allowed: bob's consensus holds.
+	ok, err := createTag(w.bob, t, "t1")
+	if err != nil || ok.Activity.Status != client.StatusCompleted || ok.Result.PrivateKeyTagID == "" {
+		t.Fatalf("bob: %+v %v", ok, err)
+	}
+	want := map[string]string{"treasury creates tags": outcomeAllow, "only in 1999": outcomeTimeInactive, "reads eth.tx": outcomeError}
+	if got := w.outcomes(t, ok.Activity.ID); len(got) != 1 || !mapsEqual(got[0], want) {
+		t.Fatalf("bob's outcomes %v, want %v", got, want)
+	}
+
+	// Explicit deny wins over nothing else allowing: dave is named by the deny.
+	_, err = createTag(w.dave, t, "t2")
+	id = denied(t, err, `is denied by policy`)
+	if !strings.Contains(err.Error(), `"interns never"`) {
+		t.Fatalf("the denial does not name the policy: %v", err)
+	}
+	want = map[string]string{"treasury creates tags": outcomeRequiresConsensus, "interns never": outcomeDenyExplicit,
+		"only in 1999": outcomeTimeInactive, "reads eth.tx": outcomeError}
+	if got := w.outcomes(t, id); len(got) != 1 || !mapsEqual(got[0], want) {
+		t.Fatalf("dave's outcomes %v, want %v", got, want)
+	}
+
+	// A root quorum allows whatever the policies say.
+	root, err := createTag(w.client, t, "t3")
+	if err != nil || root.Activity.Status != client.StatusCompleted {
+		t.Fatalf("root: %+v %v", root, err)
+	}
+
+	// An activity only the root quorum governs: policies have no say.
+	_, err = w.bob.UpdateOrganizationName(t.Context(), client.UpdateOrganizationNameParams{OrganizationName: "x"})
+	denied(t, err, "only the root quorum can approve ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME")
+
+	// A deny that applies to everyone stops non-root users, not a root quorum.
+	createPolicies(t, w.client, client.PolicyParams{PolicyName: "freeze tags", Effect: client.EffectDeny, Condition: tagCreate})
+	_, err = createTag(w.bob, t, "t4")
+	denied(t, err, `"freeze tags"`)
+	if _, err := createTag(w.client, t, "t5"); err != nil {
+		t.Fatalf("root under a deny: %v", err)
 	}
 }
 
-// Each vote is evaluated for its voter: user.id is the voter's id.
-func TestPolicyEvaluationPerVoter(t *testing.T) {
+func mapsEqual(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// A consensus expression over approvers holds an activity in
+// CONSENSUS_NEEDED until enough approvals arrive; then it runs.
+func TestPolicyConsensusNeededThenCompleted(t *testing.T) {
+	w := newPolicyWorld(t)
+	createPolicies(t, w.client, client.PolicyParams{PolicyName: "two of treasury", Effect: client.EffectAllow,
+		Condition: "activity.kind == 'CREATE_PRIVATE_KEY_TAG'",
+		Consensus: "approvers.filter(u, u.tags.contains('tag-treasury')).count() >= 2 && credentials.all(c, c.type == 'CREDENTIAL_TYPE_API_KEY_P256')"})
+
+	_, err := createTag(w.bob, t, "needs two")
+	var ar *client.ApprovalRequiredError
+	if !errors.As(err, &ar) || ar.Status != client.StatusConsensusNeeded {
+		t.Fatalf("bob: %v, want consensus needed", err)
+	}
+	// dave's approval does not count for the policy.
+	if act, err := w.dave.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint}); err != nil || act.Status != client.StatusConsensusNeeded {
+		t.Fatalf("dave's approval: %+v %v", act, err)
+	}
+	done, err := w.carol.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
+	if err != nil || done.Status != client.StatusCompleted {
+		t.Fatalf("carol's approval: %+v %v", done, err)
+	}
+	var res client.CreatePrivateKeyTagResult
+	if err := json.Unmarshal(done.Result["createPrivateKeyTagResult"], &res); err != nil || res.PrivateKeyTagID == "" {
+		t.Fatalf("result %s: %v", done.Result["createPrivateKeyTagResult"], err)
+	}
+	got := w.outcomes(t, ar.ActivityID)
+	wantOutcomes := []string{outcomeRequiresConsensus, outcomeRequiresConsensus, outcomeAllow}
+	if len(got) != 3 {
+		t.Fatalf("outcomes %v, want one per vote", got)
+	}
+	for i, o := range wantOutcomes {
+		if got[i]["two of treasury"] != o {
+			t.Fatalf("vote %d: %v, want %s", i, got[i], o)
+		}
+	}
+	// The activity is over: no more votes.
+	if _, err := w.dave.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint}); err == nil {
+		t.Fatal("a vote on a completed activity was accepted")
+	}
+}
+
+// A non-root user cannot vote on what no policy holds for consensus: here
+// the root quorum of two holds it.
+func TestNonRootUserCannotVoteOnRootQuorum(t *testing.T) {
 	k2, err := client.GenerateAPIKey()
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newTestEmulator(t, func(o *Options) {
+	w := newPolicyWorld(t, func(o *Options) {
 		o.RootUsers = append(o.RootUsers, RootUser{UserID: "user-2", APIPublicKey: k2.PublicKeyHex()})
 		o.RootQuorum = 2
 	})
-	params := `{"policies":[{"policyName":"deny user 2","effect":"EFFECT_DENY","notes":"","condition":"user.id == 'user-2'"}]}`
-	if a := e.post(t, "/public/v1/submit/create_policies", submitBody("ACTIVITY_TYPE_CREATE_POLICIES", params), e.key); a.Status != http.StatusOK {
-		t.Fatalf("%d %s", a.Status, a.Raw)
+	_, err = createTag(w.client, t, "root quorum")
+	var ar *client.ApprovalRequiredError
+	if !errors.As(err, &ar) {
+		t.Fatalf("root with a quorum of 2: %v", err)
 	}
-	second := clientFor(t, e.http.URL, k2)
-	created, err := second.ListActivities(t.Context(), client.ListActivitiesRequest{})
-	if err != nil || len(created.Activities) != 1 {
-		t.Fatalf("%+v %v", created, err)
+	_, err = w.bob.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) || apiErr.HTTPStatus != http.StatusForbidden || !strings.Contains(apiErr.Message, "no policy holds") {
+		t.Fatalf("bob's vote: %v", err)
 	}
-	if _, err := second.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: created.Activities[0].Fingerprint}); err != nil {
-		t.Fatal(err)
-	}
-	// The policy exists once the second approval ran the activity; the next
-	// activity is evaluated for each voter in turn.
-	a := e.post(t, "/public/v1/submit/update_organization_name", submitBody("ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME", `{"organizationName":"x"}`), e.key)
-	if a.Status != http.StatusOK {
-		t.Fatalf("%d %s", a.Status, a.Raw)
-	}
-	act := mustJSONAt[map[string]any](t, a.Body, "activity")
-	if _, err := second.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: mustJSONAt[string](t, act, "fingerprint")}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := e.client.GetPolicyEvaluations(t.Context(), client.GetPolicyEvaluationsRequest{ActivityID: mustJSONAt[string](t, act, "id")})
-	if err != nil || len(got.PolicyEvaluations) != 2 {
-		t.Fatalf("%+v %v", got, err)
-	}
-	if first := got.PolicyEvaluations[0].PolicyEvaluations; len(first) != 0 {
-		t.Fatalf("root user's vote: %+v, want none", first)
-	}
-	if v := got.PolicyEvaluations[1].PolicyEvaluations; len(v) != 1 || v[0].Outcome != outcomeDenyExplicit {
-		t.Fatalf("user-2's vote: %+v, want DENY_EXPLICIT", v)
+	done, err := clientFor(t, w.http.URL, k2).ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
+	if err != nil || done.Status != client.StatusCompleted {
+		t.Fatalf("second root: %+v %v", done, err)
 	}
 }
 
-func TestResourceAction(t *testing.T) {
-	for _, tc := range []struct{ typ, resource, action string }{
-		{"ACTIVITY_TYPE_CREATE_POLICIES", "POLICY", "CREATE"},
-		{"ACTIVITY_TYPE_UPDATE_POLICY_V2", "POLICY", "UPDATE"},
-		{"ACTIVITY_TYPE_DELETE_POLICY", "POLICY", "DELETE"},
-		{"ACTIVITY_TYPE_SET_IP_ALLOWLIST", "IP_ALLOWLIST", "UPDATE"},
-		{"ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST", "IP_ALLOWLIST", "DELETE"},
-		{"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", "PRIVATE_KEY", "SIGN"},
-		{"ACTIVITY_TYPE_SIGN_TRANSACTION_V2", "PRIVATE_KEY", "SIGN"},
-		{"ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME", "ORGANIZATION", "UPDATE"},
-		{"ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS", "PRIVATE_KEY_TAG", "DELETE"},
-		{"ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", "OAUTH_PROVIDER", "CREATE"},
-		{"ACTIVITY_TYPE_INIT_OTP_V3", "OTP", "INIT"},
-		{"ACTIVITY_TYPE_RECOVER_USER", "USER", "RECOVER"},
+// Conditions see the request: activity.params the activity exposes, the
+// private key it signs with, and time.now.
+func TestPolicyConditionsSeeTheRequest(t *testing.T) {
+	w := newPolicyWorld(t)
+	key, err := w.client.CreatePrivateKeys(t.Context(), client.CreatePrivateKeysParams{PrivateKeys: []client.PrivateKeyParams{{
+		PrivateKeyName: "hot", Curve: "CURVE_SECP256K1", AddressFormats: []string{"ADDRESS_FORMAT_ETHEREUM"}, PrivateKeyTags: []string{}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyID := key.Result.PrivateKeys[0].PrivateKeyID
+	createPolicies(t, w.client,
+		client.PolicyParams{PolicyName: "bob signs keccak with hot", Effect: client.EffectAllow,
+			Condition: "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN' && private_key.label == 'hot' && " +
+				"private_key.id == '" + keyID + "' && activity.params.hash_function == 'HASH_FUNCTION_KECCAK256'",
+			Consensus: "approvers.any(u, u.id == 'bob')",
+			Time:      "time.now > Timestamp('2020-01-01T00:00:00Z')"})
+	sign := func(hash string) error {
+		_, err := w.bob.SignRawPayload(t.Context(), client.SignRawPayloadParams{SignWith: keyID, Payload: "00",
+			Encoding: "PAYLOAD_ENCODING_HEXADECIMAL", HashFunction: hash})
+		return err
+	}
+	if err := sign("HASH_FUNCTION_KECCAK256"); err != nil {
+		t.Fatalf("allowed signature: %v", err)
+	}
+	denied(t, sign("HASH_FUNCTION_SHA256"), "implicitly denied")
+}
+
+func TestDescribeActivity(t *testing.T) {
+	for _, tc := range []struct{ typ, kind, resource, action string }{
+		// Documented (reference §8.3, §8.4).
+		{"ACTIVITY_TYPE_CREATE_POLICIES", "CREATE_POLICIES", "POLICY", "CREATE"},
+		{"ACTIVITY_TYPE_UPDATE_POLICY_V2", "UPDATE_POLICY", "POLICY", "UPDATE"},
+		{"ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS", "DELETE_PRIVATE_KEY_TAGS", "PRIVATE_KEY", "DELETE"},
+		{"ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", "CREATE_OAUTH_PROVIDERS", "CREDENTIAL", "CREATE"},
+		{"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", "SIGN_RAW_PAYLOAD", "PRIVATE_KEY", "SIGN"},
+		{"ACTIVITY_TYPE_INIT_OTP_V3", "INIT_OTP", "OTP", "CREATE"},
+		// Undocumented: derived from the name.
+		{"ACTIVITY_TYPE_SET_IP_ALLOWLIST", "SET_IP_ALLOWLIST", "IP_ALLOWLIST", "UPDATE"},
+		{"ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST", "REMOVE_IP_ALLOWLIST", "IP_ALLOWLIST", "DELETE"},
+		{"ACTIVITY_TYPE_RECOVER_USER", "RECOVER_USER", "USER", "RECOVER"},
+		// Governed by the root quorum only: no kind.
+		{"ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME", "", "ORGANIZATION", "UPDATE"},
 	} {
-		if r, a := resourceAction(tc.typ); r != tc.resource || a != tc.action {
-			t.Errorf("%s: resource %s action %s, want %s %s", tc.typ, r, a, tc.resource, tc.action)
+		got := describeActivity(tc.typ)
+		if got.Kind != tc.kind || got.Resource != tc.resource || got.Action != tc.action {
+			t.Errorf("%s: %+v, want kind %s resource %s action %s", tc.typ, got, tc.kind, tc.resource, tc.action)
 		}
 	}
 }

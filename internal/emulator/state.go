@@ -61,6 +61,8 @@ type orgRecord struct {
 type userRecord struct {
 	UserID    string           `json:"userId"`
 	UserName  string           `json:"userName"`
+	Email     string           `json:"email,omitempty"`
+	Tags      []string         `json:"tags,omitempty"` // user tag ids, as consensus expressions see them
 	Root      bool             `json:"root"`
 	APIKeys   []apiKeyRecord   `json:"apiKeys"`
 	CreatedAt client.Timestamp `json:"createdAt"`

@@ -20,10 +20,12 @@ const (
 var fields = []Field{FieldCondition, FieldConsensus, FieldTime}
 
 // Activity is what the documentation says of one activity type: its
-// version-free kind, and the resource and action it acts on. Each is ""
-// where the documentation gives none.
+// version-free kind, and the resource and action it acts on (each "" where
+// the documentation gives none), and whether only the root quorum governs
+// it.
 type Activity struct {
 	Type, Kind, Resource, Action string
+	RootQuorumOnly               bool
 }
 
 //go:embed catalogue.txt
@@ -112,6 +114,13 @@ func (c *catalogue) addLine(words []string) error {
 		}
 		c.activities[words[1]] = Activity{Type: words[1], Kind: dash(words[2]), Resource: dash(words[3]), Action: dash(words[4])}
 		c.order = append(c.order, words[1])
+	case words[0] == "rootquorum" && len(words) == 2:
+		a, ok := c.activities[words[1]]
+		if !ok {
+			return fmt.Errorf("rootquorum %s: no such activity line above", words[1])
+		}
+		a.RootQuorumOnly = true
+		c.activities[words[1]] = a
 	default:
 		return fmt.Errorf("cannot read %q", strings.Join(words, " "))
 	}

@@ -339,8 +339,11 @@ func TestLookupActivity(t *testing.T) {
 		t.Errorf("CREATE_PRIVATE_KEY_TAG: %+v %v", a, ok)
 	}
 	a, ok = LookupActivity("ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME")
-	if !ok || a.Kind != "" || a.Resource != "" {
+	if !ok || a.Kind != "" || a.Resource != "" || !a.RootQuorumOnly {
 		t.Errorf("a root-quorum-only activity has no kind: %+v %v", a, ok)
+	}
+	if a, _ := LookupActivity("ACTIVITY_TYPE_CREATE_POLICIES"); a.RootQuorumOnly {
+		t.Errorf("CREATE_POLICIES is governed by policies: %+v", a)
 	}
 	if _, ok := LookupActivity("ACTIVITY_TYPE_NOPE"); ok {
 		t.Error("an unknown type was found")
@@ -357,6 +360,7 @@ func TestCatalogueRefusesMistakes(t *testing.T) {
 		"field User.x Missing",
 		"values User.nope a b",
 		"activity ACTIVITY_TYPE_X KIND RES",
+		"rootquorum ACTIVITY_TYPE_UNDECLARED",
 		"something else",
 	} {
 		if _, err := loadCatalogue(text + "\nfield User.id string\n"); err == nil {
