@@ -6,7 +6,7 @@ import "fmt"
 // one type, all through count.
 type configuration struct {
 	name     string
-	provider string // dev_overrides provider it runs ("custody", "floor"), or "" for none
+	provider string // provider binary it runs ("custody", "custody-unchecked", "floor"), or "" for none
 	custody  bool   // counted against the emulator's requests and the targets
 	resource string // resource type, for the report
 	body     string // the resource block; %d is N
@@ -34,6 +34,16 @@ provider "floor" {}
 // configurations, in the order of the first run; later runs rotate it.
 var configurations = []configuration{
 	{name: "policy", provider: "custody", custody: true, resource: "custody_policy", body: custodyProvider + `
+resource "custody_policy" "bench" {
+  count     = %d
+  name      = "bench-${count.index}"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.resource == 'PRIVATE_KEY'"
+}
+`},
+	// The same policies through the provider built without its plan-time
+	// expression checks (tag bench_nopolicycheck): what the checks add.
+	{name: "policy-unchecked", provider: "custody-unchecked", custody: true, resource: "custody_policy", body: custodyProvider + `
 resource "custody_policy" "bench" {
   count     = %d
   name      = "bench-${count.index}"

@@ -35,21 +35,25 @@ func build(ctx context.Context, root, work string, profiled bool) (*tools, error
 	if t.terraform, err = exec.LookPath("terraform"); err != nil {
 		return nil, errors.New("terraform not found on PATH")
 	}
-	builds := [][2]string{
-		{filepath.Join(t.realDir, "terraform-provider-custody"), "."},
-		{filepath.Join(t.realDir, "terraform-provider-floor"), "./bench/floor"},
-		{t.emulator, "./cmd/custody-emulator"},
-		{filepath.Join(t.wrapperDir, "terraform-provider-custody"), "./bench/peakrss"},
-		{filepath.Join(t.wrapperDir, "terraform-provider-floor"), "./bench/peakrss"},
+	// {output, package, build tags}
+	builds := [][3]string{
+		{filepath.Join(t.realDir, "terraform-provider-custody"), ".", ""},
+		// The provider without its plan-time policy expression checks: the
+		// policy-unchecked configuration measures what they cost.
+		{filepath.Join(t.realDir, "terraform-provider-custody-unchecked"), ".", "bench_nopolicycheck"},
+		{filepath.Join(t.realDir, "terraform-provider-floor"), "./bench/floor", ""},
+		{t.emulator, "./cmd/custody-emulator", ""},
+		{filepath.Join(t.wrapperDir, "terraform-provider-custody"), "./bench/peakrss", ""},
+		{filepath.Join(t.wrapperDir, "terraform-provider-floor"), "./bench/peakrss", ""},
 	}
 	if profiled {
-		builds = append(builds, [2]string{filepath.Join(t.realDir, "terraform-provider-custody-profiled"), "./bench/profiled"})
+		builds = append(builds, [3]string{filepath.Join(t.realDir, "terraform-provider-custody-profiled"), "./bench/profiled", ""})
 	}
 	for _, b := range builds {
-		cmd := exec.CommandContext(ctx, "go", "build", "-o", b[0], b[1])
+		cmd := exec.CommandContext(ctx, "go", "build", "-tags", b[2], "-o", b[0], b[1])
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("go build -o %s %s: %v\n%s", b[0], b[1], err, out)
+			return nil, fmt.Errorf("go build -tags %q -o %s %s: %v\n%s", b[2], b[0], b[1], err, out)
 		}
 	}
 	rc := fmt.Sprintf(`provider_installation {

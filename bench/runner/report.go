@@ -17,6 +17,7 @@ const (
 	ratioTarget   = 1.25  // policy / floor, every phase, every N
 	scaleSlack    = 1.1   // 200 -> 1000 at most 5.5x: 1.1 times linear
 	rssTargetByte = 100e6 // provider peak RSS at the largest N, bytes (100 MB)
+	checkTarget   = 1.05  // policy / policy-unchecked plan: the expression checks add under 5%
 	pollOp        = "query/get_activity"
 )
 
@@ -194,7 +195,7 @@ func report(o *options, env environment, results []*result, failed []string, ela
 			w("\n")
 		}
 		w("\nRatios of the medians.\n\n| ratio | apply | plan | destroy |\n|---|---|---|---|\n")
-		for _, pair := range [][2]string{{"policy", "floor"}, {"policy", "terraform_data"}, {"tag", "floor"}, {"webhook", "floor"}, {"floor", "terraform_data"}} {
+		for _, pair := range [][2]string{{"policy", "floor"}, {"policy", "terraform_data"}, {"policy", "policy-unchecked"}, {"tag", "floor"}, {"webhook", "floor"}, {"floor", "terraform_data"}} {
 			w("| %s / %s | ", pair[0], pair[1])
 			for _, ph := range phases {
 				a, okA := tb.medianWall(n, pair[0], ph)
@@ -306,6 +307,16 @@ func report(o *options, env environment, results []*result, failed []string, ela
 			}
 			row(fmt.Sprintf("policy %s at N = %d within %.2f× the framework floor", ph, n, ratioTarget), m, okA && okF && a <= ratioTarget*f, okA && okF && f > 0)
 		}
+	}
+	for _, n := range o.ns {
+		a, okA := tb.medianWall(n, "policy", "plan")
+		u, okU := tb.medianWall(n, "policy-unchecked", "plan")
+		m := "–"
+		if okA && okU && u > 0 {
+			m = fmt.Sprintf("%+.1f%% (%.2fs / %.2fs)", 100*(a/u-1), a, u)
+		}
+		row(fmt.Sprintf("policy expression checks add under %.0f%% to a plan of N = %d policies", 100*(checkTarget-1), n), m,
+			okA && okU && a <= checkTarget*u, okA && okU && u > 0)
 	}
 	if hi > lo {
 		for _, c := range o.selected() {

@@ -55,7 +55,8 @@ resource "custody_policy" "two_approvers_for_signing" {
 resource "custody_policy" "terraform_manages_policies" {
   name      = "Terraform manages policies"
   effect    = "EFFECT_ALLOW"
-  condition = "activity.resource == 'POLICY' && user.id == '${data.custody_organization.current.user_id}'"
+  condition = "activity.resource == 'POLICY'"
+  consensus = "approvers.any(user, user.id == '${data.custody_organization.current.user_id}')"
   notes     = "Policy changes go through code review and Terraform."
 }
 

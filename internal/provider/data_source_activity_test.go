@@ -165,7 +165,7 @@ data "custody_activity" "test" {
 				attr("type", knownvalue.StringExact("ACTIVITY_TYPE_CREATE_POLICIES")),
 				attr("failure", knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"code":         knownvalue.Int64Exact(3),
-					"message":      knownvalue.StringRegexp(regexp.MustCompile(`^policies\[0\]\.condition: syntax error at line 1`)),
+					"message":      knownvalue.StringRegexp(regexp.MustCompile(`^policies\[0\]\.condition is not a valid condition expression: line 1, column 17`)),
 					"details_json": knownvalue.StringExact("[]"),
 				})),
 				attr("intent", knownvalue.StringExact(`{"createPoliciesIntent":{"policies":[{"condition":"activity.type ==",`+

@@ -26,7 +26,7 @@ resource "custody_policy" "first" {
   effect    = "EFFECT_ALLOW"
   condition = "activity.resource == 'PRIVATE_KEY'"
   consensus = "approvers.count() >= 2"
-  time      = "now.getHours() >= 8"
+  time      = "CronSpan('0 8 * * *', '10h', 'UTC')"
   notes     = "first"
 }
 
@@ -54,7 +54,7 @@ data "custody_policies" "all" {
 			knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"id": knownvalue.NotNull(), "name": str("zeta: two approvals"), "effect": str("EFFECT_ALLOW"),
 				"condition": str("activity.resource == 'PRIVATE_KEY'"), "consensus": str("approvers.count() >= 2"),
-				"time": str("now.getHours() >= 8"), "notes": str("first"), "created_at": stamp, "updated_at": stamp,
+				"time": str("CronSpan('0 8 * * *', '10h', 'UTC')"), "notes": str("first"), "created_at": stamp, "updated_at": stamp,
 			}),
 			knownvalue.ObjectExact(map[string]knownvalue.Check{
 				"id": knownvalue.NotNull(), "name": str("alpha: deny"), "effect": str("EFFECT_DENY"),

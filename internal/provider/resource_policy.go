@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
 
 var (
@@ -59,10 +60,16 @@ func (r *policyResource) Metadata(_ context.Context, req resource.MetadataReques
 // policyExpressionValidators refuse an empty expression: the service stores
 // an absent expression as "", which this resource reads back as null, so a
 // configured "" would come back as null and break the plan. Omitting the
-// attribute is the one way to say "no expression".
-func policyExpressionValidators() []validator.String {
-	return []validator.String{stringvalidator.LengthAtLeast(1)}
+// attribute is the one way to say "no expression". They also check the
+// expression of field f with policylang, before anything reaches the service.
+func policyExpressionValidators(f policylang.Field) []validator.String {
+	return []validator.String{stringvalidator.LengthAtLeast(1), policyExpression(f)}
 }
+
+// policyPlanChecked ends the description of an expression attribute.
+const policyPlanChecked = " `terraform plan` checks the expression: a mistake the service would refuse or could never " +
+	"evaluate is an error that stops the plan, a likely mistake (an undocumented field or value) is a warning. " +
+	"An expression not known until apply is checked during the apply, before it is sent."
 
 func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -99,20 +106,22 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				Optional: true,
 				MarkdownDescription: "The expression that selects the activities the policy applies to, e.g. " +
 					"`activity.resource == 'PRIVATE_KEY'`. Omit it for a policy that applies to every activity; it cannot be " +
-					"an empty string. Removing it clears the condition in place.",
-				Validators: policyExpressionValidators(),
+					"an empty string. Removing it clears the condition in place." + policyPlanChecked,
+				Validators: policyExpressionValidators(policylang.FieldCondition),
 			},
 			"consensus": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "The expression that says which approvals the matched activities need, e.g. " +
-					"`approvers.count() >= 2`. Omit it for none; it cannot be an empty string. Removing it clears it in place.",
-				Validators: policyExpressionValidators(),
+					"`approvers.count() >= 2`. Omit it for none; it cannot be an empty string. Removing it clears it in place." +
+					policyPlanChecked,
+				Validators: policyExpressionValidators(policylang.FieldConsensus),
 			},
 			"time": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "The expression that says when the policy is active. Omit it for always; it cannot be " +
-					"an empty string. Removing it clears it in place.",
-				Validators: policyExpressionValidators(),
+				MarkdownDescription: "The expression that says when the policy is active, e.g. " +
+					"`CronSpan('0 9 * * 1-5', '8h', 'America/New_York')`. Omit it for always; it cannot be " +
+					"an empty string. Removing it clears it in place." + policyPlanChecked,
+				Validators: policyExpressionValidators(policylang.FieldTime),
 			},
 			// The service requires notes and stores "" for none. A Default
 			// of "" keeps state equal to what the service holds, so an

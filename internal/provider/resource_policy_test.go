@@ -96,7 +96,7 @@ resource "custody_policy" "test" {
 resource "custody_policy" "test" {
   name   = "deny everything at night"
   effect = "EFFECT_DENY"
-  time   = "now.getHours() < 6"
+  time   = "!CronSpan('0 6 * * *', '18h', 'UTC')"
 }
 `)
 	resource.Test(t, resource.TestCase{
@@ -127,13 +127,13 @@ resource "custody_policy" "test" {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: append(policyTestState("deny everything at night", "EFFECT_DENY",
-					knownvalue.Null(), knownvalue.Null(), knownvalue.StringExact("now.getHours() < 6"), ""),
+					knownvalue.Null(), knownvalue.Null(), knownvalue.StringExact("!CronSpan('0 6 * * *', '18h', 'UTC')"), ""),
 					sameID.AddStateValue(policyTestAddr, tfjsonpath.New("id")),
 					createdSame.AddStateValue(policyTestAddr, tfjsonpath.New("created_at")),
 					updatedMoves.AddStateValue(policyTestAddr, tfjsonpath.New("updated_at"))),
 				// The service really cleared condition, consensus and notes.
 				Check: policyTestInService(e, client.Policy{PolicyName: "deny everything at night", Effect: client.EffectDeny,
-					Time: "now.getHours() < 6"}),
+					Time: "!CronSpan('0 6 * * *', '18h', 'UTC')"}),
 			},
 			{ResourceName: policyTestAddr, ImportState: true, ImportStateVerify: true},
 			{
@@ -141,7 +141,7 @@ resource "custody_policy" "test" {
 				ImportState:     true,
 				ImportStateKind: resource.ImportBlockWithID,
 				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New("time"), knownvalue.StringExact("now.getHours() < 6")),
+					plancheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New("time"), knownvalue.StringExact("!CronSpan('0 6 * * *', '18h', 'UTC')")),
 					plancheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New("condition"), knownvalue.Null()),
 				}},
 			},
@@ -237,8 +237,12 @@ timeouts = { create = "soon" }`, `(?s)Invalid Attribute Value Time Duration.*"so
 	})
 }
 
-// TestAccPolicy_syntaxError: the service refuses an expression it cannot
-// parse by failing the activity; the error must carry its id and message.
+// TestAccPolicy_syntaxError: an expression known only at apply cannot be
+// checked by the plan, but Terraform validates the configuration again
+// during apply once the value is known, and the provider then refuses it
+// before anything is submitted. (The service's own refusal, a FAILED
+// activity, is tested in the emulator and by the custody_activity data
+// source.)
 func TestAccPolicy_syntaxError(t *testing.T) {
 	e := newAccEmulator(t)
 	resource.Test(t, resource.TestCase{
@@ -247,13 +251,18 @@ func TestAccPolicy_syntaxError(t *testing.T) {
 		CheckDestroy:             policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{{
 			Config: e.config(`
+# terraform_data's output is unknown until apply.
+resource "terraform_data" "expression" {
+  input = "activity.type =="
+}
+
 resource "custody_policy" "test" {
   name      = "broken"
   effect    = "EFFECT_DENY"
-  condition = "activity.type =="
+  condition = terraform_data.expression.output
 }
 `),
-			ExpectError: regexp.MustCompile(`(?s)Error creating policy.*syntax error.*Activity:\s+\S+\s+\(ACTIVITY_STATUS_FAILED\)`),
+			ExpectError: regexp.MustCompile(`(?s)Invalid policy condition expression.*line 1, column 17: expected a value`),
 		}},
 	})
 }
