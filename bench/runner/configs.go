@@ -31,26 +31,21 @@ const floorProvider = `terraform {
 provider "floor" {}
 `
 
+const policyBody = `
+resource "custody_policy" "bench" {
+  count     = %d
+  name      = "bench-${count.index}"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.resource == 'PRIVATE_KEY'"
+}
+`
+
 // configurations, in the order of the first run; later runs rotate it.
 var configurations = []configuration{
-	{name: "policy", provider: "custody", custody: true, resource: "custody_policy", body: custodyProvider + `
-resource "custody_policy" "bench" {
-  count     = %d
-  name      = "bench-${count.index}"
-  effect    = "EFFECT_ALLOW"
-  condition = "activity.resource == 'PRIVATE_KEY'"
-}
-`},
+	{name: "policy", provider: "custody", custody: true, resource: "custody_policy", body: custodyProvider + policyBody},
 	// The same policies through the provider built without its plan-time
 	// expression checks (tag bench_nopolicycheck): what the checks add.
-	{name: "policy-unchecked", provider: "custody-unchecked", custody: true, resource: "custody_policy", body: custodyProvider + `
-resource "custody_policy" "bench" {
-  count     = %d
-  name      = "bench-${count.index}"
-  effect    = "EFFECT_ALLOW"
-  condition = "activity.resource == 'PRIVATE_KEY'"
-}
-`},
+	{name: "policy-unchecked", provider: "custody-unchecked", custody: true, resource: "custody_policy", body: custodyProvider + policyBody},
 	{name: "floor", provider: "floor", resource: "floor_item", body: floorProvider + `
 resource "floor_item" "bench" {
   count = %d

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"testing"
@@ -11,6 +13,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 )
 
 // Two policies exist before the rename: one whose condition matches the
@@ -104,6 +109,111 @@ func TestAccPolicyEvaluationsDataSource_errors(t *testing.T) {
 			{Config: cfg(" "), PlanOnly: true, ExpectError: regexp.MustCompile(`must be an activity id`)},
 			{Config: cfg("no-such-activity"), PlanOnly: true,
 				ExpectError: regexp.MustCompile(`(?s)Error reading policy evaluations.*get_policy_evaluations for activity\s+no-such-activity.*HTTP\s+404`)},
+		},
+	})
+}
+
+// policyEvaluationsUsers are non-root users with API keys: bob and carol
+// tagged treasury, dave an intern. The policies decide what they may do.
+func policyEvaluationsUsers(t *testing.T) (func(*emulator.Options), map[string]*client.APIKey) {
+	t.Helper()
+	keys := map[string]*client.APIKey{}
+	var users []emulator.FixtureUser
+	for _, u := range []struct{ id, tag string }{{"bob", "tag-treasury"}, {"carol", "tag-treasury"}, {"dave", "tag-interns"}} {
+		k, err := client.GenerateAPIKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[u.id] = k
+		users = append(users, emulator.FixtureUser{UserID: u.id, UserName: u.id, UserTags: []string{u.tag},
+			APIKeys: []emulator.FixtureAPIKey{{APIKeyName: u.id, PublicKey: k.PublicKeyHex()}}})
+	}
+	return func(o *emulator.Options) { o.Fixtures = &emulator.Fixtures{Users: users} }, keys
+}
+
+const policyEvaluationsNonRootPolicies = `
+resource "custody_policy" "two_of_treasury" {
+  name      = "two of treasury create tags"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.kind == 'CREATE_PRIVATE_KEY_TAG'"
+  consensus = "approvers.filter(u, u.tags.contains('tag-treasury')).count() >= 2"
+}
+
+resource "custody_policy" "no_interns" {
+  name      = "interns touch no keys"
+  effect    = "EFFECT_DENY"
+  condition = "activity.resource == 'PRIVATE_KEY'"
+  consensus = "approvers.any(u, u.tags.contains('tag-interns'))"
+}
+`
+
+// What the policies made of non-root users' activities shows in the data
+// source: bob's tag waits for a second treasury approval
+// (OUTCOME_REQUIRES_CONSENSUS), then carol's approval allows it
+// (OUTCOME_ALLOW); dave's is denied (OUTCOME_DENY_EXPLICIT).
+func TestAccPolicyEvaluationsDataSource_nonRootOutcomes(t *testing.T) {
+	users, keys := policyEvaluationsUsers(t)
+	e := newAccEmulator(t, users)
+	var bobs, daves string
+	submit := func() {
+		bob, carol, dave := accClient(t, e.url, keys["bob"]), accClient(t, e.url, keys["carol"]), accClient(t, e.url, keys["dave"])
+		_, err := bob.CreatePrivateKeyTag(context.Background(), client.CreatePrivateKeyTagParams{PrivateKeyTagName: "treasury"})
+		var pending *client.ApprovalRequiredError
+		if !errors.As(err, &pending) {
+			t.Fatalf("bob's tag: %v, want it to wait for consensus", err)
+		}
+		bobs = pending.ActivityID
+		if act, err := carol.ApproveActivity(context.Background(), client.VoteParams{Fingerprint: pending.Fingerprint}); err != nil || act.Status != client.StatusCompleted {
+			t.Fatalf("carol's approval: %+v %v", act, err)
+		}
+		_, err = dave.CreatePrivateKeyTag(context.Background(), client.CreatePrivateKeyTagParams{PrivateKeyTagName: "intern"})
+		var failed *client.ActivityError
+		if !errors.As(err, &failed) || failed.Status != client.StatusFailed {
+			t.Fatalf("dave's tag: %v, want it denied", err)
+		}
+		daves = failed.ActivityID
+	}
+	const bobDS, daveDS = "data.custody_policy_evaluations.bob", "data.custody_policy_evaluations.dave"
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: e.config(policyEvaluationsNonRootPolicies)},
+			{
+				PreConfig: submit,
+				Config: e.config(policyEvaluationsNonRootPolicies + `
+variable "bob" {
+  type = string
+}
+
+variable "dave" {
+  type = string
+}
+
+data "custody_policy_evaluations" "bob" {
+  activity_id = var.bob
+}
+
+data "custody_policy_evaluations" "dave" {
+  activity_id = var.dave
+}
+`),
+				ConfigVariables: config.Variables{"bob": activityTestLazyString{&bobs}, "dave": activityTestLazyString{&daves}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					// bob's vote, then carol's: the deny never applied.
+					resource.TestCheckResourceAttr(bobDS, "evaluations.#", "2"),
+					resource.TestCheckResourceAttr(bobDS, "evaluations.0.policy_evaluations.#", "1"),
+					resource.TestCheckResourceAttrPair(bobDS, "evaluations.0.policy_evaluations.0.policy_id", "custody_policy.two_of_treasury", "id"),
+					resource.TestCheckResourceAttr(bobDS, "evaluations.0.policy_evaluations.0.outcome", "OUTCOME_REQUIRES_CONSENSUS"),
+					resource.TestCheckResourceAttr(bobDS, "evaluations.1.policy_evaluations.#", "1"),
+					resource.TestCheckResourceAttr(bobDS, "evaluations.1.policy_evaluations.0.outcome", "OUTCOME_ALLOW"),
+					// dave's one vote: both policies apply, the deny wins.
+					resource.TestCheckResourceAttr(daveDS, "evaluations.#", "1"),
+					resource.TestCheckResourceAttr(daveDS, "evaluations.0.policy_evaluations.#", "2"),
+					resource.TestCheckTypeSetElemNestedAttrs(daveDS, "evaluations.0.policy_evaluations.*", map[string]string{"outcome": "OUTCOME_DENY_EXPLICIT"}),
+					resource.TestCheckTypeSetElemNestedAttrs(daveDS, "evaluations.0.policy_evaluations.*", map[string]string{"outcome": "OUTCOME_REQUIRES_CONSENSUS"}),
+				),
+			},
 		},
 	})
 }

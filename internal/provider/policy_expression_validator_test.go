@@ -152,3 +152,19 @@ func TestPolicyExpressionValidatorWired(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPolicyExpressionValidator is the plan-time check of one
+// condition, the one the benchmark's policies carry; bench/RESULTS.md
+// relates it to the wall time of a plan of 1000 policies.
+func BenchmarkPolicyExpressionValidator(b *testing.B) {
+	v := policyExpression(policylang.FieldCondition)
+	req := validator.StringRequest{Path: path.Root("condition"), ConfigValue: types.StringValue("activity.resource == 'PRIVATE_KEY'")}
+	b.ReportAllocs()
+	for b.Loop() {
+		var resp validator.StringResponse
+		v.ValidateString(context.Background(), req, &resp)
+		if resp.Diagnostics.HasError() {
+			b.Fatal(resp.Diagnostics)
+		}
+	}
+}
