@@ -3,6 +3,7 @@ package policylang
 import (
 	_ "embed"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -186,11 +187,4 @@ func keywordField(name string) (Field, bool) {
 }
 
 // keywordsOf lists the keywords of a field, sorted.
-func keywordsOf(f Field) []string {
-	out := make([]string, 0, len(cat.keywords[f]))
-	for k := range cat.keywords[f] {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
+func keywordsOf(f Field) []string { return slices.Sorted(maps.Keys(cat.keywords[f])) }

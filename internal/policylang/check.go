@@ -2,6 +2,7 @@ package policylang
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strings"
@@ -224,14 +225,8 @@ func listHint(t *Type) string {
 	return ""
 }
 
-func structFields(name string) []string {
-	out := make([]string, 0, len(cat.structs[name]))
-	for f := range cat.structs[name] {
-		out = append(out, f)
-	}
-	slices.Sort(out)
-	return out
-}
+// structFields lists the fields of a struct, sorted.
+func structFields(name string) []string { return slices.Sorted(maps.Keys(cat.structs[name])) }
 
 func quote(s string) string { return "'" + s + "'" }
 
