@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -300,5 +301,56 @@ func TestListPoliciesOrder(t *testing.T) {
 	}
 	if got := strings.Join(order, ","); got != "b,c,0,a" {
 		t.Fatalf("order %s, want b,c,0,a", got)
+	}
+}
+
+// corpusPolicies reads one of policylang's corpus files as policies, each
+// expression in its field.
+func corpusPolicies(t *testing.T, file string) []client.PolicyParams {
+	t.Helper()
+	f, err := os.Open("../policylang/testdata/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []client.PolicyParams
+	for dec := json.NewDecoder(f); dec.More(); {
+		var line struct{ Field, Expr string }
+		if err := dec.Decode(&line); err != nil {
+			t.Fatal(err)
+		}
+		p := client.PolicyParams{PolicyName: sprintf("corpus %d", len(out)), Effect: client.EffectAllow}
+		switch line.Field {
+		case "condition":
+			p.Condition = line.Expr
+		case "consensus":
+			p.Consensus = line.Expr
+		case "time":
+			p.Time = line.Expr
+		default:
+			t.Fatalf("%s line %d: field %q", file, len(out)+1, line.Field)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// Every real expression of policylang's corpus (the documentation's and
+// public code's) is accepted by create_policies in its field, CEL-refused
+// slices and 128-bit integers included; every mistake of the corpus is
+// refused, CEL-accepted double quotes, size() and arithmetic included.
+func TestPolicyCorpus(t *testing.T) {
+	e := newTestEmulator(t)
+	valid := corpusPolicies(t, "valid.jsonl")
+	for i := 0; i < len(valid); i += 20 {
+		createPolicies(t, e.client, valid[i:min(i+20, len(valid))]...)
+	}
+	list, err := e.client.ListPolicies(t.Context(), client.ListPoliciesRequest{})
+	if err != nil || len(list.Policies) != len(valid) || len(valid) < 95 {
+		t.Fatalf("%d policies stored of %d expressions: %v", len(list.Policies), len(valid), err)
+	}
+	for _, p := range corpusPolicies(t, "invalid.jsonl") {
+		_, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{p}})
+		wantFailedActivity(t, err, codeInvalidArgument, "is not a valid")
 	}
 }
