@@ -66,13 +66,13 @@ func (s *Server) evaluate(rec *activityRecord) evaluation {
 		}
 		ev.outcomes = append(ev.outcomes, client.PolicyEvaluation{PolicyID: p.PolicyID, Outcome: outcome})
 	}
-	info := describeActivity(rec.Activity.Type)
+	documented, _ := policylang.LookupActivity(rec.Activity.Type)
 	switch {
 	case rootApprovals >= s.st.RootQuorum:
 		ev.verdict = verdictAllow
-	case info.RootQuorumOnly:
+	case documented.RootQuorumOnly:
 		// Policies have no say: only the root quorum can allow it.
-		ev.verdict, ev.failure = s.implicitDeny(rec, rootApprovals, "only the root quorum can approve "+rec.Activity.Type)
+		ev.verdict, ev.failure = implicitDeny(rec, rootApprovals, "only the root quorum can approve "+rec.Activity.Type)
 	case denied != nil:
 		ev.verdict = verdictDeny
 		ev.failure = failure(codePermissionDenied, "activity %s is denied by policy %s (%q)", rec.Activity.ID, denied.PolicyID, denied.PolicyName)
@@ -81,7 +81,7 @@ func (s *Server) evaluate(rec *activityRecord) evaluation {
 	case waiting:
 		ev.verdict = verdictConsensus
 	default:
-		ev.verdict, ev.failure = s.implicitDeny(rec, rootApprovals, "no policy allows it")
+		ev.verdict, ev.failure = implicitDeny(rec, rootApprovals, "no policy allows it")
 	}
 	return ev
 }
@@ -89,7 +89,7 @@ func (s *Server) evaluate(rec *activityRecord) evaluation {
 // implicitDeny: an activity nothing allows waits while a root user has
 // approved it, since the root quorum may still allow it; a non-root
 // user's activity is denied.
-func (s *Server) implicitDeny(rec *activityRecord, rootApprovals int, why string) (verdict, *client.Status) {
+func implicitDeny(rec *activityRecord, rootApprovals int, why string) (verdict, *client.Status) {
 	if rootApprovals > 0 {
 		return verdictConsensus, nil
 	}
