@@ -110,7 +110,7 @@ func (n *BoolLit) String() string {
 }
 
 func (n *IntLit) String() string    { return n.Value.String() }
-func (n *StringLit) String() string { return "'" + n.Value + "'" }
+func (n *StringLit) String() string { return quote(n.Value) }
 func (n *ListLit) String() string   { return "[" + joinNodes(n.Elems) + "]" }
 func (n *Unary) String() string     { return "!" + n.X.String() }
 
