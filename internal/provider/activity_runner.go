@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
@@ -61,6 +63,11 @@ func runActivity[R any](ctx context.Context, pd *providerData, timeout time.Dura
 	}
 	return out, nil
 }
+
+// activityTime is when an activity last changed, which for a completed one
+// is when it completed. Resources take their created_at and updated_at from
+// it rather than read the object back after a change.
+func activityTime(act *client.Activity) types.String { return timestampValue(act.UpdatedAt) }
 
 // approvalMargin is the time kept back from a timeout for the last poll and
 // the error: a fifth of it, at most 10 s.

@@ -6,8 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
 var (
@@ -56,13 +54,13 @@ func (d *policiesDataSource) Configure(_ context.Context, req datasource.Configu
 }
 
 func (d *policiesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	out, err := d.pd.client.ListPolicies(ctx, client.ListPoliciesRequest{})
+	out, err := cachedPolicies(ctx, d.pd)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error reading policies", "list_policies", "", err)
 		return
 	}
-	items := make([]policyDataSourceModel, 0, len(out.Policies))
-	for _, p := range out.Policies {
+	items := make([]policyDataSourceModel, 0, len(out.all))
+	for _, p := range out.all {
 		items = append(items, policyDataSourceFlatten(p))
 	}
 	list, diags := types.ListValueFrom(ctx, policiesObject().Type(), items)

@@ -2,11 +2,13 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -86,8 +88,10 @@ func (d *policyDataSource) Metadata(_ context.Context, req datasource.MetadataRe
 
 func (d *policyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "One policy of the organization (`get_policy`): its effect and the expressions that say " +
+		MarkdownDescription: "One policy of the organization: its effect and the expressions that say " +
 			"when it applies, which approvals it needs and when it is active. An unknown id is an error. " +
+			"It reads the policy from one `list_policies` per Terraform command, shared with every `custody_policy` " +
+			"resource and data source, so many of them cost one request. " +
 			"Use `custody_policies` to list every policy.",
 		Attributes: policyDataSourceAttributes(schema.StringAttribute{
 			Required:            true,
@@ -108,11 +112,19 @@ func (d *policyDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 	id := m.ID.ValueString()
-	out, err := d.pd.client.GetPolicy(ctx, client.GetPolicyRequest{PolicyID: id})
+	// The list shared with every custody_policy of the command answers as
+	// get_policy would, and N such data sources cost one request, not N.
+	list, err := cachedPolicies(ctx, d.pd)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading policy", "get_policy", "policy "+id, err)
+		addAPIError(&resp.Diagnostics, "Error reading policy", "list_policies", "policy "+id, err)
 		return
 	}
-	m = policyDataSourceFlatten(out.Policy)
+	got, ok := list.byID[id]
+	if !ok {
+		resp.Diagnostics.AddAttributeError(path.Root("id"), "Policy not found",
+			fmt.Sprintf("The organization has no policy %s (list_policies does not list it). It may have been deleted, or the id is of another organization.", id))
+		return
+	}
+	m = policyDataSourceFlatten(*got)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

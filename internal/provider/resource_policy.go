@@ -71,6 +71,10 @@ const policyPlanChecked = " `terraform plan` checks the expression: a mistake th
 	"evaluate is an error that stops the plan, a likely mistake (an undocumented field or value) is a warning. " +
 	"An expression not known until apply is checked during the apply, before it is sent."
 
+// policyTimestampWhy ends the descriptions of created_at and updated_at.
+const policyTimestampWhy = " Taking the time from the activity saves reading the policy back after every change, " +
+	"so that each create or update costs one request."
+
 func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A policy of the organization: an `effect` (allow or deny) applied to the activities that match its " +
@@ -81,7 +85,9 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			"provider's `approval_timeout`); if the time runs out, the error names the activity and its fingerprint, and the next " +
 			"apply adopts that same activity once it is approved instead of submitting it again. An expression the service cannot " +
 			"parse fails the activity, and the error shows the activity id and the service's message.\n\n" +
-			"Refresh reads the policy with `get_policy`, so a change made outside Terraform shows as an update and a deleted " +
+			"Each change costs one request: nothing is read back after it, because the activity's answer says all the provider needs. " +
+			"Refresh reads every policy of the organization with one `list_policies` per Terraform command, shared by all the " +
+			"`custody_policy` resources and data sources, so a change made outside Terraform shows as an update and a deleted " +
 			"policy is planned for creation again. Import with the policy id: `terraform import custody_policy.example <policy id>`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -134,15 +140,20 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "Free text about the policy. Defaults to the empty string (the service requires notes, and stores \"\" for none).",
 			},
 			"created_at": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "When the policy was created (RFC 3339, UTC).",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				Computed: true,
+				MarkdownDescription: "When the policy was created (RFC 3339, UTC): for a policy this resource created, the time its " +
+					"`create_policies` activity completed, as the activity's answer says; for an imported policy, the service's `createdAt`. " +
+					"It is set once and never refreshed, because the service's own record may differ from the activity's by a few " +
+					"milliseconds and a refresh that moved it would report a change nobody made." + policyTimestampWhy,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			// No UseStateForUnknown: every update moves it, so it is unknown
-			// in an update plan and read back after the update.
+			// in an update plan and set from the update's activity.
 			"updated_at": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "When the policy was last changed (RFC 3339, UTC).",
+				Computed: true,
+				MarkdownDescription: "When the policy last changed (RFC 3339, UTC): the time the last activity this resource submitted " +
+					"for it completed, as the activity's answer says. When a refresh finds the policy changed outside Terraform, it takes " +
+					"the service's `updatedAt`, so the change and its time show together." + policyTimestampWhy,
 			},
 			"timeouts": policyTimeoutsAttribute(ctx),
 		},
@@ -179,8 +190,9 @@ func policyTimestamp(ts client.Timestamp) (types.String, error) {
 	return types.StringValue(t.UTC().Format(time.RFC3339Nano)), nil
 }
 
-// flatten copies the service's policy into the model; timeouts stay as they are.
-func (m *policyModel) flatten(p *client.Policy) error {
+// flattenContent copies what the service stores of a policy into the
+// model, all but the timestamps; timeouts stay as they are.
+func (m *policyModel) flattenContent(p *client.Policy) {
 	m.ID = types.StringValue(p.PolicyID)
 	m.Name = types.StringValue(p.PolicyName)
 	m.Effect = types.StringValue(p.Effect)
@@ -188,30 +200,13 @@ func (m *policyModel) flatten(p *client.Policy) error {
 	m.Consensus = policyOptional(p.Consensus)
 	m.Time = policyOptional(p.Time)
 	m.Notes = types.StringValue(p.Notes)
-	var err error
-	if m.CreatedAt, err = policyTimestamp(p.CreatedAt); err != nil {
-		return fmt.Errorf("createdAt: %w", err)
-	}
-	if m.UpdatedAt, err = policyTimestamp(p.UpdatedAt); err != nil {
-		return fmt.Errorf("updatedAt: %w", err)
-	}
-	return nil
 }
 
-// readInto fetches the policy id and fills m. found is false when the
-// service no longer has it.
-func (r *policyResource) readInto(ctx context.Context, id string, m *policyModel) (found bool, err error) {
-	got, err := r.pd.client.GetPolicy(ctx, client.GetPolicyRequest{PolicyID: id})
-	if errors.Is(err, client.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	if err := m.flatten(&got.Policy); err != nil {
-		return true, fmt.Errorf("get_policy answered a timestamp the provider cannot read (%v); this is always a bug in the provider or the service", err)
-	}
-	return true, nil
+// sameContent reports whether m and o describe the same policy, apart
+// from the timestamps and timeouts.
+func (m *policyModel) sameContent(o *policyModel) bool {
+	return m.ID.Equal(o.ID) && m.Name.Equal(o.Name) && m.Effect.Equal(o.Effect) && m.Condition.Equal(o.Condition) &&
+		m.Consensus.Equal(o.Consensus) && m.Time.Equal(o.Time) && m.Notes.Equal(o.Notes)
 }
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -238,6 +233,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		func(ctx context.Context, c *client.Client) (*client.Submitted[client.CreatePoliciesResult], error) {
 			return c.CreatePolicies(ctx, params)
 		})
+	r.pd.lists.forget(policiesListKey)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error creating policy", "create_policies", fmt.Sprintf("policy %q", plan.Name.ValueString()), err)
 		return
@@ -247,21 +243,14 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 			"this is always a bug in the provider or the service", out.Activity.ID, len(out.Result.PolicyIDs)))
 		return
 	}
-	// The activity has run: record it even if Terraform is interrupting us.
-	ctx, done := r.pd.client.SeeThrough(ctx)
-	defer done()
-	id := out.Result.PolicyIDs[0]
-	tflog.Info(ctx, "created policy", map[string]any{"policy_id": id, "activity_id": out.Activity.ID})
-	found, err := r.readInto(ctx, id, &plan)
-	if err == nil && !found {
-		// Only an adopted activity can get here: its policy was deleted
-		// after it completed and before this apply.
-		err = fmt.Errorf("policy %s, created by activity %s, no longer exists; run apply again to create it anew", id, out.Activity.ID)
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading policy after create", "get_policy", "policy "+id, err)
-		return
-	}
+	// The service stores the policy exactly as sent, so state is the plan
+	// with the new id and the activity's time: no read-back. A policy of an
+	// adopted activity that was deleted since is found missing by the next
+	// refresh, which plans it for creation again.
+	plan.ID = types.StringValue(out.Result.PolicyIDs[0])
+	plan.CreatedAt = activityTime(out.Activity)
+	plan.UpdatedAt = plan.CreatedAt
+	tflog.Info(ctx, "created policy", map[string]any{"policy_id": plan.ID.ValueString(), "activity_id": out.Activity.ID})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -272,17 +261,36 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	id := state.ID.ValueString()
-	found, err := r.readInto(ctx, id, &state)
+	list, err := cachedPolicies(ctx, r.pd)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading policy", "get_policy", "policy "+id, err)
+		addAPIError(&resp.Diagnostics, "Error reading policy", "list_policies", "policy "+id, err)
 		return
 	}
+	got, found := list.byID[id]
 	if !found {
 		tflog.Warn(ctx, "policy no longer exists; removing it from state so that it is planned for creation", map[string]any{"policy_id": id})
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	fresh := state
+	fresh.flattenContent(got)
+	// The timestamps in state came from activities (see the schema); the
+	// service's are taken only where state has none (import) and, for
+	// updated_at, when the policy changed outside Terraform.
+	created, cerr := policyTimestamp(got.CreatedAt)
+	updated, uerr := policyTimestamp(got.UpdatedAt)
+	if err := errors.Join(cerr, uerr); err != nil {
+		resp.Diagnostics.AddError("Error reading policy", fmt.Sprintf("list_policies answered a timestamp of policy %s that the provider "+
+			"cannot read (%v); this is always a bug in the provider or the service", id, err))
+		return
+	}
+	if state.CreatedAt.IsNull() || state.CreatedAt.IsUnknown() {
+		fresh.CreatedAt = created
+	}
+	if !state.sameContent(&fresh) || state.UpdatedAt.IsNull() || state.UpdatedAt.IsUnknown() {
+		fresh.UpdatedAt = updated
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &fresh)...)
 }
 
 // policyChange returns a pointer to the planned value when it differs from
@@ -318,28 +326,19 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		PolicyNotes:     policyChange(plan.Notes, state.Notes),
 		Time:            policyChange(plan.Time, state.Time),
 	}
+	plan.UpdatedAt = state.UpdatedAt
 	// Only timeouts changed: nothing to send, but the new timeouts are kept.
 	if params != (client.UpdatePolicyParams{PolicyID: id}) {
-		_, err := runActivity(ctx, r.pd, timeout, policyUpdateKind, params,
+		out, err := runActivity(ctx, r.pd, timeout, policyUpdateKind, params,
 			func(ctx context.Context, c *client.Client) (*client.Submitted[client.PolicyIDResult], error) {
 				return c.UpdatePolicy(ctx, params)
 			})
+		r.pd.lists.forget(policiesListKey)
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "Error updating policy", "update_policy", "policy "+id, err)
 			return
 		}
-	}
-	// The activity has run: record it even if Terraform is interrupting us.
-	ctx, done := r.pd.client.SeeThrough(ctx)
-	defer done()
-	// Read back for the new updated_at (and anything the service normalised).
-	found, err := r.readInto(ctx, id, &plan)
-	if err == nil && !found {
-		err = fmt.Errorf("policy %s disappeared right after its update", id)
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading policy after update", "get_policy", "policy "+id, err)
-		return
+		plan.UpdatedAt = activityTime(out.Activity)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -361,6 +360,7 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		func(ctx context.Context, c *client.Client) (*client.Submitted[client.PolicyIDResult], error) {
 			return c.DeletePolicy(ctx, params)
 		})
+	r.pd.lists.forget(policiesListKey)
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "policy was already deleted", map[string]any{"policy_id": id})
 		return

@@ -23,6 +23,27 @@ const policyTestAddr = "custody_policy.test"
 // policyTestRFC3339 matches the timestamps the resource writes.
 var policyTestRFC3339 = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$`)
 
+// policyTestImportedTimes checks that an import takes the timestamps of
+// the service's record.
+func policyTestImportedTimes(e *accEmulator) resource.ImportStateCheckFunc {
+	return func(states []*terraform.InstanceState) error {
+		if len(states) != 1 {
+			return fmt.Errorf("imported %d policies, want 1", len(states))
+		}
+		is := states[0]
+		got, err := e.client.GetPolicy(context.Background(), client.GetPolicyRequest{PolicyID: is.ID})
+		if err != nil {
+			return err
+		}
+		for attr, ts := range map[string]client.Timestamp{"created_at": got.Policy.CreatedAt, "updated_at": got.Policy.UpdatedAt} {
+			if want := timestampValue(ts).ValueString(); is.Attributes[attr] != want {
+				return fmt.Errorf("imported %s = %q, want the service's %q", attr, is.Attributes[attr], want)
+			}
+		}
+		return nil
+	}
+}
+
 // policyTestCheckDestroy asks the emulator that no policy is left.
 func policyTestCheckDestroy(e *accEmulator) resource.TestCheckFunc {
 	return func(*terraform.State) error {
@@ -135,7 +156,13 @@ resource "custody_policy" "test" {
 				Check: policyTestInService(e, client.Policy{PolicyName: "deny everything at night", Effect: client.EffectDeny,
 					Time: "!CronSpan('0 6 * * *', '18h', 'UTC')"}),
 			},
-			{ResourceName: policyTestAddr, ImportState: true, ImportStateVerify: true},
+			{
+				ResourceName: policyTestAddr, ImportState: true, ImportStateVerify: true,
+				// State holds the activities' times; an import has no activity
+				// and takes the service's, which may differ by microseconds.
+				ImportStateVerifyIgnore: []string{"created_at", "updated_at"},
+				ImportStateCheck:        policyTestImportedTimes(e),
+			},
 			{
 				ResourceName:    policyTestAddr,
 				ImportState:     true,
@@ -176,8 +203,10 @@ resource "custody_policy" "test" {
 					}
 				},
 				Config: cfg,
+				// The refresh shows the edit and its time together.
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(policyTestAddr, plancheck.ResourceActionUpdate),
+					expectDrift(policyTestAddr, "name", "condition", "notes", "updated_at"),
 				}},
 				Check: policyTestInService(e, client.Policy{PolicyName: "drifting", Effect: client.EffectAllow}),
 			},

@@ -1,0 +1,32 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// policiesListKey caches *policyList.
+const policiesListKey = "policies"
+
+// policyList is one list_policies answer, indexed by id.
+type policyList struct {
+	all  []client.Policy
+	byID map[string]*client.Policy
+}
+
+// cachedPolicies lists the organization's policies once per command for
+// every custody_policy resource and data source (see listCache).
+func cachedPolicies(ctx context.Context, pd *providerData) (*policyList, error) {
+	return cachedList(ctx, pd.lists, policiesListKey, func(ctx context.Context) (*policyList, error) {
+		out, err := pd.client.ListPolicies(ctx, client.ListPoliciesRequest{})
+		if err != nil {
+			return nil, err
+		}
+		l := &policyList{all: out.Policies, byID: make(map[string]*client.Policy, len(out.Policies))}
+		for i := range l.all {
+			l.byID[l.all[i].PolicyID] = &l.all[i]
+		}
+		return l, nil
+	})
+}

@@ -1,0 +1,86 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+)
+
+// policyRequestsTestConfig is n policies named by prefix.
+func policyRequestsTestConfig(e *accEmulator, n int, prefix string) string {
+	return e.config(fmt.Sprintf(`
+resource "custody_policy" "many" {
+  count     = %d
+  name      = "%s-${count.index}"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.resource == 'PRIVATE_KEY'"
+}
+`, n, prefix))
+}
+
+// policyRequestsTestDelta checks the emulator's requests since *before
+// against want (operation → count; a negative count means "at most -n").
+func policyRequestsTestDelta(e *accEmulator, before *map[string]int, what string, want map[string]int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		after := e.srv.RequestCounts()
+		for op, n := range want {
+			got := after[op] - (*before)[op]
+			if (n >= 0 && got != n) || (n < 0 && got > -n) {
+				return fmt.Errorf("%s made %d %s requests, want %s", what, got, op, policyRequestsTestWant(n))
+			}
+		}
+		return nil
+	}
+}
+
+func policyRequestsTestWant(n int) string {
+	if n < 0 {
+		return fmt.Sprintf("at most %d", -n)
+	}
+	return fmt.Sprint(n)
+}
+
+// TestAccPolicy_roundTrips: a create or an update is one submit and
+// nothing read back; a refresh of five policies is one list_policies; and
+// the activity-sourced timestamps leave nothing for a refresh to report as
+// changed outside Terraform.
+func TestAccPolicy_roundTrips(t *testing.T) {
+	e := newAccEmulator(t)
+	before := map[string]int{}
+	snapshot := func() { before = e.srv.RequestCounts() }
+	quiet := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), expectNoDrift()}}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             policyTestCheckDestroy(e),
+		Steps: []resource.TestStep{
+			{
+				// Nothing is in state yet, so the plan and the apply refresh nothing.
+				PreConfig: snapshot,
+				Config:    policyRequestsTestConfig(e, 5, "first"),
+				Check: policyRequestsTestDelta(e, &before, "creating 5 policies", map[string]int{
+					"submit/create_policies": 5, "query/get_policy": 0, "query/list_policies": 0, "query/list_activities": 1}),
+				ConfigPlanChecks: quiet,
+			},
+			{
+				// The plan and the apply each refresh with one list, and each
+				// update is one submit.
+				PreConfig: snapshot,
+				Config:    policyRequestsTestConfig(e, 5, "second"),
+				Check: policyRequestsTestDelta(e, &before, "updating 5 policies", map[string]int{
+					"submit/update_policy": 5, "query/get_policy": 0, "query/list_policies": -2, "query/list_activities": 1}),
+				ConfigPlanChecks: quiet,
+			},
+			{
+				// One `terraform refresh`, one provider configuration.
+				PreConfig:    snapshot,
+				RefreshState: true,
+				Check: policyRequestsTestDelta(e, &before, "refreshing 5 policies", map[string]int{
+					"query/list_policies": 1, "query/get_policy": 0}),
+			},
+		},
+	})
+}
