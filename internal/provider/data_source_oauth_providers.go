@@ -114,7 +114,12 @@ func (d *oauthProvidersDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	user := m.UserID.ValueString()
-	out, err := d.pd.client.GetOauthProviders(ctx, client.GetOauthProvidersRequest{UserID: user})
+	// Shared with the user's custody_oauth_provider resources: one request
+	// per user per command.
+	out, err := cachedList(ctx, d.pd.lists, oauthProviderListKey(user),
+		func(ctx context.Context) (*client.GetOauthProvidersResponse, error) {
+			return d.pd.client.GetOauthProviders(ctx, client.GetOauthProvidersRequest{UserID: user})
+		})
 	if err != nil {
 		who := "user " + user
 		if user == "" {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
@@ -88,8 +87,10 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"- `issuer`, `subject` and `audience` together: no token needed.\n\n" +
 			"The service has no update activity for OAuth providers, so every change replaces the provider (it is deleted, " +
 			"then created: the service refuses two providers with the same issuer, subject and audience). Create submits " +
-			"`ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2` with one provider, delete `ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS` " +
-			"(a provider already gone counts as deleted). Refresh lists the user's providers with `get_oauth_providers`: a " +
+			"`ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2` with one provider (and reads it back only when it was registered from a " +
+			"token, whose claims only the service knows), delete `ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS` " +
+			"(a provider already gone counts as deleted). Refresh lists the user's providers with `get_oauth_providers`, once per " +
+			"user per Terraform command (shared with `custody_oauth_providers`): a " +
 			"provider deleted outside Terraform (or whose user is gone) is planned for creation again.\n\n" +
 			"Import with `<user_id>/<provider_id>`. The service never returns the token, so import a provider with a " +
 			"configuration that sets the claims; a configuration with a token would plan a replacement after import.",
@@ -138,9 +139,11 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"subject":  oauthProviderClaim("The expected `sub` of tokens: the user's id at the issuer."),
 			"audience": oauthProviderClaim("The expected `aud` of tokens: the application's client id."),
 			"created_at": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "When the provider was created (RFC 3339, UTC).",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				Computed: true,
+				MarkdownDescription: "When the provider was created (RFC 3339, UTC): for a provider this resource created, the time " +
+					"its activity completed, as the activity's answer says; for an imported one, the service's `createdAt`. It is set " +
+					"once and never refreshed, so that the service's record, which may differ by milliseconds, never shows as a change.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"timeouts": oauthProviderTimeouts(ctx),
 		},
@@ -212,12 +215,20 @@ func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateR
 			"This is always a bug in the provider or the service; please report it.", out.Activity.ID, len(out.Result.ProviderIDs), out.Result.ProviderIDs))
 		return
 	}
+	plan.ID = types.StringValue(out.Result.ProviderIDs[0])
+	plan.OIDCTokenWO = types.StringNull()
+	plan.CreatedAt = activityTime(out.Activity)
+	if op.OidcClaims != nil {
+		// Registered from its claims: the service stores them as sent, so
+		// state is the plan, the new id and the activity's time.
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+	// Registered from a token: only the service knows the claims it read
+	// from it, so this one case reads the provider back.
 	// The activity has run: record it even if Terraform is interrupting us.
 	ctx, done := r.pd.client.SeeThrough(ctx)
 	defer done()
-	plan.ID = types.StringValue(out.Result.ProviderIDs[0])
-	plan.OIDCTokenWO = types.StringNull()
-	// The claims of a token and created_at are known only to the service.
 	got, err := r.find(ctx, userID, plan.ID.ValueString())
 	if err == nil && got == nil {
 		err = fmt.Errorf("provider %s is not among the providers of user %s right after its creation", plan.ID.ValueString(), userID)
@@ -225,7 +236,7 @@ func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateR
 	if err != nil {
 		// Keep the provider in state (tainted, so the next apply replaces
 		// it) rather than leave it unmanaged.
-		for _, v := range []*types.String{&plan.Issuer, &plan.Subject, &plan.Audience, &plan.CreatedAt} {
+		for _, v := range []*types.String{&plan.Issuer, &plan.Subject, &plan.Audience} {
 			if v.IsUnknown() {
 				*v = types.StringNull()
 			}
@@ -261,16 +272,18 @@ func (r *oauthProviderResource) find(ctx context.Context, userID, id string) (*c
 }
 
 // oauthProviderFlatten copies what the service stores into m; the tokens
-// are never returned, so they stay as configured.
+// are never returned, so they stay as configured. created_at is taken only
+// when m has none (import): one set from the creating activity is kept,
+// so that a refresh never reports a change in it (see its description).
 func oauthProviderFlatten(m *oauthProviderModel, p client.OauthProvider) {
 	m.ProviderName = types.StringValue(p.ProviderName)
 	m.Issuer = types.StringValue(p.Issuer)
 	m.Subject = types.StringValue(p.Subject)
 	m.Audience = types.StringValue(p.Audience)
-	m.CreatedAt = types.StringNull()
-	if t, err := p.CreatedAt.Time(); err == nil {
-		m.CreatedAt = types.StringValue(t.Format(time.RFC3339))
+	if !m.CreatedAt.IsNull() && !m.CreatedAt.IsUnknown() {
+		return
 	}
+	m.CreatedAt = timestampValue(p.CreatedAt)
 }
 
 func (r *oauthProviderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
