@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -84,8 +85,9 @@ func (r *organizationNameResource) Configure(_ context.Context, req resource.Con
 	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// rename submits the new name with the given timeout and reads the
-// organization back into m.
+// rename submits the new name with the given timeout and fills m from the
+// activity's answer: the service stores the name as sent, so nothing is
+// read back.
 func (r *organizationNameResource) rename(ctx context.Context, m *organizationNameModel, timeout time.Duration, diags *diag.Diagnostics) {
 	params := client.UpdateOrganizationNameParams{OrganizationName: m.Name.ValueString()}
 	out, err := runActivity(ctx, r.pd, timeout, organizationNameKind, params,
@@ -97,10 +99,23 @@ func (r *organizationNameResource) rename(ctx context.Context, m *organizationNa
 		return
 	}
 	tflog.Info(ctx, "renamed organization", map[string]any{"organization_id": out.Result.OrganizationID, "activity_id": out.Activity.ID})
-	// The activity has run: record it even if Terraform is interrupting us.
-	ctx, done := r.pd.client.SeeThrough(ctx)
-	defer done()
-	r.readInto(ctx, m, diags)
+	// The result names the organization; the configured one stands in if
+	// a service leaves it out.
+	r.checkOrganization(cmp.Or(out.Result.OrganizationID, r.pd.client.OrganizationID()), m, diags)
+}
+
+// checkOrganization sets m's id to org, unless m already manages another
+// organization: a provider now configured for another organization must
+// not quietly take over that organization's name in this resource's place.
+func (r *organizationNameResource) checkOrganization(org string, m *organizationNameModel, diags *diag.Diagnostics) {
+	if known := m.ID.ValueString(); known != "" && known != org {
+		diags.AddAttributeError(path.Root("id"), "Organization changed",
+			fmt.Sprintf("This custody_organization_name manages organization %q, but the provider is now configured for organization %q. "+
+				"Configure the provider for %q again, or remove the resource from state (terraform state rm) and import it for the new organization.",
+				known, org, known))
+		return
+	}
+	m.ID = types.StringValue(org)
 }
 
 // readInto reads the organization's id and name with whoami.
@@ -110,17 +125,10 @@ func (r *organizationNameResource) readInto(ctx context.Context, m *organization
 		addAPIError(diags, "Error reading organization name", "whoami", "organization "+r.pd.client.OrganizationID(), err)
 		return
 	}
-	// A provider now configured for another organization must not quietly
-	// take over that organization's name in this resource's place.
-	if known := m.ID.ValueString(); known != "" && known != who.OrganizationID {
-		diags.AddAttributeError(path.Root("id"), "Organization changed",
-			fmt.Sprintf("This custody_organization_name manages organization %q, but the provider is now configured for organization %q. "+
-				"Configure the provider for %q again, or remove the resource from state (terraform state rm) and import it for the new organization.",
-				known, who.OrganizationID, known))
-		return
+	r.checkOrganization(who.OrganizationID, m, diags)
+	if !diags.HasError() {
+		m.Name = types.StringValue(who.OrganizationName)
 	}
-	m.ID = types.StringValue(who.OrganizationID)
-	m.Name = types.StringValue(who.OrganizationName)
 }
 
 func (r *organizationNameResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
