@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 )
@@ -81,4 +84,26 @@ func withExampleFixtures(t *testing.T) func(*emulator.Options) {
 		t.Fatal(err)
 	}
 	return func(o *emulator.Options) { o.Fixtures = f }
+}
+
+// accRequestsSince checks the emulator's requests since *before
+// against want (operation → count; a negative count means "at most -n").
+func accRequestsSince(e *accEmulator, before *map[string]int, what string, want map[string]int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		after := e.srv.RequestCounts()
+		for op, n := range want {
+			got := after[op] - (*before)[op]
+			if (n >= 0 && got != n) || (n < 0 && got > -n) {
+				return fmt.Errorf("%s made %d %s requests, want %s", what, got, op, accRequestsWant(n))
+			}
+		}
+		return nil
+	}
+}
+
+func accRequestsWant(n int) string {
+	if n < 0 {
+		return fmt.Sprintf("at most %d", -n)
+	}
+	return fmt.Sprint(n)
 }

@@ -120,8 +120,10 @@ resource "custody_oauth_provider" "test" {
 `, name, oauthProviderTestIssuer))
 	}
 	idChanges := statecheck.CompareValue(compare.ValuesDiffer())
+	before := map[string]int{}
 	resource.Test(t, oauthProviderTestCase(t, e,
 		resource.TestStep{
+			PreConfig:        func() { before = e.srv.RequestCounts() },
 			Config:           cfg("google"),
 			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionCreate),
 			ConfigStateChecks: append(oauthProviderTestClaims("subject-1", "app-1"),
@@ -135,7 +137,11 @@ resource "custody_oauth_provider" "test" {
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(oauthProviderTestRFC3339)),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("timeouts"), knownvalue.Null()),
 			),
-			Check: oauthProviderTestCount(e, 1),
+			// Claims are stored as sent: the create reads nothing back.
+			Check: resource.ComposeAggregateTestCheckFunc(
+				accRequestsSince(e, &before, "creating a provider from its claims",
+					map[string]int{"submit/create_oauth_providers": 1, "query/get_oauth_providers": 0}),
+				oauthProviderTestCount(e, 1)),
 		},
 		resource.TestStep{
 			ResourceName: oauthProviderTestAddr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: oauthProviderTestImportID,

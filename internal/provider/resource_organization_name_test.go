@@ -52,6 +52,7 @@ func organizationNameTestState(name string) []statecheck.StateCheck {
 func TestAccOrganizationName_lifecycle(t *testing.T) {
 	e := newAccEmulator(t)
 	ctx := context.Background()
+	before := map[string]int{}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -59,10 +60,15 @@ func TestAccOrganizationName_lifecycle(t *testing.T) {
 		CheckDestroy: organizationNameTestIs(e, "Renamed Org"),
 		Steps: []resource.TestStep{
 			{
+				PreConfig:         func() { before = e.srv.RequestCounts() },
 				Config:            organizationNameTestConfig(e, "Managed Org"),
 				ConfigStateChecks: organizationNameTestState("Managed Org"),
-				Check:             organizationNameTestIs(e, "Managed Org"),
-				ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				// The rename's answer names the organization: no whoami.
+				Check: resource.ComposeAggregateTestCheckFunc(
+					accRequestsSince(e, &before, "renaming the organization",
+						map[string]int{"submit/update_organization_name": 1, "query/whoami": 0}),
+					organizationNameTestIs(e, "Managed Org")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
 				Config: organizationNameTestConfig(e, "Renamed Org"),

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
 
 // policyRequestsTestConfig is n policies named by prefix.
@@ -19,28 +18,6 @@ resource "custody_policy" "many" {
   condition = "activity.resource == 'PRIVATE_KEY'"
 }
 `, n, prefix))
-}
-
-// policyRequestsTestDelta checks the emulator's requests since *before
-// against want (operation → count; a negative count means "at most -n").
-func policyRequestsTestDelta(e *accEmulator, before *map[string]int, what string, want map[string]int) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		after := e.srv.RequestCounts()
-		for op, n := range want {
-			got := after[op] - (*before)[op]
-			if (n >= 0 && got != n) || (n < 0 && got > -n) {
-				return fmt.Errorf("%s made %d %s requests, want %s", what, got, op, policyRequestsTestWant(n))
-			}
-		}
-		return nil
-	}
-}
-
-func policyRequestsTestWant(n int) string {
-	if n < 0 {
-		return fmt.Sprintf("at most %d", -n)
-	}
-	return fmt.Sprint(n)
 }
 
 // TestAccPolicy_roundTrips: a create or an update is one submit and
@@ -61,7 +38,7 @@ func TestAccPolicy_roundTrips(t *testing.T) {
 				// Nothing is in state yet, so the plan and the apply refresh nothing.
 				PreConfig: snapshot,
 				Config:    policyRequestsTestConfig(e, 5, "first"),
-				Check: policyRequestsTestDelta(e, &before, "creating 5 policies", map[string]int{
+				Check: accRequestsSince(e, &before, "creating 5 policies", map[string]int{
 					"submit/create_policies": 5, "query/get_policy": 0, "query/list_policies": 0, "query/list_activities": 1}),
 				ConfigPlanChecks: quiet,
 			},
@@ -70,7 +47,7 @@ func TestAccPolicy_roundTrips(t *testing.T) {
 				// update is one submit.
 				PreConfig: snapshot,
 				Config:    policyRequestsTestConfig(e, 5, "second"),
-				Check: policyRequestsTestDelta(e, &before, "updating 5 policies", map[string]int{
+				Check: accRequestsSince(e, &before, "updating 5 policies", map[string]int{
 					"submit/update_policy": 5, "query/get_policy": 0, "query/list_policies": -2, "query/list_activities": 1}),
 				ConfigPlanChecks: quiet,
 			},
@@ -78,7 +55,7 @@ func TestAccPolicy_roundTrips(t *testing.T) {
 				// One `terraform refresh`, one provider configuration.
 				PreConfig:    snapshot,
 				RefreshState: true,
-				Check: policyRequestsTestDelta(e, &before, "refreshing 5 policies", map[string]int{
+				Check: accRequestsSince(e, &before, "refreshing 5 policies", map[string]int{
 					"query/list_policies": 1, "query/get_policy": 0}),
 			},
 		},
