@@ -72,7 +72,7 @@ func (d *mfaPoliciesDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	out, err := d.pd.client.GetMfaPolicies(ctx, client.GetMfaPoliciesRequest{UserID: m.UserID.ValueString()})
+	out, err := cachedMfaPolicies(ctx, d.pd, m.UserID.ValueString())
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error reading MFA policies", "get_mfa_policies", "user "+m.UserID.ValueString(), err)
 		return
@@ -92,4 +92,12 @@ func (d *mfaPoliciesDataSource) Read(ctx context.Context, req datasource.ReadReq
 	}
 	m.MfaPolicies = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// cachedMfaPolicies lists a user's MFA policies once per command, for every
+// custody_mfa_policies and custody_mfa_policy of that user (see listCache).
+func cachedMfaPolicies(ctx context.Context, pd *providerData, userID string) (*client.GetMfaPoliciesResponse, error) {
+	return cachedList(ctx, pd.lists, "mfa_policies/"+userID, func(ctx context.Context) (*client.GetMfaPoliciesResponse, error) {
+		return pd.client.GetMfaPolicies(ctx, client.GetMfaPoliciesRequest{UserID: userID})
+	})
 }

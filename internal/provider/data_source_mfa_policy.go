@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -143,7 +145,8 @@ func (d *mfaPolicyDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		MarkdownDescription: "The id of the MFA policy to read."}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One MFA policy of a user: when it applies and which authentication steps it requires. " +
-			"Use `custody_mfa_policies` to list all of a user's policies.",
+			"Use `custody_mfa_policies` to list all of a user's policies. It reads the user's policies with one `get_mfa_policies` " +
+			"per Terraform command, shared with the other MFA data sources of that user.",
 		Attributes: attrs,
 	}
 }
@@ -158,13 +161,21 @@ func (d *mfaPolicyDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	out, err := d.pd.client.GetMfaPolicy(ctx, client.GetMfaPolicyRequest{UserID: m.UserID.ValueString(), MfaPolicyID: m.MfaPolicyID.ValueString()})
+	// The user's list, shared with the command's other MFA data sources of
+	// that user, answers as get_mfa_policy would, in one request for all.
+	what := fmt.Sprintf("MFA policy %s of user %s", m.MfaPolicyID.ValueString(), m.UserID.ValueString())
+	out, err := cachedMfaPolicies(ctx, d.pd, m.UserID.ValueString())
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading MFA policy", "get_mfa_policy",
-			fmt.Sprintf("MFA policy %s of user %s", m.MfaPolicyID.ValueString(), m.UserID.ValueString()), err)
+		addAPIError(&resp.Diagnostics, "Error reading MFA policy", "get_mfa_policies", what, err)
 		return
 	}
-	fields, diags := mfaPolicyFlatten(ctx, out.MfaPolicy)
+	i := slices.IndexFunc(out.MfaPolicies, func(p client.MfaPolicy) bool { return p.MfaPolicyID == m.MfaPolicyID.ValueString() })
+	if i < 0 {
+		resp.Diagnostics.AddAttributeError(path.Root("mfa_policy_id"), "Error reading MFA policy",
+			what+" does not exist: get_mfa_policies does not list it.")
+		return
+	}
+	fields, diags := mfaPolicyFlatten(ctx, out.MfaPolicies[i])
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

@@ -130,12 +130,12 @@ func TestAccMfaPolicyDataSource_notFound(t *testing.T) {
 			{
 				// A policy id the user does not have: the error names it.
 				Config:      mfaPolicyTestConfig(e, mfaPolicyTestAlice, "00000000-0000-4000-8000-00000000beef"),
-				ExpectError: mfaPolicyTestError("Error reading MFA policy", "MFA policy 00000000-0000-4000-8000-00000000beef of user "+mfaPolicyTestAlice, "HTTP 404"),
+				ExpectError: mfaPolicyTestError("Error reading MFA policy", "MFA policy 00000000-0000-4000-8000-00000000beef of user "+mfaPolicyTestAlice, "does not exist"),
 			},
 			{
 				// A policy of alice asked for as bob's is not found either.
 				Config:      mfaPolicyTestConfig(e, mfaPolicyTestBob, mfaPolicyTestTwoStep),
-				ExpectError: mfaPolicyTestError("MFA policy "+mfaPolicyTestTwoStep+" of user "+mfaPolicyTestBob, "HTTP 404"),
+				ExpectError: mfaPolicyTestError("MFA policy "+mfaPolicyTestTwoStep+" of user "+mfaPolicyTestBob, "does not exist"),
 			},
 			{
 				Config:      mfaPolicyTestConfig(e, "00000000-0000-4000-8000-0000000000aa", mfaPolicyTestTwoStep),
