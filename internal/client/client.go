@@ -36,16 +36,20 @@ type Config struct {
 	APIPrivateKey string
 
 	// HTTPClient sends the requests; nil means a client with a 60 s timeout.
+	// Its Timeout bounds one attempt: an attempt that times out is retried.
 	HTTPClient *http.Client
 	// UserAgent is sent as User-Agent; empty means DefaultUserAgent.
 	UserAgent string
 
-	// MaxRetries bounds the retries of one request after 429, 502, 503,
-	// 504 or a transport error. Zero means DefaultMaxRetries; negative
-	// means no retry.
+	// MaxRetries bounds the retries of one request after a 429, any 5xx,
+	// a dropped or reset connection, a timeout or another transport error;
+	// submits included, since a retry resends the identical body, which the
+	// service deduplicates. Zero means DefaultMaxRetries; negative means no
+	// retry.
 	MaxRetries int
-	// RetryWaitMin and RetryWaitMax bound the exponential backoff between
-	// retries when the service sends no Retry-After.
+	// RetryWaitMin and RetryWaitMax bound the backoff between retries when
+	// the service sends no Retry-After: the n-th retry waits a random time
+	// up to min(RetryWaitMax, RetryWaitMin·2^(n-1)) (full jitter).
 	RetryWaitMin, RetryWaitMax time.Duration
 	// PollInterval and PollIntervalMax bound the backoff between
 	// get_activity polls of an activity that is not yet terminal.
@@ -135,7 +139,7 @@ func New(cfg Config) (*Client, error) {
 		log:            cfg.Log,
 		now:            time.Now,
 		sleep:          sleepContext,
-		jitter:         halfJitter,
+		jitter:         fullJitter,
 		stamps:         &submitClock{},
 	}
 	if c.http == nil {

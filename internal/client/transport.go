@@ -3,13 +3,16 @@ package client
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -18,26 +21,40 @@ const maxResponseBytes = 32 << 20
 
 // post sends body, stamped once, to path and decodes a 2xx answer into out.
 //
-// A 429, 502, 503, 504 or a transport error is retried with the identical
-// bytes and stamp: the service hashes the body into an activity's
+// Every transient failure is retried: a 429, any 5xx, a dropped or reset
+// connection and an attempt that timed out while ctx was still alive.
+// Submits are retried as freely as queries because a retry resends the
+// identical bytes and stamp: the service hashes the body into an activity's
 // fingerprint and answers an identical resubmission with the same activity,
-// so resending never acts twice. Rebuilding the body (a new timestampMs)
-// would. Any other answer is final.
+// so a retry after a 500 or a drop that followed a commit never acts twice.
+// Rebuilding the body (a new timestampMs) would. Any other answer is final.
+//
+// The wait before a retry is the service's Retry-After, else a full-jitter
+// exponential backoff (uniform in [0, min(retryMax, retryMin·2^n)]), so
+// that many clients failed by one outage do not return in step. A retry
+// that would start after ctx's deadline is not made.
 func (c *Client) post(ctx context.Context, op, path string, body []byte, out any) error {
 	stamp, err := c.key.Stamp(body)
 	if err != nil {
 		return err
 	}
 	url := c.endpoint(path)
-	for attempt := 0; ; attempt++ {
+	var failure error // the last attempt's, once one failed
+	for attempt := 1; ; attempt++ {
 		status, header, data, err := c.send(ctx, url, body, stamp)
-		var failure error
+		var reason string
 		switch {
-		case err != nil:
-			if ctx.Err() != nil {
-				return fmt.Errorf("%s: %w", op, ctx.Err())
+		case err != nil && ctx.Err() != nil:
+			// The caller's deadline or interrupt, not the service, ended it.
+			if failure != nil {
+				return fmt.Errorf("%w (gave up after %s: the last was cut short: %w)", failure, attempts(attempt), ctx.Err())
 			}
-			failure = fmt.Errorf("%s: %w", op, err)
+			return fmt.Errorf("%s: %w", op, ctx.Err())
+		case err != nil:
+			failure, reason = fmt.Errorf("%s: %w", op, err), transportReason(err)
+			if reason == "" {
+				return failure
+			}
 		case status >= 200 && status <= 299:
 			if out == nil {
 				return nil
@@ -51,28 +68,35 @@ func (c *Client) post(ctx context.Context, op, path string, body []byte, out any
 			if !retryableStatus(status) {
 				return failure
 			}
+			reason = fmt.Sprintf("HTTP %d", status)
 		}
-		if attempt >= c.maxRetries {
-			if attempt > 0 {
-				return fmt.Errorf("%w (gave up after %d attempts)", failure, attempt+1)
-			}
-			return failure
+		if attempt > c.maxRetries {
+			return fmt.Errorf("%w (gave up after %s)", failure, attempts(attempt))
 		}
 		wait, fromServer := retryAfter(header, c.now())
 		if !fromServer {
-			wait = c.jitter(backoff(c.retryMin, c.retryMax, attempt))
+			wait = c.jitter(backoff(c.retryMin, c.retryMax, attempt-1))
 		}
 		if deadline, ok := ctx.Deadline(); ok && c.now().Add(wait).After(deadline) {
-			return fmt.Errorf("%w (gave up after %d attempts: the next retry, in %s, would pass the deadline)",
-				failure, attempt+1, wait.Round(time.Millisecond))
+			return fmt.Errorf("%w (gave up after %s: the next retry, in %s, would pass the deadline)",
+				failure, attempts(attempt), wait.Round(time.Millisecond))
 		}
+		// Neither the body nor the stamp is logged: a body may carry secrets.
 		c.debug(ctx, "retrying request", map[string]any{
-			"operation": op, "attempt": attempt + 1, "wait": wait.String(), "error": failure.Error(),
+			"operation": op, "attempt": attempt, "max_attempts": c.maxRetries + 1, "reason": reason,
+			"wait": wait.String(), "retry_after": fromServer, "error": failure.Error(),
 		})
 		if err := c.sleep(ctx, wait); err != nil {
-			return fmt.Errorf("%w (%v while waiting to retry)", failure, err)
+			return fmt.Errorf("%w (gave up after %s: %w while waiting to retry)", failure, attempts(attempt), err)
 		}
 	}
+}
+
+func attempts(n int) string {
+	if n == 1 {
+		return "1 attempt"
+	}
+	return strconv.Itoa(n) + " attempts"
 }
 
 // send makes one attempt. A body that cannot be read in full is a
@@ -98,12 +122,33 @@ func (c *Client) send(ctx context.Context, url string, body []byte, stamp string
 	return resp.StatusCode, resp.Header, data, nil
 }
 
+// retryableStatus: a 429 asks for a retry, and a 5xx is the service failing
+// transiently, whether or not it committed first (the retry is deduplicated).
 func retryableStatus(code int) bool {
-	switch code {
-	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return true
+	return code == http.StatusTooManyRequests || (code >= 500 && code <= 599)
+}
+
+// transportReason names a failed attempt for the retry log, or returns ""
+// for a failure that another attempt cannot cure: a certificate the client
+// does not trust stays untrusted. Every other transport error is retried,
+// since a refused connection or a failed name lookup is what a restarting
+// service or network looks like.
+func transportReason(err error) string {
+	var certErr *tls.CertificateVerificationError
+	var netErr net.Error
+	switch {
+	case errors.As(err, &certErr):
+		return ""
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection dropped (EOF)"
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
+		return "timeout"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
 	}
-	return false
+	return "transport error"
 }
 
 // decodeAPIError reads the {code, message, details} body; a body that is
@@ -140,25 +185,26 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
-// backoff is min·2^attempt, capped at max.
-func backoff(min, max time.Duration, attempt int) time.Duration {
-	d := min
-	for i := 0; i < attempt && d < max; i++ {
+// backoff is lo·2^attempt, capped at hi.
+func backoff(lo, hi time.Duration, attempt int) time.Duration {
+	d := lo
+	for i := 0; i < attempt && d < hi; i++ {
+		if d > hi/2 {
+			return hi // and no overflow on the way
+		}
 		d *= 2
 	}
-	if d > max {
-		d = max
-	}
-	return d
+	return min(d, hi)
 }
 
-// halfJitter spreads the retries of many clients over [d/2, d].
-func halfJitter(d time.Duration) time.Duration {
-	if d <= 1 {
-		return d
+// fullJitter picks a wait uniformly in [0, d]: spreading retries over the
+// whole interval, not only its upper half, is what keeps the clients of one
+// outage from returning together.
+func fullJitter(d time.Duration) time.Duration {
+	if d <= 0 {
+		return 0
 	}
-	half := d / 2
-	return half + rand.N(d-half+1)
+	return rand.N(d + 1)
 }
 
 func sleepContext(ctx context.Context, d time.Duration) error {
