@@ -44,7 +44,7 @@ type config struct {
 	listen, statePath, orgID, orgName, apiPublicKey, fixtures, envFile string
 	rootQuorum                                                         int
 	liveness, latency                                                  time.Duration
-	rate429, rate503, rate500, rateDrop, latencyRate                   float64
+	rate429, rate503, rate500, rateDrop, rate500Commit, latencyRate    float64
 	retryAfter                                                         int
 	seed                                                               uint64
 	fromUser                                                           map[string]bool // flags set by flag or env
@@ -57,8 +57,9 @@ var envVars = map[string]string{
 	"liveness-window": "CUSTODY_EMULATOR_LIVENESS_WINDOW", "env-file": "CUSTODY_EMULATOR_ENV_FILE",
 	"fault-429-rate": "CUSTODY_EMULATOR_FAULT_429_RATE", "fault-503-rate": "CUSTODY_EMULATOR_FAULT_503_RATE",
 	"fault-500-rate": "CUSTODY_EMULATOR_FAULT_500_RATE", "fault-drop-rate": "CUSTODY_EMULATOR_FAULT_DROP_RATE",
+	"fault-500-after-commit-rate": "CUSTODY_EMULATOR_FAULT_500_AFTER_COMMIT_RATE", "fault-seed": "CUSTODY_EMULATOR_FAULT_SEED",
 	"fault-latency": "CUSTODY_EMULATOR_FAULT_LATENCY", "fault-latency-rate": "CUSTODY_EMULATOR_FAULT_LATENCY_RATE",
-	"fault-retry-after": "CUSTODY_EMULATOR_FAULT_RETRY_AFTER", "fault-seed": "CUSTODY_EMULATOR_FAULT_SEED",
+	"fault-retry-after": "CUSTODY_EMULATOR_FAULT_RETRY_AFTER",
 }
 
 func parseConfig(args []string, env func(string) string, stderr io.Writer) (*config, error) {
@@ -78,6 +79,7 @@ func parseConfig(args []string, env func(string) string, stderr io.Writer) (*con
 	fs.Float64Var(&c.rate503, "fault-503-rate", 0, "fraction of requests answered 503")
 	fs.Float64Var(&c.rate500, "fault-500-rate", 0, "fraction of requests answered 500")
 	fs.Float64Var(&c.rateDrop, "fault-drop-rate", 0, "fraction of submits committed but answered by a dropped connection")
+	fs.Float64Var(&c.rate500Commit, "fault-500-after-commit-rate", 0, "fraction of submits committed but answered 500")
 	fs.DurationVar(&c.latency, "fault-latency", 0, "delay added to a fraction (-fault-latency-rate) of requests")
 	fs.Float64Var(&c.latencyRate, "fault-latency-rate", 1, "fraction of requests delayed by -fault-latency")
 	fs.IntVar(&c.retryAfter, "fault-retry-after", 1, "Retry-After seconds of injected 429 answers")
@@ -106,7 +108,7 @@ func (c *config) check() error {
 		return err
 	}
 	for name, r := range map[string]float64{"fault-429-rate": c.rate429, "fault-503-rate": c.rate503, "fault-500-rate": c.rate500,
-		"fault-drop-rate": c.rateDrop, "fault-latency-rate": c.latencyRate} {
+		"fault-drop-rate": c.rateDrop, "fault-500-after-commit-rate": c.rate500Commit, "fault-latency-rate": c.latencyRate} {
 		if r < 0 || r > 1 {
 			return fmt.Errorf("-%s %v: a rate is a fraction from 0 to 1", name, r)
 		}
@@ -136,7 +138,8 @@ func checkLoopback(addr string) error {
 func (c *config) faults() emulator.Faults {
 	f := emulator.Faults{RateLimited: emulator.FaultRate{Rate: c.rate429}, RetryAfterSeconds: c.retryAfter,
 		Unavailable: emulator.FaultRate{Rate: c.rate503}, Internal: emulator.FaultRate{Rate: c.rate500},
-		DropAfterCommit: emulator.FaultRate{Rate: c.rateDrop}, Seed: c.seed}
+		DropAfterCommit: emulator.FaultRate{Rate: c.rateDrop}, InternalAfterCommit: emulator.FaultRate{Rate: c.rate500Commit},
+		Seed: c.seed}
 	if c.latency > 0 {
 		f.Latency, f.Delay = emulator.FaultRate{Rate: c.latencyRate}, c.latency
 	}

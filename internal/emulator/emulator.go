@@ -215,9 +215,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		resp = s.serveOperation(r, kind, op)
 	}
-	if kind == routeSubmit && resp.status == http.StatusOK && s.faults.dropAfterCommit() {
-		dropConnection(w)
-		return
+	if kind == routeSubmit && resp.status == http.StatusOK {
+		drop, replace := s.faults.afterCommit()
+		if drop {
+			dropConnection(w)
+			return
+		}
+		if replace != nil {
+			resp = replace
+		}
 	}
 	resp.write(w)
 }

@@ -25,6 +25,11 @@ type Faults struct {
 	// DropAfterCommit runs a submit, commits its activity, then closes the
 	// connection without answering: the client cannot know it succeeded.
 	DropAfterCommit FaultRate
+	// InternalAfterCommit runs a submit, commits its activity, then answers
+	// 500 as Internal does: a client that takes the 500 for "nothing
+	// happened" and rebuilds its request acts twice; one that resends the
+	// identical body gets the same activity back.
+	InternalAfterCommit FaultRate
 	// Down answers every request 503 while set (a service that stays down).
 	Down bool
 	// Seed makes the random choices repeatable (0: random).
@@ -68,8 +73,8 @@ func (s *Server) SetFaults(f Faults) {
 }
 
 // InjectedFaults returns how many faults of each kind were injected since
-// the server started: "down", "429", "503", "500", "latency" and
-// "drop-after-commit".
+// the server started: "down", "429", "503", "500", "latency",
+// "drop-after-commit" and "500-after-commit".
 func (s *Server) InjectedFaults() map[string]int {
 	s.faults.mu.Lock()
 	defer s.faults.mu.Unlock()
@@ -120,14 +125,21 @@ func (fi *faultInjector) before(kind routeKind) *response {
 	return nil
 }
 
-func (fi *faultInjector) dropAfterCommit() bool {
+// afterCommit picks the fault for a submit whose activity is committed
+// and whose answer is ready, if any: the answer is dropped, or replaced by
+// a 500.
+func (fi *faultInjector) afterCommit() (drop bool, replace *response) {
 	fi.mu.Lock()
 	defer fi.mu.Unlock()
-	if fi.hit(&fi.f.DropAfterCommit) {
+	switch {
+	case fi.hit(&fi.f.DropAfterCommit):
 		fi.injected["drop-after-commit"]++
-		return true
+		return true, nil
+	case fi.hit(&fi.f.InternalAfterCommit):
+		fi.injected["500-after-commit"]++
+		return false, errorResponse(&apiError{http.StatusInternalServerError, codeInternal, "injected fault: internal error after the activity was committed"})
 	}
-	return false
+	return false, nil
 }
 
 // dropConnection closes the connection without an answer.

@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -34,12 +33,20 @@ func TestFaultInjection(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	t.Run("500 is not retried", func(t *testing.T) {
+	t.Run("500 commits nothing and is retried", func(t *testing.T) {
 		e := newTestEmulator(t, func(o *Options) { o.Faults = Faults{Internal: FaultRate{First: 1}} })
-		_, err := rename(e)
-		var apiErr *client.APIError
-		if !errors.As(err, &apiErr) || apiErr.HTTPStatus != 500 {
-			t.Fatalf("want the 500, got %v", err)
+		raw := e.post(t, "/public/v1/submit/update_organization_name", submitBody(renameType, `{"organizationName":"Never"}`), e.key)
+		wantError(t, raw, 500, "injected fault: internal error")
+		if list, _ := e.client.ListActivities(t.Context(), client.ListActivitiesRequest{}); len(list.Activities) != 0 {
+			t.Fatalf("a 500 before the operation left %d activities", len(list.Activities))
+		}
+		e.srv.SetFaults(Faults{Internal: FaultRate{First: 1}})
+		got, err := rename(e)
+		if err != nil || got.Result.OrganizationName != "Faulty" {
+			t.Fatalf("the client must retry a 500: %+v %v", got, err)
+		}
+		if n := e.srv.RequestCounts()["submit/update_organization_name"]; n != 3 {
+			t.Errorf("%d submits, want 3 (the raw one, a 500, the retry)", n)
 		}
 	})
 	t.Run("commit then drop the connection: no duplicate", func(t *testing.T) {
@@ -54,6 +61,20 @@ func TestFaultInjection(t *testing.T) {
 		}
 		if n := e.srv.InjectedFaults()["drop-after-commit"]; n != 1 {
 			t.Errorf("InjectedFaults counts %d drops, want 1", n)
+		}
+	})
+	t.Run("commit then 500: the client's retry gets the same activity", func(t *testing.T) {
+		e := newTestEmulator(t, func(o *Options) { o.Faults = Faults{InternalAfterCommit: FaultRate{First: 1}} })
+		got := createPolicies(t, e.client, client.PolicyParams{PolicyName: "once", Effect: client.EffectAllow})
+		list, _ := e.client.ListActivities(t.Context(), client.ListActivitiesRequest{})
+		if len(list.Activities) != 1 || list.Activities[0].ID != got.Activity.ID {
+			t.Fatalf("want the one committed activity %s, got %d", got.Activity.ID, len(list.Activities))
+		}
+		if ps := policyIDs(t, e); len(ps) != 1 || ps[0] != got.Result.PolicyIDs[0] {
+			t.Fatalf("policies %v, want only %v", ps, got.Result.PolicyIDs)
+		}
+		if n := e.srv.RequestCounts()["submit/create_policies"]; n != 2 {
+			t.Errorf("%d submits, want 2 (the 500, the retry)", n)
 		}
 	})
 	t.Run("down, then back up", func(t *testing.T) {
@@ -91,6 +112,54 @@ func TestFaultInjection(t *testing.T) {
 			t.Fatal("same seed, different faults")
 		}
 	})
+}
+
+// A submit answered 500 after its commit is in the state, and the identical
+// body sent again is answered with that activity, not a second one.
+func TestInternalErrorAfterCommit(t *testing.T) {
+	e := newTestEmulator(t, func(o *Options) { o.Faults = Faults{InternalAfterCommit: FaultRate{First: 1}} })
+	body := submitBody("ACTIVITY_TYPE_CREATE_POLICIES", `{"policies":[{"policyName":"once","effect":"EFFECT_ALLOW","notes":""}]}`)
+	first := e.post(t, "/public/v1/submit/create_policies", body, e.key)
+	wantError(t, first, 500, "after the activity was committed")
+	list, err := e.client.ListActivities(t.Context(), client.ListActivitiesRequest{})
+	if err != nil || len(list.Activities) != 1 || list.Activities[0].Status != client.StatusCompleted {
+		t.Fatalf("after the 500 the state holds %+v, %v; want one completed activity", list, err)
+	}
+	committed := list.Activities[0].ID
+	held := policyIDs(t, e)
+	if len(held) != 1 {
+		t.Fatalf("after the 500 the state holds policies %v, want one", held)
+	}
+
+	second := e.post(t, "/public/v1/submit/create_policies", body, e.key)
+	if second.Status != 200 {
+		t.Fatalf("resubmission: status %d, body %s", second.Status, second.Raw)
+	}
+	if id := mustJSONAt[string](t, second.Body, "activity", "id"); id != committed {
+		t.Fatalf("resubmission answered activity %s, want the committed %s", id, committed)
+	}
+	if list, _ := e.client.ListActivities(t.Context(), client.ListActivitiesRequest{}); len(list.Activities) != 1 {
+		t.Errorf("%d activities after the resubmission, want 1", len(list.Activities))
+	}
+	if again := policyIDs(t, e); len(again) != 1 || again[0] != held[0] {
+		t.Errorf("policies %v after the resubmission, want only %v", again, held)
+	}
+	if got := e.srv.InjectedFaults(); got["500-after-commit"] != 1 || got["500"] != 0 {
+		t.Errorf("InjectedFaults = %v, want one 500-after-commit", got)
+	}
+}
+
+func policyIDs(t *testing.T, e *testEmulator) []string {
+	t.Helper()
+	list, err := e.client.ListPolicies(t.Context(), client.ListPoliciesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, p := range list.Policies {
+		ids = append(ids, p.PolicyID)
+	}
+	return ids
 }
 
 // Many parallel submits: every one is recorded once, none lost.
