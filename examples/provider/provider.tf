@@ -24,7 +24,7 @@ provider "custody" {
   api_private_key = var.custody_api_private_key
 
   # Optional tuning.
-  max_retries      = 8     # retries of 429, 502, 503, 504 and dropped connections (default 5)
+  max_retries      = 8     # retries of 429, 5xx, dropped connections and timeouts (default 5)
   approval_timeout = "45m" # wait for approvals by other users (default 20m)
 }
 

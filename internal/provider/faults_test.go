@@ -9,22 +9,35 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 )
 
-// faultyService answers about 20% of requests with 429 (Retry-After: 1) or
-// 503, and commits 5% of submits and then drops the connection, so that
-// the client cannot know they succeeded.
+// faultyService answers about 25% of requests with 429 (Retry-After: 1),
+// 503 or 500 before serving them, and commits 10% of submits and then
+// either drops the connection or answers 500, so that the client cannot
+// know they succeeded: only resending the identical body, which the service
+// deduplicates, avoids a duplicate. The first submit meets each
+// after-commit fault for certain. The seed keeps the fault draws
+// repeatable; which request meets which draw still depends on Terraform's
+// parallelism.
 var faultyService = emulator.Faults{
 	RateLimited: emulator.FaultRate{Rate: 0.10}, RetryAfterSeconds: 1,
-	Unavailable:     emulator.FaultRate{Rate: 0.112}, // of the 90% not rate limited: 10% more in all
-	DropAfterCommit: emulator.FaultRate{Rate: 0.05},
+	Unavailable:         emulator.FaultRate{Rate: 0.112},  // of the 90% not rate limited: 10% more in all
+	Internal:            emulator.FaultRate{Rate: 0.0625}, // of the 80% left: 5% more
+	DropAfterCommit:     emulator.FaultRate{Rate: 0.05, First: 1},
+	InternalAfterCommit: emulator.FaultRate{Rate: 0.053, First: 1}, // of the 95% not dropped: 5% more
+	Seed:                20260412,
 }
 
-// faultsProviderBlock allows more retries than the default 5: at a 20%
+// faultKinds are the faults that faultyService must have injected for a
+// run to prove anything.
+var faultKinds = []string{"429", "503", "500", "drop-after-commit", "500-after-commit"}
+
+// faultsProviderBlock allows more retries than the default 5: at a 25%
 // fault rate, six failures in a row are rare but not rare enough for ~600
 // requests in every run.
 func (e *accEmulator) faultsProviderBlock() string { return e.providerBlock("max_retries = 10") }
@@ -72,10 +85,10 @@ func faultsExactly(e *accEmulator, want int, notes string) resource.TestCheckFun
 }
 
 // TestAccFaults_createUpdateDelete applies, updates and deletes 50 policies
-// while the service rate limits, fails and drops connections after
-// committing. Every step must converge to exactly what is configured (the
-// testing framework also requires the plan after each apply to be empty,
-// read under the same faults).
+// while the service rate limits, fails with 503 and 500, and drops
+// connections or answers 500 after committing. Every step must converge to
+// exactly what is configured, nothing lost and nothing duplicated, and the
+// plan after each apply, read under the same faults, must be empty.
 func TestAccFaults_createUpdateDelete(t *testing.T) {
 	e := newAccEmulator(t, func(o *emulator.Options) { o.Faults = faultyService })
 	resource.Test(t, resource.TestCase{
@@ -87,7 +100,7 @@ func TestAccFaults_createUpdateDelete(t *testing.T) {
 			}
 			// The run proves something only if every kind of fault fired.
 			got := e.srv.InjectedFaults()
-			for _, kind := range []string{"429", "503", "drop-after-commit"} {
+			for _, kind := range faultKinds {
 				if got[kind] == 0 {
 					return fmt.Errorf("no %s fault was injected (%v): the test exercised nothing", kind, got)
 				}
@@ -97,16 +110,71 @@ func TestAccFaults_createUpdateDelete(t *testing.T) {
 		},
 		Steps: []resource.TestStep{
 			{
-				Config: e.faultsProviderBlock() + faultsPolicies(50, "v1"),
-				Check:  faultsExactly(e, 50, "v1"),
+				Config:           e.faultsProviderBlock() + faultsPolicies(50, "v1"),
+				Check:            faultsExactly(e, 50, "v1"),
+				ConfigPlanChecks: faultsEmptyPlanAfter,
 			},
 			{
-				Config: e.faultsProviderBlock() + faultsPolicies(50, "v2"),
-				Check:  faultsExactly(e, 50, "v2"),
+				Config:           e.faultsProviderBlock() + faultsPolicies(50, "v2"),
+				Check:            faultsExactly(e, 50, "v2"),
+				ConfigPlanChecks: faultsEmptyPlanAfter,
 			},
 			{
-				Config: e.faultsProviderBlock() + faultsPolicies(20, "v2"),
-				Check:  faultsExactly(e, 20, "v2"),
+				Config:           e.faultsProviderBlock() + faultsPolicies(20, "v2"),
+				Check:            faultsExactly(e, 20, "v2"),
+				ConfigPlanChecks: faultsEmptyPlanAfter,
+			},
+		},
+	})
+}
+
+// faultsEmptyPlanAfter says outright what the testing framework also
+// checks: after the apply, a refresh and plan under faults finds nothing to
+// do (a lost or duplicated object would show as a change).
+var faultsEmptyPlanAfter = resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+
+// TestAccFaults_internalErrors applies, updates and deletes policies while
+// 30% of the submits are committed and then answered 500 and 10% of all
+// requests fail with a 500 that commits nothing: the provider must retry
+// both (a 500 is not final) and the service's fingerprint deduplication
+// must turn every retry of a committed submit into the same activity.
+func TestAccFaults_internalErrors(t *testing.T) {
+	e := newAccEmulator(t, func(o *emulator.Options) {
+		o.Faults = emulator.Faults{
+			Internal:            emulator.FaultRate{Rate: 0.1, First: 1},
+			InternalAfterCommit: emulator.FaultRate{Rate: 0.3, First: 1},
+			Seed:                7,
+		}
+	})
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			if held := emulatorPolicyIDs(t, e); len(held) != 0 {
+				return fmt.Errorf("%d policies left after destroy: %v", len(held), held)
+			}
+			got := e.srv.InjectedFaults()
+			if got["500"] == 0 || got["500-after-commit"] == 0 {
+				return fmt.Errorf("faults injected %v: want both kinds of 500", got)
+			}
+			t.Logf("faults injected: %v", got)
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config:           e.faultsProviderBlock() + faultsPolicies(10, "v1"),
+				Check:            faultsExactly(e, 10, "v1"),
+				ConfigPlanChecks: faultsEmptyPlanAfter,
+			},
+			{
+				Config:           e.faultsProviderBlock() + faultsPolicies(10, "v2"),
+				Check:            faultsExactly(e, 10, "v2"),
+				ConfigPlanChecks: faultsEmptyPlanAfter,
+			},
+			{
+				Config:           e.faultsProviderBlock() + faultsPolicies(4, "v2"),
+				Check:            faultsExactly(e, 4, "v2"),
+				ConfigPlanChecks: faultsEmptyPlanAfter,
 			},
 		},
 	})

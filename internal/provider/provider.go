@@ -82,9 +82,10 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 			},
 			"max_retries": schema.Int64Attribute{
 				Optional: true,
-				MarkdownDescription: "How many times a request is retried after a 429, 502, 503, 504 or a dropped connection " +
-					"(0 to 20, default 5). Retries resend the identical body, which the service answers with the same activity. " +
-					"Falls back to `CUSTODY_MAX_RETRIES`.",
+				MarkdownDescription: "How many times a request is retried after a 429, any 5xx, a dropped or reset connection " +
+					"or a timeout (0 to 20, default 5), waiting as `Retry-After` asks or else an exponential backoff with jitter. " +
+					"Retries resend the identical body, which the service answers with the same activity, so a retried change " +
+					"is never made twice. Falls back to `CUSTODY_MAX_RETRIES`.",
 			},
 			"approval_timeout": schema.StringAttribute{
 				Optional: true,
