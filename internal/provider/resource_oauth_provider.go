@@ -142,7 +142,7 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 				Computed: true,
 				MarkdownDescription: "When the provider was created (RFC 3339, UTC): for a provider this resource created, the time " +
 					"its activity completed, as the activity's answer says; for an imported one, the service's `createdAt`. It is set " +
-					"once and never refreshed, so that the service's record, which may differ by milliseconds, never shows as a change.",
+					"once and never refreshed, so that the service's record, which may differ slightly, never shows as a change.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"timeouts": oauthProviderTimeouts(ctx),

@@ -143,8 +143,8 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				Computed: true,
 				MarkdownDescription: "When the policy was created (RFC 3339, UTC): for a policy this resource created, the time its " +
 					"`create_policies` activity completed, as the activity's answer says; for an imported policy, the service's `createdAt`. " +
-					"It is set once and never refreshed, because the service's own record may differ from the activity's by a few " +
-					"milliseconds and a refresh that moved it would report a change nobody made." + policyTimestampWhy,
+					"It is set once and never refreshed, because the service's own record may differ slightly from the activity's time " +
+					"and a refresh that moved it would report a change nobody made." + policyTimestampWhy,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			// No UseStateForUnknown: every update moves it, so it is unknown
