@@ -1,8 +1,16 @@
 // Command floor is the benchmark's framework floor: a minimal provider built
 // on the same terraform-plugin-framework version as the custody provider,
-// with one resource (floor_item) that has one string attribute and does no
-// I/O at all. It measures what any framework provider costs before it does
-// any work. Nothing here is tuned; it is written the obvious way.
+// with two resources that do no I/O at all. floor_item has one string
+// attribute: what any framework provider costs before it does any work.
+// floor_policy (policy.go) has custody_policy's schema: what a resource of
+// that shape costs, the floor the custody provider is measured against.
+// Nothing here is tuned; it is written the obvious way.
+//
+// Built with the tag bench_likecustody it is served the way the custody
+// provider is (serve_likecustody.go): no provider logs when Terraform will
+// not show them, and request contexts released. Those are choices of the
+// process, not work of a resource, so the shaped floor (floor-shaped) runs
+// that build; the one-attribute floor (floor) runs the plain one.
 package main
 
 import (
@@ -12,17 +20,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	pschema "github.com/hashicorp/terraform-plugin-framework/provider/schema"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
+const address = "registry.terraform.io/custody-labs/floor"
+
 func main() {
-	err := providerserver.Serve(context.Background(), newProvider, providerserver.ServeOpts{
-		Address: "registry.terraform.io/custody-labs/floor",
-	})
-	if err != nil {
+	if err := serve(); err != nil {
 		log.Fatal(err.Error())
 	}
 }
@@ -45,7 +51,7 @@ func (p *floorProvider) Configure(context.Context, provider.ConfigureRequest, *p
 }
 
 func (p *floorProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{newItem}
+	return []func() resource.Resource{newItem, newPolicy}
 }
 
 func (p *floorProvider) DataSources(context.Context) []func() datasource.DataSource {

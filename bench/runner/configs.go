@@ -1,16 +1,45 @@
 package main
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // configuration is one benchmarked Terraform configuration: N resources of
 // one type, all through count.
 type configuration struct {
 	name     string
-	provider string // provider binary it runs ("custody", "custody-unchecked", "floor"), or "" for none
-	custody  bool   // counted against the emulator's requests and the targets
+	provider string // provider binary it runs ("custody", "custody-unchecked", "floor", "floor-likecustody"), or "" for none
+	// custody: it talks to the emulator. Its requests are counted, and it
+	// can run against an emulator with latency (-latencies); the others'
+	// times do not depend on the emulator.
+	custody  bool
 	resource string // resource type, for the report
 	body     string // the resource block; %d is N
+	// floor is the configuration of the same shape without I/O that it is
+	// measured against ("floor-shaped"), or "" if it has none.
+	floor string
+	// refreshRTTs is the least number of round trips a refresh of any N
+	// needs (its list pages, read one after the other): the ideal plan
+	// at a latency is the shaped floor plus refreshRTTs × the latency.
+	refreshRTTs int
+	// latency is the emulator's -fault-latency for this run (0: none);
+	// the runner sets it for the runs at each of -latencies.
+	latency time.Duration
 }
+
+// label names the configuration at its latency in the report and the
+// log: "policy", or "policy@50ms" against an emulator with latency.
+func (c configuration) label() string {
+	if c.latency == 0 {
+		return c.name
+	}
+	return c.name + "@" + c.latency.String()
+}
+
+// dirName is label() as a file name.
+func (c configuration) dirName() string { return strings.ReplaceAll(c.label(), "@", "-at-") }
 
 const custodyProvider = `terraform {
   required_providers {
@@ -31,21 +60,34 @@ const floorProvider = `terraform {
 provider "floor" {}
 `
 
+// policyBody is N policies; the custody policies and the shaped floor set
+// the same values. %[1]s is the resource type, %%d stays for N.
 const policyBody = `
-resource "custody_policy" "bench" {
-  count     = %d
+resource "%[1]s" "bench" {
+  count     = %%d
   name      = "bench-${count.index}"
   effect    = "EFFECT_ALLOW"
   condition = "activity.resource == 'PRIVATE_KEY'"
 }
 `
 
+var (
+	custodyPolicies = custodyProvider + fmt.Sprintf(policyBody, "custody_policy")
+	floorPolicies   = floorProvider + fmt.Sprintf(policyBody, "floor_policy")
+)
+
 // configurations, in the order of the first run; later runs rotate it.
 var configurations = []configuration{
-	{name: "policy", provider: "custody", custody: true, resource: "custody_policy", body: custodyProvider + policyBody},
+	// Refresh: one list_policies per command.
+	{name: "policy", provider: "custody", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1},
 	// The same policies through the provider built without its plan-time
 	// expression checks (tag bench_nopolicycheck): what the checks add.
-	{name: "policy-unchecked", provider: "custody-unchecked", custody: true, resource: "custody_policy", body: custodyProvider + policyBody},
+	{name: "policy-unchecked", provider: "custody-unchecked", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1},
+	// The shaped floor: the same policies as floor_policy, custody_policy's
+	// schema without validators or I/O, served the way the custody provider
+	// is (no unread logs, request contexts released). The policy targets
+	// are against it.
+	{name: "floor-shaped", provider: "floor-likecustody", resource: "floor_policy", body: floorPolicies},
 	{name: "floor", provider: "floor", resource: "floor_item", body: floorProvider + `
 resource "floor_item" "bench" {
   count = %d
@@ -58,7 +100,8 @@ resource "terraform_data" "bench" {
   input = "bench-${count.index}"
 }
 `},
-	{name: "tag", provider: "custody", custody: true, resource: "custody_private_key_tag", body: custodyProvider + `
+	// Refresh: list_private_key_tags, then list_private_keys.
+	{name: "tag", provider: "custody", custody: true, resource: "custody_private_key_tag", refreshRTTs: 2, body: custodyProvider + `
 resource "custody_private_key_tag" "bench" {
   count = %d
   name  = "bench-tag-${count.index}"
@@ -71,7 +114,8 @@ resource "custody_private_key_tag" "bench" {
 	// there are. (is_active = false would do the same, but costs a second
 	// activity per create.) Port 9 (discard) on loopback: were anything ever
 	// delivered, it would go nowhere.
-	{name: "webhook", provider: "custody", custody: true, resource: "custody_webhook_endpoint", body: custodyProvider + `
+	// Refresh: one list_webhook_endpoints.
+	{name: "webhook", provider: "custody", custody: true, resource: "custody_webhook_endpoint", refreshRTTs: 1, body: custodyProvider + `
 resource "custody_webhook_endpoint" "bench" {
   count = %d
   name  = "bench-${count.index}"
@@ -85,13 +129,13 @@ resource "custody_webhook_endpoint" "bench" {
 
 func (c configuration) hcl(n int) string { return fmt.Sprintf(c.body, n) }
 
-// rotated returns the configurations for run r (0-based): the order of
-// run 0 rotated by r, so that over the runs each configuration runs early
-// and late, and a drift of the machine touches all of them alike.
-func rotated(r int) []configuration {
-	out := make([]configuration, 0, len(configurations))
-	for i := range configurations {
-		out = append(out, configurations[(i+r)%len(configurations)])
+// rotated returns the configurations cs in the order of run r (0-based):
+// their order rotated by r, so that over the runs each configuration runs
+// early and late, and a drift of the machine touches all of them alike.
+func rotated(cs []configuration, r int) []configuration {
+	out := make([]configuration, 0, len(cs))
+	for i := range cs {
+		out = append(out, cs[(i+r)%len(cs)])
 	}
 	return out
 }

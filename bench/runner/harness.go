@@ -42,6 +42,9 @@ func build(ctx context.Context, root, work string, profiled bool) (*tools, error
 		// policy-unchecked configuration measures what they cost.
 		{filepath.Join(t.realDir, "terraform-provider-custody-unchecked"), ".", "bench_nopolicycheck"},
 		{filepath.Join(t.realDir, "terraform-provider-floor"), "./bench/floor", ""},
+		// The floor served the way the custody provider is, for the shaped
+		// floor (see bench/floor/main.go).
+		{filepath.Join(t.realDir, "terraform-provider-floor-likecustody"), "./bench/floor", "bench_likecustody"},
 		{t.emulator, "./cmd/custody-emulator", ""},
 		{filepath.Join(t.wrapperDir, "terraform-provider-custody"), "./bench/peakrss", ""},
 		{filepath.Join(t.wrapperDir, "terraform-provider-floor"), "./bench/peakrss", ""},
@@ -79,8 +82,9 @@ type emulatorProc struct {
 var exportWord = regexp.MustCompile(`^(CUSTODY_[A-Z0-9_]+)=(.*)$`)
 
 // startEmulator starts a fresh emulator with its state in dir and waits
-// for its export line.
-func startEmulator(t *tools, dir string) (*emulatorProc, error) {
+// for its export line. A latency above 0 delays every submit and query by
+// that much (-fault-latency); the debug endpoints are never delayed.
+func startEmulator(t *tools, dir string, latency time.Duration) (*emulatorProc, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -95,7 +99,11 @@ func startEmulator(t *tools, dir string) (*emulatorProc, error) {
 	}
 	defer func() { _ = stderr.Close() }()
 	envFile := filepath.Join(dir, "env")
-	cmd := exec.Command(t.emulator, "-listen", "127.0.0.1:0", "-state", filepath.Join(dir, "state.json"), "-env-file", envFile)
+	args := []string{"-listen", "127.0.0.1:0", "-state", filepath.Join(dir, "state.json"), "-env-file", envFile}
+	if latency > 0 {
+		args = append(args, "-fault-latency", latency.String())
+	}
+	cmd := exec.Command(t.emulator, args...)
 	cmd.Stdout, cmd.Stderr, cmd.Dir = stdout, stderr, dir
 	cmd.Env = cleanEnv()
 	if err := cmd.Start(); err != nil {

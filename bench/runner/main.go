@@ -1,12 +1,15 @@
 // Command runner is the benchmark behind `make bench`: it times terraform
 // apply, a refresh plan and destroy of N custody_policy resources against
-// two floors (a minimal framework provider, bench/floor, and Terraform's
-// built-in terraform_data), and of N private key tags and N webhook
-// endpoints, each against a fresh custody-emulator process; it counts the
-// emulator's requests per resource and the provider's peak memory, prints
-// a report and writes it to bench/RESULTS.md. See bench/README.md.
+// floors (bench/floor: floor_policy with custody_policy's schema and no
+// I/O, and floor_item with one attribute; and Terraform's built-in
+// terraform_data), and of N private key tags and N webhook endpoints, each
+// against a fresh custody-emulator process, without latency and, for
+// -latency-configs, with the emulator delaying every request
+// (-latencies); it counts the emulator's requests per resource and the
+// provider's peak memory, prints a report and writes it to
+// bench/RESULTS.md. See bench/README.md.
 //
-//	go run ./bench/runner [-n 200,1000] [-runs 3] [-parallelism 10] [-out bench/RESULTS.md] [-keep-going] [-keep-work]
+//	go run ./bench/runner [-n 200,1000] [-runs 3] [-parallelism 10] [-latencies 0,50ms] [-latency-configs policy] [-out bench/RESULTS.md] [-keep-going] [-keep-work]
 //
 // It exits 0 when every command succeeded, whether or not the targets are
 // met (the report says which are), and non-zero when any command failed.
@@ -37,6 +40,8 @@ type options struct {
 	keepWork    bool
 	profile     string // directory for CPU profiles of the custody provider, or ""
 	configs     map[string]bool
+	latencies   []time.Duration // emulator latencies; 0 first, always there
+	latencyCfgs map[string]bool // the configurations also run at the latencies other than 0
 }
 
 func main() {
@@ -59,7 +64,9 @@ func parseOptions(args []string) (*options, error) {
 	for _, c := range configurations {
 		names = append(names, c.name)
 	}
-	only := fs.String("configs", strings.Join(names, ","), "comma-separated configurations to run (the targets need policy and floor)")
+	only := fs.String("configs", strings.Join(names, ","), "comma-separated configurations to run (the targets need policy and floor-shaped)")
+	lats := fs.String("latencies", "0,50ms", "comma-separated emulator latencies (-fault-latency of every request) to run -latency-configs at; every configuration runs at 0, which must be in the list")
+	latOnly := fs.String("latency-configs", "policy", "comma-separated configurations that talk to the emulator to run at each non-zero -latencies value too")
 	fs.IntVar(&o.runs, "runs", 3, "runs of every configuration at every N")
 	fs.IntVar(&o.parallelism, "parallelism", 10, "terraform -parallelism for every apply, plan and destroy")
 	fs.StringVar(&o.out, "out", "bench/RESULTS.md", "where to write the report (relative to the module root)")
@@ -86,6 +93,34 @@ func parseOptions(args []string) (*options, error) {
 			return nil, fmt.Errorf("-configs: unknown configuration %q (known: %s)", s, strings.Join(names, ", "))
 		}
 		o.configs[s] = true
+	}
+	for _, s := range strings.Split(*lats, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(s))
+		if err != nil || d < 0 {
+			return nil, fmt.Errorf("-latencies %q: a comma-separated list of durations such as 0,50ms", *lats)
+		}
+		if !slices.Contains(o.latencies, d) {
+			o.latencies = append(o.latencies, d)
+		}
+	}
+	if !slices.Contains(o.latencies, 0) {
+		return nil, fmt.Errorf("-latencies %q: 0 must be in the list; every configuration runs there, and the ideal at a latency is built from the shaped floor's times at 0", *lats)
+	}
+	slices.Sort(o.latencies)
+	o.latencyCfgs = map[string]bool{}
+	for _, s := range strings.Split(*latOnly, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		i := slices.IndexFunc(configurations, func(c configuration) bool { return c.name == s })
+		switch {
+		case i < 0:
+			return nil, fmt.Errorf("-latency-configs: unknown configuration %q (known: %s)", s, strings.Join(names, ", "))
+		case !configurations[i].custody:
+			return nil, fmt.Errorf("-latency-configs: %s does not talk to the emulator, so latency does not change its times; its figures at 0 serve at every latency", s)
+		}
+		o.latencyCfgs[s] = true
 	}
 	if o.profile != "" {
 		abs, err := filepath.Abs(o.profile)
@@ -130,17 +165,14 @@ func run(ctx context.Context, args []string) error {
 	var failed []string
 	for _, n := range o.ns {
 		for r := range o.runs {
-			for _, c := range rotated(r) {
-				if !o.configs[c.name] {
-					continue
-				}
+			for _, c := range rotated(o.selected(), r) {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
 				res := runOne(ctx, t, c, n, r, o)
 				results = append(results, res)
 				if res.err != nil {
-					msg := fmt.Sprintf("%s N=%d run %d: %v", c.name, n, r+1, res.err)
+					msg := fmt.Sprintf("%s N=%d run %d: %v", c.label(), n, r+1, res.err)
 					failed = append(failed, msg)
 					logf("FAILED %s", msg)
 					if !o.keepGoing {
@@ -206,14 +238,14 @@ type result struct {
 // emulator, then stops the emulator and deletes its state.
 func runOne(ctx context.Context, t *tools, c configuration, n, r int, o *options) (res *result) {
 	res = &result{cfg: c, n: n, run: r, phases: map[string]*phaseResult{}}
-	dir := filepath.Join(t.work, "ws", fmt.Sprintf("%s-n%d-r%d", c.name, n, r+1))
+	dir := filepath.Join(t.work, "ws", fmt.Sprintf("%s-n%d-r%d", c.dirName(), n, r+1))
 	if res.err = os.MkdirAll(dir, 0o700); res.err != nil {
 		return res
 	}
 	if res.err = os.WriteFile(filepath.Join(dir, "main.tf"), []byte(c.hcl(n)), 0o600); res.err != nil {
 		return res
 	}
-	emu, err := startEmulator(t, filepath.Join(dir, "emulator"))
+	emu, err := startEmulator(t, filepath.Join(dir, "emulator"), c.latency)
 	if err != nil {
 		res.err = err
 		return res
@@ -248,7 +280,7 @@ func runOne(ctx context.Context, t *tools, c configuration, n, r int, o *options
 	}
 	for _, ph := range phases {
 		phaseEnv := env
-		profDir := filepath.Join(o.profile, fmt.Sprintf("%s-n%d-r%d", c.name, n, r+1), ph)
+		profDir := filepath.Join(o.profile, fmt.Sprintf("%s-n%d-r%d", c.dirName(), n, r+1), ph)
 		if profiling {
 			if res.err = os.MkdirAll(profDir, 0o755); res.err != nil {
 				return res
@@ -266,8 +298,8 @@ func runOne(ctx context.Context, t *tools, c configuration, n, r int, o *options
 			}
 		}
 		res.phases[ph] = p
-		logf("N=%-5d run %d  %-14s %-7s %7.2fs  terraform %6.2fs CPU, provider %6.2fs CPU (%d starts, peak %5.1f MiB), emulator %6.2fs CPU, %d requests",
-			n, r+1, c.name, ph, p.wall, p.tfCPU-p.provCPU, p.provCPU, p.starts, float64(p.rssKiB)/1024, p.emuCPU, total(p.counts))
+		logf("N=%-5d run %d  %-16s %-7s %7.2fs  terraform %6.2fs CPU, provider %6.2fs CPU (%d starts, peak %5.1f MiB), emulator %6.2fs CPU, %d requests",
+			n, r+1, c.label(), ph, p.wall, p.tfCPU-p.provCPU, p.provCPU, p.starts, float64(p.rssKiB)/1024, p.emuCPU, total(p.counts))
 	}
 	return res
 }
@@ -326,12 +358,16 @@ func runPhase(ctx context.Context, t *tools, emu *emulatorProc, dir, phase strin
 	return p, nil
 }
 
-// selected are the configurations -configs chose, in their usual order.
+// selected are the configurations -configs chose, in their usual order, at
+// latency 0, then those of -latency-configs at each other latency.
 func (o *options) selected() []configuration {
 	var out []configuration
-	for _, c := range configurations {
-		if o.configs[c.name] {
-			out = append(out, c)
+	for _, l := range o.latencies {
+		for _, c := range configurations {
+			if o.configs[c.name] && (l == 0 || o.latencyCfgs[c.name]) {
+				c.latency = l
+				out = append(out, c)
+			}
 		}
 	}
 	return out

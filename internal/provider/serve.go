@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
@@ -17,15 +18,24 @@ const Address = "registry.terraform.io/custody-labs/custody"
 
 // Serve runs the provider as a plugin of Terraform; with debug, a debugger
 // can attach (Terraform then reaches it through TF_REATTACH_PROVIDERS). It
-// is providerserver.Serve with the request contexts released, see
-// NewProtocol6Server.
-func Serve(version string, debug bool) error {
+// is providerserver.Serve with unread logs silenced and the request
+// contexts released, see ServeFramework.
+func Serve(version string, debug bool) error { return ServeFramework(Address, New(version), debug) }
+
+// ServeFramework serves any framework provider the way Serve serves this
+// one: logs nobody reads are off (silenceUnreadLogs) and each request's
+// context is released when it returns (NewProtocol6Server). The
+// benchmark's floor provider is served through it too, so that it differs
+// from this provider only in what its resources do.
+func ServeFramework(address string, p func() provider.Provider, debug bool) error {
 	silenceUnreadLogs(os.Environ(), os.Setenv)
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
 	}
-	return tf6server.Serve(Address, func() tfprotov6.ProviderServer { return NewProtocol6Server(version) }, opts...)
+	return tf6server.Serve(address, func() tfprotov6.ProviderServer {
+		return releaseRequestContexts(providerserver.NewProtocol6(p())())
+	}, opts...)
 }
 
 // sdkLogLevels are the variables that set the levels of the provider's log
