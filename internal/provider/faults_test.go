@@ -84,23 +84,29 @@ func faultsExactly(e *accEmulator, want int, notes string) resource.TestCheckFun
 	}
 }
 
-// TestAccFaults_createUpdateDelete applies, updates and deletes 50 policies
-// while the service rate limits, fails with 503 and 500, and drops
-// connections or answers 500 after committing. Every step must converge to
-// exactly what is configured, nothing lost and nothing duplicated, and the
-// plan after each apply, read under the same faults, must be empty.
-func TestAccFaults_createUpdateDelete(t *testing.T) {
-	e := newAccEmulator(t, func(o *emulator.Options) { o.Faults = faultyService })
-	resource.Test(t, resource.TestCase{
+// faultsCase creates n policies, updates them all, then deletes all but
+// kept, under the emulator's faults. Every step must converge to exactly
+// what is configured, nothing lost and nothing duplicated, and the plan
+// after each apply, read under the same faults, must be empty. Destroy
+// must leave nothing, and each of kinds must have fired, or the run proved
+// nothing.
+func faultsCase(t *testing.T, e *accEmulator, n, kept int, kinds []string) resource.TestCase {
+	step := func(count int, notes string) resource.TestStep {
+		return resource.TestStep{
+			Config:           e.faultsProviderBlock() + faultsPolicies(count, notes),
+			Check:            faultsExactly(e, count, notes),
+			ConfigPlanChecks: faultsEmptyPlanAfter,
+		}
+	}
+	return resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: func(s *terraform.State) error {
 			if held := emulatorPolicyIDs(t, e); len(held) != 0 {
 				return fmt.Errorf("%d policies left after destroy: %v", len(held), held)
 			}
-			// The run proves something only if every kind of fault fired.
 			got := e.srv.InjectedFaults()
-			for _, kind := range faultKinds {
+			for _, kind := range kinds {
 				if got[kind] == 0 {
 					return fmt.Errorf("no %s fault was injected (%v): the test exercised nothing", kind, got)
 				}
@@ -108,24 +114,16 @@ func TestAccFaults_createUpdateDelete(t *testing.T) {
 			t.Logf("faults injected: %v", got)
 			return nil
 		},
-		Steps: []resource.TestStep{
-			{
-				Config:           e.faultsProviderBlock() + faultsPolicies(50, "v1"),
-				Check:            faultsExactly(e, 50, "v1"),
-				ConfigPlanChecks: faultsEmptyPlanAfter,
-			},
-			{
-				Config:           e.faultsProviderBlock() + faultsPolicies(50, "v2"),
-				Check:            faultsExactly(e, 50, "v2"),
-				ConfigPlanChecks: faultsEmptyPlanAfter,
-			},
-			{
-				Config:           e.faultsProviderBlock() + faultsPolicies(20, "v2"),
-				Check:            faultsExactly(e, 20, "v2"),
-				ConfigPlanChecks: faultsEmptyPlanAfter,
-			},
-		},
-	})
+		Steps: []resource.TestStep{step(n, "v1"), step(n, "v2"), step(kept, "v2")},
+	}
+}
+
+// TestAccFaults_createUpdateDelete applies, updates and deletes 50 policies
+// while the service rate limits, fails with 503 and 500, and drops
+// connections or answers 500 after committing.
+func TestAccFaults_createUpdateDelete(t *testing.T) {
+	e := newAccEmulator(t, func(o *emulator.Options) { o.Faults = faultyService })
+	resource.Test(t, faultsCase(t, e, 50, 20, faultKinds))
 }
 
 // faultsEmptyPlanAfter says outright what the testing framework also
@@ -146,38 +144,7 @@ func TestAccFaults_internalErrors(t *testing.T) {
 			Seed:                7,
 		}
 	})
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy: func(s *terraform.State) error {
-			if held := emulatorPolicyIDs(t, e); len(held) != 0 {
-				return fmt.Errorf("%d policies left after destroy: %v", len(held), held)
-			}
-			got := e.srv.InjectedFaults()
-			if got["500"] == 0 || got["500-after-commit"] == 0 {
-				return fmt.Errorf("faults injected %v: want both kinds of 500", got)
-			}
-			t.Logf("faults injected: %v", got)
-			return nil
-		},
-		Steps: []resource.TestStep{
-			{
-				Config:           e.faultsProviderBlock() + faultsPolicies(10, "v1"),
-				Check:            faultsExactly(e, 10, "v1"),
-				ConfigPlanChecks: faultsEmptyPlanAfter,
-			},
-			{
-				Config:           e.faultsProviderBlock() + faultsPolicies(10, "v2"),
-				Check:            faultsExactly(e, 10, "v2"),
-				ConfigPlanChecks: faultsEmptyPlanAfter,
-			},
-			{
-				Config:           e.faultsProviderBlock() + faultsPolicies(4, "v2"),
-				Check:            faultsExactly(e, 4, "v2"),
-				ConfigPlanChecks: faultsEmptyPlanAfter,
-			},
-		},
-	})
+	resource.Test(t, faultsCase(t, e, 10, 4, []string{"500", "500-after-commit"}))
 }
 
 // TestAccFaults_serviceDown applies against a service that stays down: the
