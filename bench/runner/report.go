@@ -552,12 +552,12 @@ func (tb table) requestTarget(o *options, label, phase string) (measured string,
 	return strings.Join(parts, "; "), ok, measuredAtAll
 }
 
-// byOpCount lists the operations by count, largest first, as counts,
-// leaving out those whose name starts with except.
-func byOpCount(c map[string]int, except string) string {
+// opsByCount returns the operations of c with a count above zero that
+// keep accepts, largest count first, then by name.
+func opsByCount(c map[string]int, keep func(op string) bool) []string {
 	keys := make([]string, 0, len(c))
 	for k, v := range c {
-		if v > 0 && !strings.HasPrefix(k, except) {
+		if v > 0 && keep(k) {
 			keys = append(keys, k)
 		}
 	}
@@ -567,6 +567,13 @@ func byOpCount(c map[string]int, except string) string {
 		}
 		return keys[i] < keys[j]
 	})
+	return keys
+}
+
+// byOpCount lists the operations by count, largest first, as counts,
+// leaving out those whose name starts with except.
+func byOpCount(c map[string]int, except string) string {
+	keys := opsByCount(c, func(op string) bool { return !strings.HasPrefix(op, except) })
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
 		parts = append(parts, fmt.Sprintf("%s ×%d", k, c[k]))
@@ -598,18 +605,7 @@ func per(count, n int) float64 { return float64(count) / float64(n) }
 
 // byOp lists the operations by count, largest first, as per-resource figures.
 func byOp(c map[string]int, n int) string {
-	keys := make([]string, 0, len(c))
-	for k, v := range c {
-		if v > 0 {
-			keys = append(keys, k)
-		}
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if c[keys[i]] != c[keys[j]] {
-			return c[keys[i]] > c[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
+	keys := opsByCount(c, func(string) bool { return true })
 	parts := make([]string, 0, len(keys))
 	for _, k := range keys {
 		if c[k]*100 < n { // under 0.01 per resource (once per command): the count
