@@ -73,6 +73,9 @@ type Server struct {
 	mu    sync.Mutex // guards st and everything reached from it
 	st    *state
 	store *store
+	// policyOrder is st.Policies by id, kept between votes (every vote
+	// evaluates every policy in this order); nil until first needed.
+	policyOrder []*client.Policy
 
 	webhookKey ed25519.PrivateKey
 	webhookKid string

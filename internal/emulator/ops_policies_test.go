@@ -3,8 +3,11 @@ package emulator
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -353,4 +356,47 @@ func TestPolicyCorpus(t *testing.T) {
 		_, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{p}})
 		wantFailedActivity(t, err, codeInvalidArgument, "is not a valid")
 	}
+}
+
+// TestPolicyOrderFollowsCreatesAndDeletes: the order every vote evaluates
+// the policies in is kept up to date as policies come and go, instead of
+// being sorted again for each vote.
+func TestPolicyOrderFollowsCreatesAndDeletes(t *testing.T) {
+	e := newTestEmulator(t)
+	ctx := t.Context()
+	create := func(n int) []string {
+		var ids []string
+		for i := range n {
+			out, err := e.client.CreatePolicies(ctx, client.CreatePoliciesParams{Policies: []client.PolicyParams{{
+				PolicyName: fmt.Sprintf("p%d", i), Effect: client.EffectAllow, Notes: "order"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, out.Result.PolicyIDs...)
+		}
+		return ids
+	}
+	check := func(when string) {
+		t.Helper()
+		e.srv.mu.Lock()
+		defer e.srv.mu.Unlock()
+		var got []string
+		for _, p := range e.srv.policiesByID() {
+			got = append(got, p.PolicyID)
+		}
+		want := slices.Sorted(maps.Keys(e.srv.st.Policies))
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: evaluation order %v, want the stored policies by id %v", when, got, want)
+		}
+	}
+	ids := create(5) // each create's vote builds the order, then keeps it
+	check("after creates")
+	for _, id := range ids[1:3] {
+		if _, err := e.client.DeletePolicy(ctx, client.DeletePolicyParams{PolicyID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("after deletes")
+	create(3)
+	check("after more creates")
 }

@@ -15,9 +15,18 @@ import (
 // terraform's default -parallelism: a submit that costs more as the state
 // grows makes large applies quadratic.
 func BenchmarkCreatePolicyPersisted(b *testing.B) {
+	benchmarkCreatePolicy(b, func(o *Options) { o.StatePath = filepath.Join(b.TempDir(), "state.json") })
+}
+
+// BenchmarkCreatePolicyInMemory is the same without a state file, as the
+// benchmark runs the emulator: what is left is the cost of serving and
+// deciding a submit, which must not grow much with the policies held.
+func BenchmarkCreatePolicyInMemory(b *testing.B) { benchmarkCreatePolicy(b, func(*Options) {}) }
+
+func benchmarkCreatePolicy(b *testing.B, opts func(*Options)) {
 	for _, held := range []int{0, 1000, 3000} {
 		b.Run(fmt.Sprintf("held=%d", held), func(b *testing.B) {
-			e := newTestEmulator(&testing.T{}, func(o *Options) { o.StatePath = filepath.Join(b.TempDir(), "state.json") })
+			e := newTestEmulator(&testing.T{}, opts)
 			create := func(i int) {
 				_, err := e.client.CreatePolicies(b.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{
 					PolicyName: fmt.Sprintf("p-%d", i), Effect: client.EffectAllow, Notes: "benchmark",

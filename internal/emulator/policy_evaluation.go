@@ -50,7 +50,7 @@ func (s *Server) evaluate(rec *activityRecord) evaluation {
 	// An expression's value depends only on its text and env: policies that
 	// share one are evaluated once per vote.
 	memo := map[compileKey]exprResult{}
-	for _, p := range s.sortedPolicies(policyByID) {
+	for _, p := range s.policiesByID() {
 		outcome := policyOutcome(p, env, memo)
 		switch outcome {
 		case "":
