@@ -199,7 +199,7 @@ func report(o *options, env environment, results []*result, failed []string, ela
 	for i, n := range o.ns {
 		ns[i] = fmt.Sprint(n)
 	}
-	w("- parameters: N = %s; %d run(s) of each configuration at each N, in an order that rotates between runs; `-parallelism=%d` for every apply, plan and destroy; a fresh emulator (`-state`) per configuration run\n",
+	w("- parameters: N = %s; %d run(s) of each configuration at each N, in an order that rotates between runs; `-parallelism=%d` for every apply, plan and destroy; a fresh emulator, its state in memory, per configuration run\n",
 		strings.Join(ns, ", "), o.runs, o.parallelism)
 	w("- configurations: ")
 	for i, c := range selected {
