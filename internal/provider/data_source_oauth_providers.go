@@ -116,10 +116,7 @@ func (d *oauthProvidersDataSource) Read(ctx context.Context, req datasource.Read
 	user := m.UserID.ValueString()
 	// Shared with the user's custody_oauth_provider resources: one request
 	// per user per command.
-	out, err := cachedList(ctx, d.pd.lists, oauthProviderListKey(user),
-		func(ctx context.Context) (*client.GetOauthProvidersResponse, error) {
-			return d.pd.client.GetOauthProviders(ctx, client.GetOauthProvidersRequest{UserID: user})
-		})
+	out, err := cachedOauthProviders(ctx, d.pd, user)
 	if err != nil {
 		who := "user " + user
 		if user == "" {

@@ -175,6 +175,14 @@ func (r *oauthProviderResource) Configure(_ context.Context, req resource.Config
 // oauthProviderListKey caches one user's providers for one command.
 func oauthProviderListKey(userID string) string { return "oauth_providers/" + userID }
 
+// cachedOauthProviders lists a user's providers once per command, for every
+// custody_oauth_provider and custody_oauth_providers of that user.
+func cachedOauthProviders(ctx context.Context, pd *providerData, userID string) (*client.GetOauthProvidersResponse, error) {
+	return cachedList(ctx, pd.lists, oauthProviderListKey(userID), func(ctx context.Context) (*client.GetOauthProvidersResponse, error) {
+		return pd.client.GetOauthProviders(ctx, client.GetOauthProvidersRequest{UserID: userID})
+	})
+}
+
 func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan oauthProviderModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -253,10 +261,7 @@ func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateR
 // find returns the user's provider id, nil when it is gone (also when the
 // user is gone), through the list shared by the command's resources.
 func (r *oauthProviderResource) find(ctx context.Context, userID, id string) (*client.OauthProvider, error) {
-	list, err := cachedList(ctx, r.pd.lists, oauthProviderListKey(userID),
-		func(ctx context.Context) (*client.GetOauthProvidersResponse, error) {
-			return r.pd.client.GetOauthProviders(ctx, client.GetOauthProvidersRequest{UserID: userID})
-		})
+	list, err := cachedOauthProviders(ctx, r.pd, userID)
 	if errors.Is(err, client.ErrNotFound) {
 		return nil, nil
 	}
