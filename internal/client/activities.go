@@ -5,11 +5,6 @@ import (
 	"errors"
 )
 
-var (
-	opApproveActivity = operation{name: "approve_activity", typ: "ACTIVITY_TYPE_APPROVE_ACTIVITY"}
-	opRejectActivity  = operation{name: "reject_activity", typ: "ACTIVITY_TYPE_REJECT_ACTIVITY"}
-)
-
 // GetActivityRequest is the body of get_activity.
 type GetActivityRequest struct {
 	OrganizationID string `json:"organizationId"`
@@ -19,7 +14,7 @@ type GetActivityRequest struct {
 // GetActivity reads one activity (timestamps in the {seconds, nanos} shape).
 func (c *Client) GetActivity(ctx context.Context, req GetActivityRequest) (*Activity, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	resp, err := query[ActivityResponse](ctx, c, "get_activity", req)
+	resp, err := query[ActivityResponse](ctx, c, QueryGetActivity, req)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +49,7 @@ type ListActivitiesResponse struct {
 // ListActivities lists activities, filtered by status and type, one page.
 func (c *Client) ListActivities(ctx context.Context, req ListActivitiesRequest) (*ListActivitiesResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListActivitiesResponse](ctx, c, "list_activities", req)
+	return query[ListActivitiesResponse](ctx, c, QueryListActivities, req)
 }
 
 // VoteParams are the parameters of approve_activity and reject_activity.
@@ -66,12 +61,12 @@ type VoteParams struct {
 // returns the activity record the service answers with, without waiting:
 // more votes may still be needed.
 func (c *Client) ApproveActivity(ctx context.Context, p VoteParams) (*Activity, error) {
-	return c.submitActivity(ctx, opApproveActivity, p)
+	return c.submitActivity(ctx, OpApproveActivity, p)
 }
 
 // RejectActivity votes to reject the activity with this fingerprint.
 func (c *Client) RejectActivity(ctx context.Context, p VoteParams) (*Activity, error) {
-	return c.submitActivity(ctx, opRejectActivity, p)
+	return c.submitActivity(ctx, OpRejectActivity, p)
 }
 
 // GetPolicyEvaluationsRequest is the body of get_policy_evaluations.
@@ -104,5 +99,5 @@ type PolicyEvaluation struct {
 // GetPolicyEvaluations reads the policy evaluations of an activity.
 func (c *Client) GetPolicyEvaluations(ctx context.Context, req GetPolicyEvaluationsRequest) (*GetPolicyEvaluationsResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetPolicyEvaluationsResponse](ctx, c, "get_policy_evaluations", req)
+	return query[GetPolicyEvaluationsResponse](ctx, c, QueryGetPolicyEvaluations, req)
 }

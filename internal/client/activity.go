@@ -55,13 +55,19 @@ type Activity struct {
 	TimestampMs string `json:"timestampMs,omitempty"`
 }
 
+// Vote selections.
+const (
+	VoteApproved = "VOTE_SELECTION_APPROVED"
+	VoteRejected = "VOTE_SELECTION_REJECTED"
+)
+
 // Vote is one approval or rejection of an activity.
 type Vote struct {
 	ID         string    `json:"id"`
 	UserID     string    `json:"userId"`
 	User       User      `json:"user"`
 	ActivityID string    `json:"activityId"`
-	Selection  string    `json:"selection"` // VOTE_SELECTION_APPROVED or VOTE_SELECTION_REJECTED
+	Selection  string    `json:"selection"` // VoteApproved or VoteRejected
 	Message    string    `json:"message"`
 	PublicKey  string    `json:"publicKey"`
 	Signature  string    `json:"signature"`
@@ -87,20 +93,27 @@ type Submitted[R any] struct {
 // EmptyResult is the result of activities whose result object is empty.
 type EmptyResult struct{}
 
-// operation names one submit endpoint.
-type operation struct {
-	name       string // path segment after /submit/
-	typ        string // the only type value the endpoint accepts
-	resultKey  string // key of activity.result; "" when the answer is the activity itself
-	emptyIsSet bool   // the result is an empty object the service may leave out
-}
-
 // submit sends one activity, waits for it to settle and decodes its result.
 // Nothing is sent once ctx is done; from the moment the bytes may reach the
 // service, the request, its retries and the polls run on SeeThrough(ctx).
-func submit[R any](ctx context.Context, c *Client, op operation, params any) (*Submitted[R], error) {
+// A client made with AdoptPending first adopts a matching activity left
+// waiting by an earlier run (see pendingActivities).
+func submit[R any](ctx context.Context, c *Client, op Operation, params any) (*Submitted[R], error) {
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%s: not sent: %w", op.name, err)
+		return nil, fmt.Errorf("%s: not sent: %w", op.Name, err)
+	}
+	if c.pending != nil {
+		prior, err := c.pending.find(ctx, c, op, params)
+		if err != nil {
+			return nil, err
+		}
+		if prior != nil {
+			act, err := c.WaitForActivity(ctx, prior.ID)
+			if err != nil {
+				return nil, err
+			}
+			return decodeResult[R](op, act)
+		}
 	}
 	sctx, done := c.SeeThrough(ctx)
 	defer done()
@@ -111,16 +124,21 @@ func submit[R any](ctx context.Context, c *Client, op operation, params any) (*S
 	if act, err = c.settle(ctx, sctx, act); err != nil {
 		return nil, err
 	}
+	return decodeResult[R](op, act)
+}
+
+// decodeResult reads the result of a completed activity of op.
+func decodeResult[R any](op Operation, act *Activity) (*Submitted[R], error) {
 	out := &Submitted[R]{Activity: act}
-	raw, ok := act.Result[op.resultKey]
+	raw, ok := act.Result[op.ResultKey]
 	if !ok {
-		if op.emptyIsSet {
+		if op.EmptyResult {
 			return out, nil
 		}
-		return nil, fmt.Errorf("%s: activity %s %w %q", op.name, act.ID, errNoResult, op.resultKey)
+		return nil, fmt.Errorf("%s: activity %s %w %q", op.Name, act.ID, errNoResult, op.ResultKey)
 	}
 	if err := json.Unmarshal(raw, &out.Result); err != nil {
-		return nil, fmt.Errorf("%s: activity %s: decoding %s: %w", op.name, act.ID, op.resultKey, err)
+		return nil, fmt.Errorf("%s: activity %s: decoding %s: %w", op.Name, act.ID, op.ResultKey, err)
 	}
 	return out, nil
 }
@@ -147,13 +165,13 @@ func (c *Client) SeeThrough(ctx context.Context) (context.Context, context.Cance
 
 // submitActivity builds the envelope once and posts it; retries inside post
 // resend these exact bytes, timestampMs included.
-func (c *Client) submitActivity(ctx context.Context, op operation, params any) (*Activity, error) {
+func (c *Client) submitActivity(ctx context.Context, op Operation, params any) (*Activity, error) {
 	p, err := json.Marshal(params)
 	if err != nil {
-		return nil, fmt.Errorf("%s: encoding parameters: %w", op.name, err)
+		return nil, fmt.Errorf("%s: encoding parameters: %w", op.Name, err)
 	}
 	body, err := json.Marshal(Envelope{
-		Type:           op.typ,
+		Type:           op.Type,
 		TimestampMs:    strconv.FormatInt(c.stamps.next(c.now()), 10),
 		OrganizationID: c.orgID,
 		Parameters:     p,
@@ -162,11 +180,11 @@ func (c *Client) submitActivity(ctx context.Context, op operation, params any) (
 		return nil, err
 	}
 	var resp ActivityResponse
-	if err := c.post(ctx, op.name, "/public/v1/submit/"+op.name, body, &resp); err != nil {
+	if err := c.post(ctx, op.Name, "/public/v1/submit/"+op.Name, body, &resp); err != nil {
 		return nil, err
 	}
 	if resp.Activity.ID == "" {
-		return nil, fmt.Errorf("%s: the answer holds no activity id", op.name)
+		return nil, fmt.Errorf("%s: the answer holds no activity id", op.Name)
 	}
 	return &resp.Activity, nil
 }

@@ -26,5 +26,5 @@ type ListSupportedAssetsResponse struct {
 // ListSupportedAssets lists the assets the service supports on a chain.
 func (c *Client) ListSupportedAssets(ctx context.Context, req ListSupportedAssetsRequest) (*ListSupportedAssetsResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListSupportedAssetsResponse](ctx, c, "list_supported_assets", req)
+	return query[ListSupportedAssetsResponse](ctx, c, QueryListSupportedAssets, req)
 }

@@ -63,6 +63,11 @@ type Config struct {
 	// became of the activity; see SeeThrough. Zero means
 	// DefaultInterruptGrace.
 	InterruptGrace time.Duration
+	// AdoptPending makes every submit first look for an activity of the
+	// same type and intent that this key submitted earlier and that still
+	// waits for approval, or completed after approval, and adopt it
+	// instead of submitting again; see pendingActivities.
+	AdoptPending bool
 
 	// Log, when set, receives debug events (retries, polls). It is never
 	// given request bodies or keys. Its signature matches tflog.Debug.
@@ -89,6 +94,7 @@ type Client struct {
 	jitter             func(d time.Duration) time.Duration
 	webhookKeys        *WebhookKeyCache
 	stamps             *submitClock
+	pending            *pendingActivities // nil unless Config.AdoptPending
 }
 
 // submitClock hands out strictly increasing timestampMs values. The
@@ -141,6 +147,9 @@ func New(cfg Config) (*Client, error) {
 		sleep:          sleepContext,
 		jitter:         fullJitter,
 		stamps:         &submitClock{},
+	}
+	if cfg.AdoptPending {
+		c.pending = newPendingActivities()
 	}
 	if c.http == nil {
 		c.http = &http.Client{Timeout: 60 * time.Second}

@@ -50,7 +50,7 @@ type ListEarnEnabledVaultsResponse struct {
 // ListEarnEnabledVaults lists the organization's earn vaults.
 func (c *Client) ListEarnEnabledVaults(ctx context.Context, req ListEarnEnabledVaultsRequest) (*ListEarnEnabledVaultsResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListEarnEnabledVaultsResponse](ctx, c, "list_earn_enabled_vaults", req)
+	return query[ListEarnEnabledVaultsResponse](ctx, c, QueryListEarnEnabledVaults, req)
 }
 
 // EarnPositionDisplay holds display-only amounts of a position.
@@ -90,5 +90,5 @@ type ListEarnPositionsResponse struct {
 // ListEarnPositions lists a wallet's active earn positions.
 func (c *Client) ListEarnPositions(ctx context.Context, req ListEarnPositionsRequest) (*ListEarnPositionsResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListEarnPositionsResponse](ctx, c, "list_earn_positions", req)
+	return query[ListEarnPositionsResponse](ctx, c, QueryListEarnPositions, req)
 }

@@ -396,15 +396,15 @@ var queryTargets = []queryTarget{
 	}),
 }
 
-// queryOpsInSource lists the operations the package's code passes to
-// query[...], so that a new query method cannot miss the fuzz table.
+// queryOpsInSource lists the Query constants the package's code passes to
+// query[...], so that a new query method cannot miss the table or the fuzz.
 func queryOpsInSource(tb testing.TB) []string {
 	tb.Helper()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	re := regexp.MustCompile(`query\[\w+\]\(ctx, c, "([a-z0-9_]+)"`)
+	re := regexp.MustCompile(`query\[\w+\]\(ctx, c, (Query\w+)`)
 	var ops []string
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -419,17 +419,24 @@ func queryOpsInSource(tb testing.TB) []string {
 		}
 	}
 	slices.Sort(ops)
-	return ops
+	return slices.Compact(ops)
 }
 
 func TestQueryTargetsAreComplete(t *testing.T) {
-	var have []string
+	var have, table []string
 	for _, q := range queryTargets {
 		have = append(have, q.op)
 	}
+	for _, q := range Queries() {
+		table = append(table, string(q))
+	}
 	slices.Sort(have)
-	if want := queryOpsInSource(t); !slices.Equal(have, want) {
-		t.Fatalf("queryTargets cover %v; the source has %v", have, want)
+	slices.Sort(table)
+	if !slices.Equal(have, table) {
+		t.Fatalf("queryTargets cover %v; the table has %v", have, table)
+	}
+	if used := queryOpsInSource(t); len(used) != len(table) {
+		t.Fatalf("the methods use %d queries %v; the table lists %d", len(used), used, len(table))
 	}
 }
 

@@ -2,11 +2,6 @@ package client
 
 import "context"
 
-var (
-	opSetIPAllowlist    = operation{name: "set_ip_allowlist", typ: "ACTIVITY_TYPE_SET_IP_ALLOWLIST", resultKey: "setIpAllowlistResult", emptyIsSet: true}
-	opRemoveIPAllowlist = operation{name: "remove_ip_allowlist", typ: "ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST", resultKey: "removeIpAllowlistResult", emptyIsSet: true}
-)
-
 // What an allowlist does when its evaluation fails.
 const (
 	OnEvaluationErrorAllow = "ALLOW"
@@ -32,7 +27,7 @@ type SetIPAllowlistParams struct {
 // SetIPAllowlist creates or replaces an allowlist.
 func (c *Client) SetIPAllowlist(ctx context.Context, p SetIPAllowlistParams) (*Submitted[EmptyResult], error) {
 	p.Rules = nonNil(p.Rules)
-	return submit[EmptyResult](ctx, c, opSetIPAllowlist, p)
+	return submit[EmptyResult](ctx, c, OpSetIPAllowlist, p)
 }
 
 // RemoveIPAllowlistParams are the parameters of remove_ip_allowlist.
@@ -43,7 +38,7 @@ type RemoveIPAllowlistParams struct {
 // RemoveIPAllowlist removes the organization's (empty PublicKey) or a
 // key's allowlist.
 func (c *Client) RemoveIPAllowlist(ctx context.Context, p RemoveIPAllowlistParams) (*Submitted[EmptyResult], error) {
-	return submit[EmptyResult](ctx, c, opRemoveIPAllowlist, p)
+	return submit[EmptyResult](ctx, c, OpRemoveIPAllowlist, p)
 }
 
 // IPAllowlistRule is a rule as stored.
@@ -77,5 +72,5 @@ type GetIPAllowlistResponse struct {
 // allowlist.
 func (c *Client) GetIPAllowlist(ctx context.Context, req GetIPAllowlistRequest) (*GetIPAllowlistResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetIPAllowlistResponse](ctx, c, "get_ip_allowlist", req)
+	return query[GetIPAllowlistResponse](ctx, c, QueryGetIPAllowlist, req)
 }

@@ -2,11 +2,6 @@ package client
 
 import "context"
 
-var (
-	opCreateOauthProviders = operation{name: "create_oauth_providers", typ: "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", resultKey: "createOauthProvidersResultV2"}
-	opDeleteOauthProviders = operation{name: "delete_oauth_providers", typ: "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS", resultKey: "deleteOauthProvidersResult"}
-)
-
 // OidcClaims identify a provider without a token.
 type OidcClaims struct {
 	Iss string `json:"iss"`
@@ -36,7 +31,7 @@ type ProviderIDsResult struct {
 // CreateOauthProviders adds OAuth providers to a user.
 func (c *Client) CreateOauthProviders(ctx context.Context, p CreateOauthProvidersParams) (*Submitted[ProviderIDsResult], error) {
 	p.OauthProviders = nonNil(p.OauthProviders)
-	return submit[ProviderIDsResult](ctx, c, opCreateOauthProviders, p)
+	return submit[ProviderIDsResult](ctx, c, OpCreateOauthProviders, p)
 }
 
 // DeleteOauthProvidersParams are the parameters of delete_oauth_providers.
@@ -48,7 +43,7 @@ type DeleteOauthProvidersParams struct {
 // DeleteOauthProviders removes OAuth providers from a user.
 func (c *Client) DeleteOauthProviders(ctx context.Context, p DeleteOauthProvidersParams) (*Submitted[ProviderIDsResult], error) {
 	p.ProviderIDs = nonNil(p.ProviderIDs)
-	return submit[ProviderIDsResult](ctx, c, opDeleteOauthProviders, p)
+	return submit[ProviderIDsResult](ctx, c, OpDeleteOauthProviders, p)
 }
 
 // OauthProvider is a provider as stored.
@@ -77,5 +72,5 @@ type GetOauthProvidersResponse struct {
 // when UserID is empty).
 func (c *Client) GetOauthProviders(ctx context.Context, req GetOauthProvidersRequest) (*GetOauthProvidersResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetOauthProvidersResponse](ctx, c, "get_oauth_providers", req)
+	return query[GetOauthProvidersResponse](ctx, c, QueryGetOauthProviders, req)
 }

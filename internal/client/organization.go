@@ -2,8 +2,6 @@ package client
 
 import "context"
 
-var opUpdateOrganizationName = operation{name: "update_organization_name", typ: "ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME", resultKey: "updateOrganizationNameResult"}
-
 // UpdateOrganizationNameParams are the parameters of update_organization_name.
 type UpdateOrganizationNameParams struct {
 	OrganizationName string `json:"organizationName"`
@@ -17,7 +15,7 @@ type UpdateOrganizationNameResult struct {
 
 // UpdateOrganizationName renames the organization.
 func (c *Client) UpdateOrganizationName(ctx context.Context, p UpdateOrganizationNameParams) (*Submitted[UpdateOrganizationNameResult], error) {
-	return submit[UpdateOrganizationNameResult](ctx, c, opUpdateOrganizationName, p)
+	return submit[UpdateOrganizationNameResult](ctx, c, OpUpdateOrganizationName, p)
 }
 
 // WhoamiRequest is the body of whoami.
@@ -36,5 +34,5 @@ type WhoamiResponse struct {
 // Whoami reads the organization and user behind the API key.
 func (c *Client) Whoami(ctx context.Context, req WhoamiRequest) (*WhoamiResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[WhoamiResponse](ctx, c, "whoami", req)
+	return query[WhoamiResponse](ctx, c, QueryWhoami, req)
 }

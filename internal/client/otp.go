@@ -2,11 +2,6 @@ package client
 
 import "context"
 
-var (
-	opInitOtp   = operation{name: "init_otp", typ: "ACTIVITY_TYPE_INIT_OTP_V3", resultKey: "initOtpResultV2"}
-	opVerifyOtp = operation{name: "verify_otp", typ: "ACTIVITY_TYPE_VERIFY_OTP_V2", resultKey: "verifyOtpResult"}
-)
-
 // EmailCustomization shapes the OTP email.
 type EmailCustomization struct {
 	LogoURL           string `json:"logoUrl,omitempty"`
@@ -44,7 +39,7 @@ type InitOtpResult struct {
 
 // InitOtp starts an OTP flow.
 func (c *Client) InitOtp(ctx context.Context, p InitOtpParams) (*Submitted[InitOtpResult], error) {
-	return submit[InitOtpResult](ctx, c, opInitOtp, p)
+	return submit[InitOtpResult](ctx, c, OpInitOtp, p)
 }
 
 // VerifyOtpParams are the parameters of verify_otp (V2).
@@ -61,5 +56,5 @@ type VerifyOtpResult struct {
 
 // VerifyOtp checks an OTP code and issues a verification token.
 func (c *Client) VerifyOtp(ctx context.Context, p VerifyOtpParams) (*Submitted[VerifyOtpResult], error) {
-	return submit[VerifyOtpResult](ctx, c, opVerifyOtp, p)
+	return submit[VerifyOtpResult](ctx, c, OpVerifyOtp, p)
 }

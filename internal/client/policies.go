@@ -2,12 +2,6 @@ package client
 
 import "context"
 
-var (
-	opCreatePolicies = operation{name: "create_policies", typ: "ACTIVITY_TYPE_CREATE_POLICIES", resultKey: "createPoliciesResult"}
-	opUpdatePolicy   = operation{name: "update_policy", typ: "ACTIVITY_TYPE_UPDATE_POLICY_V2", resultKey: "updatePolicyResultV2"}
-	opDeletePolicy   = operation{name: "delete_policy", typ: "ACTIVITY_TYPE_DELETE_POLICY", resultKey: "deletePolicyResult"}
-)
-
 // Policy effects.
 const (
 	EffectAllow = "EFFECT_ALLOW"
@@ -37,7 +31,7 @@ type CreatePoliciesResult struct {
 // CreatePolicies creates policies in one activity.
 func (c *Client) CreatePolicies(ctx context.Context, p CreatePoliciesParams) (*Submitted[CreatePoliciesResult], error) {
 	p.Policies = nonNil(p.Policies)
-	return submit[CreatePoliciesResult](ctx, c, opCreatePolicies, p)
+	return submit[CreatePoliciesResult](ctx, c, OpCreatePolicies, p)
 }
 
 // UpdatePolicyParams are the parameters of update_policy (V2). Fields left
@@ -59,7 +53,7 @@ type PolicyIDResult struct {
 
 // UpdatePolicy changes a policy in place.
 func (c *Client) UpdatePolicy(ctx context.Context, p UpdatePolicyParams) (*Submitted[PolicyIDResult], error) {
-	return submit[PolicyIDResult](ctx, c, opUpdatePolicy, p)
+	return submit[PolicyIDResult](ctx, c, OpUpdatePolicy, p)
 }
 
 // DeletePolicyParams are the parameters of delete_policy.
@@ -69,7 +63,7 @@ type DeletePolicyParams struct {
 
 // DeletePolicy deletes a policy.
 func (c *Client) DeletePolicy(ctx context.Context, p DeletePolicyParams) (*Submitted[PolicyIDResult], error) {
-	return submit[PolicyIDResult](ctx, c, opDeletePolicy, p)
+	return submit[PolicyIDResult](ctx, c, OpDeletePolicy, p)
 }
 
 // Policy is a policy as the service stores it.
@@ -99,7 +93,7 @@ type GetPolicyResponse struct {
 // GetPolicy reads one policy; an unknown id is an error matching ErrNotFound.
 func (c *Client) GetPolicy(ctx context.Context, req GetPolicyRequest) (*GetPolicyResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetPolicyResponse](ctx, c, "get_policy", req)
+	return query[GetPolicyResponse](ctx, c, QueryGetPolicy, req)
 }
 
 // ListPoliciesRequest is the body of list_policies.
@@ -115,5 +109,5 @@ type ListPoliciesResponse struct {
 // ListPolicies lists every policy of the organization.
 func (c *Client) ListPolicies(ctx context.Context, req ListPoliciesRequest) (*ListPoliciesResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListPoliciesResponse](ctx, c, "list_policies", req)
+	return query[ListPoliciesResponse](ctx, c, QueryListPolicies, req)
 }

@@ -2,13 +2,6 @@ package client
 
 import "context"
 
-var (
-	opCreatePrivateKeys    = operation{name: "create_private_keys", typ: "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", resultKey: "createPrivateKeysResultV2"}
-	opCreatePrivateKeyTag  = operation{name: "create_private_key_tag", typ: "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG", resultKey: "createPrivateKeyTagResult"}
-	opUpdatePrivateKeyTag  = operation{name: "update_private_key_tag", typ: "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG", resultKey: "updatePrivateKeyTagResult"}
-	opDeletePrivateKeyTags = operation{name: "delete_private_key_tags", typ: "ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS", resultKey: "deletePrivateKeyTagsResult"}
-)
-
 // PrivateKeyParams is one private key to create.
 type PrivateKeyParams struct {
 	PrivateKeyName string   `json:"privateKeyName"`
@@ -46,7 +39,7 @@ func (c *Client) CreatePrivateKeys(ctx context.Context, p CreatePrivateKeysParam
 		p.PrivateKeys[i].PrivateKeyTags = nonNil(p.PrivateKeys[i].PrivateKeyTags)
 		p.PrivateKeys[i].AddressFormats = nonNil(p.PrivateKeys[i].AddressFormats)
 	}
-	return submit[CreatePrivateKeysResult](ctx, c, opCreatePrivateKeys, p)
+	return submit[CreatePrivateKeysResult](ctx, c, OpCreatePrivateKeys, p)
 }
 
 // CreatePrivateKeyTagParams are the parameters of create_private_key_tag.
@@ -64,7 +57,7 @@ type CreatePrivateKeyTagResult struct {
 // CreatePrivateKeyTag creates a tag on the given keys.
 func (c *Client) CreatePrivateKeyTag(ctx context.Context, p CreatePrivateKeyTagParams) (*Submitted[CreatePrivateKeyTagResult], error) {
 	p.PrivateKeyIDs = nonNil(p.PrivateKeyIDs)
-	return submit[CreatePrivateKeyTagResult](ctx, c, opCreatePrivateKeyTag, p)
+	return submit[CreatePrivateKeyTagResult](ctx, c, OpCreatePrivateKeyTag, p)
 }
 
 // UpdatePrivateKeyTagParams are the parameters of update_private_key_tag:
@@ -86,7 +79,7 @@ type UpdatePrivateKeyTagResult struct {
 func (c *Client) UpdatePrivateKeyTag(ctx context.Context, p UpdatePrivateKeyTagParams) (*Submitted[UpdatePrivateKeyTagResult], error) {
 	p.AddPrivateKeyIDs = nonNil(p.AddPrivateKeyIDs)
 	p.RemovePrivateKeyIDs = nonNil(p.RemovePrivateKeyIDs)
-	return submit[UpdatePrivateKeyTagResult](ctx, c, opUpdatePrivateKeyTag, p)
+	return submit[UpdatePrivateKeyTagResult](ctx, c, OpUpdatePrivateKeyTag, p)
 }
 
 // DeletePrivateKeyTagsParams are the parameters of delete_private_key_tags.
@@ -103,7 +96,7 @@ type DeletePrivateKeyTagsResult struct {
 // DeletePrivateKeyTags deletes tags (the keys stay).
 func (c *Client) DeletePrivateKeyTags(ctx context.Context, p DeletePrivateKeyTagsParams) (*Submitted[DeletePrivateKeyTagsResult], error) {
 	p.PrivateKeyTagIDs = nonNil(p.PrivateKeyTagIDs)
-	return submit[DeletePrivateKeyTagsResult](ctx, c, opDeletePrivateKeyTags, p)
+	return submit[DeletePrivateKeyTagsResult](ctx, c, OpDeletePrivateKeyTags, p)
 }
 
 // Tag is a tag as stored; TagType is TAG_TYPE_PRIVATE_KEY or TAG_TYPE_USER.
@@ -128,5 +121,5 @@ type ListPrivateKeyTagsResponse struct {
 // ListPrivateKeyTags lists the organization's private key tags.
 func (c *Client) ListPrivateKeyTags(ctx context.Context, req ListPrivateKeyTagsRequest) (*ListPrivateKeyTagsResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListPrivateKeyTagsResponse](ctx, c, "list_private_key_tags", req)
+	return query[ListPrivateKeyTagsResponse](ctx, c, QueryListPrivateKeyTags, req)
 }

@@ -7,13 +7,13 @@ import (
 )
 
 // query posts req to /public/v1/query/<op> and decodes the answer.
-func query[R any](ctx context.Context, c *Client, op string, req any) (*R, error) {
+func query[R any](ctx context.Context, c *Client, op Query, req any) (*R, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("%s: encoding the request: %w", op, err)
 	}
 	var out R
-	if err := c.post(ctx, op, "/public/v1/query/"+op, body, &out); err != nil {
+	if err := c.post(ctx, string(op), "/public/v1/query/"+string(op), body, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -2,8 +2,6 @@ package client
 
 import "context"
 
-var opRecoverUser = operation{name: "recover_user", typ: "ACTIVITY_TYPE_RECOVER_USER", resultKey: "recoverUserResult"}
-
 // Attestation is the WebAuthn attestation of a new authenticator.
 type Attestation struct {
 	CredentialID      string   `json:"credentialId"`
@@ -33,5 +31,5 @@ type RecoverUserResult struct {
 // RecoverUser gives a user a new authenticator.
 func (c *Client) RecoverUser(ctx context.Context, p RecoverUserParams) (*Submitted[RecoverUserResult], error) {
 	p.Authenticator.Attestation.Transports = nonNil(p.Authenticator.Attestation.Transports)
-	return submit[RecoverUserResult](ctx, c, opRecoverUser, p)
+	return submit[RecoverUserResult](ctx, c, OpRecoverUser, p)
 }

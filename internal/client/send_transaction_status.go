@@ -83,5 +83,5 @@ type EthFailureDetails struct {
 // GetSendTransactionStatus reads the status of a sent transaction.
 func (c *Client) GetSendTransactionStatus(ctx context.Context, req GetSendTransactionStatusRequest) (*GetSendTransactionStatusResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetSendTransactionStatusResponse](ctx, c, "get_send_transaction_status", req)
+	return query[GetSendTransactionStatusResponse](ctx, c, QueryGetSendTransactionStatus, req)
 }

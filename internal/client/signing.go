@@ -2,11 +2,6 @@ package client
 
 import "context"
 
-var (
-	opSignRawPayload  = operation{name: "sign_raw_payload", typ: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", resultKey: "signRawPayloadResult"}
-	opSignTransaction = operation{name: "sign_transaction", typ: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", resultKey: "signTransactionResult"}
-)
-
 // SignRawPayloadParams are the parameters of sign_raw_payload (V2).
 type SignRawPayloadParams struct {
 	SignWith     string `json:"signWith"`
@@ -24,7 +19,7 @@ type SignRawPayloadResult struct {
 
 // SignRawPayload signs a payload with a key or wallet account.
 func (c *Client) SignRawPayload(ctx context.Context, p SignRawPayloadParams) (*Submitted[SignRawPayloadResult], error) {
-	return submit[SignRawPayloadResult](ctx, c, opSignRawPayload, p)
+	return submit[SignRawPayloadResult](ctx, c, OpSignRawPayload, p)
 }
 
 // SignTransactionParams are the parameters of sign_transaction (V2).
@@ -41,5 +36,5 @@ type SignTransactionResult struct {
 
 // SignTransaction signs a transaction with a key or wallet account.
 func (c *Client) SignTransaction(ctx context.Context, p SignTransactionParams) (*Submitted[SignTransactionResult], error) {
-	return submit[SignTransactionResult](ctx, c, opSignTransaction, p)
+	return submit[SignTransactionResult](ctx, c, OpSignTransaction, p)
 }

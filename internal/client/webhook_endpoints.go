@@ -2,12 +2,6 @@ package client
 
 import "context"
 
-var (
-	opCreateWebhookEndpoint = operation{name: "create_webhook_endpoint", typ: "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", resultKey: "createWebhookEndpointResult"}
-	opUpdateWebhookEndpoint = operation{name: "update_webhook_endpoint", typ: "ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT", resultKey: "updateWebhookEndpointResult"}
-	opDeleteWebhookEndpoint = operation{name: "delete_webhook_endpoint", typ: "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT", resultKey: "deleteWebhookEndpointResult"}
-)
-
 // WebhookSubscription is one event type an endpoint receives.
 type WebhookSubscription struct {
 	EventType   string `json:"eventType"`
@@ -40,7 +34,7 @@ type WebhookEndpointResult struct {
 
 // CreateWebhookEndpoint creates a webhook endpoint.
 func (c *Client) CreateWebhookEndpoint(ctx context.Context, p CreateWebhookEndpointParams) (*Submitted[WebhookEndpointResult], error) {
-	return submit[WebhookEndpointResult](ctx, c, opCreateWebhookEndpoint, p)
+	return submit[WebhookEndpointResult](ctx, c, OpCreateWebhookEndpoint, p)
 }
 
 // UpdateWebhookEndpointParams are the parameters of update_webhook_endpoint.
@@ -54,7 +48,7 @@ type UpdateWebhookEndpointParams struct {
 
 // UpdateWebhookEndpoint changes an endpoint's URL, name or activity.
 func (c *Client) UpdateWebhookEndpoint(ctx context.Context, p UpdateWebhookEndpointParams) (*Submitted[WebhookEndpointResult], error) {
-	return submit[WebhookEndpointResult](ctx, c, opUpdateWebhookEndpoint, p)
+	return submit[WebhookEndpointResult](ctx, c, OpUpdateWebhookEndpoint, p)
 }
 
 // DeleteWebhookEndpointParams are the parameters of delete_webhook_endpoint.
@@ -69,7 +63,7 @@ type DeleteWebhookEndpointResult struct {
 
 // DeleteWebhookEndpoint deletes an endpoint.
 func (c *Client) DeleteWebhookEndpoint(ctx context.Context, p DeleteWebhookEndpointParams) (*Submitted[DeleteWebhookEndpointResult], error) {
-	return submit[DeleteWebhookEndpointResult](ctx, c, opDeleteWebhookEndpoint, p)
+	return submit[DeleteWebhookEndpointResult](ctx, c, OpDeleteWebhookEndpoint, p)
 }
 
 // ListWebhookEndpointsRequest is the body of list_webhook_endpoints.
@@ -85,5 +79,5 @@ type ListWebhookEndpointsResponse struct {
 // ListWebhookEndpoints lists the organization's webhook endpoints.
 func (c *Client) ListWebhookEndpoints(ctx context.Context, req ListWebhookEndpointsRequest) (*ListWebhookEndpointsResponse, error) {
 	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListWebhookEndpointsResponse](ctx, c, "list_webhook_endpoints", req)
+	return query[ListWebhookEndpointsResponse](ctx, c, QueryListWebhookEndpoints, req)
 }

@@ -31,8 +31,8 @@ func (s *Server) submit(who *caller, op string, spec submitSpec, body []byte) (a
 	if e := requireFields(body, "", "type", "timestampMs", "organizationId", "parameters"); e != nil {
 		return nil, e
 	}
-	if *env.Type != spec.typ {
-		return nil, errInvalid("type %q does not match endpoint %s, which takes %q", *env.Type, op, spec.typ)
+	if *env.Type != spec.Type {
+		return nil, errInvalid("type %q does not match endpoint %s, which takes %q", *env.Type, op, spec.Type)
 	}
 	if e := s.checkLiveness(*env.TimestampMs); e != nil {
 		return nil, e
@@ -80,8 +80,8 @@ func (s *Server) createActivity(who *caller, op string, spec submitSpec, params 
 		ID:             newID(),
 		OrganizationID: who.OrganizationID,
 		Status:         client.StatusCreated,
-		Type:           spec.typ,
-		Intent:         map[string]json.RawMessage{spec.intentKey: params},
+		Type:           spec.Type,
+		Intent:         map[string]json.RawMessage{spec.IntentKey: params},
 		Result:         map[string]json.RawMessage{},
 		Votes:          []client.Vote{},
 		Fingerprint:    fingerprint,
@@ -91,7 +91,7 @@ func (s *Server) createActivity(who *caller, op string, spec submitSpec, params 
 	s.st.Activities[rec.Activity.ID] = rec
 	s.st.ActivityOrder = append(s.st.ActivityOrder, rec.Activity.ID)
 	s.st.Fingerprints[fingerprint] = rec.Activity.ID
-	ev := s.addVote(rec, who, "VOTE_SELECTION_APPROVED")
+	ev := s.addVote(rec, who, client.VoteApproved)
 	s.advance(rec, who, ev)
 	s.changed()
 	s.deliveries.activityUpdated(rec.Activity)
@@ -126,7 +126,7 @@ func (s *Server) advance(rec *activityRecord, who *caller, ev evaluation) {
 		return
 	}
 	act.Status = client.StatusCompleted
-	act.Result = map[string]json.RawMessage{spec.resultKey: raw}
+	act.Result = map[string]json.RawMessage{spec.ResultKey: raw}
 }
 
 // addVote records a vote, then the policies' evaluation with it, which it

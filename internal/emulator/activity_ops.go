@@ -11,11 +11,14 @@ import (
 )
 
 func init() {
-	for _, v := range []struct{ op, typ, selection string }{
-		{"approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY", "VOTE_SELECTION_APPROVED"},
-		{"reject_activity", "ACTIVITY_TYPE_REJECT_ACTIVITY", "VOTE_SELECTION_REJECTED"},
+	for _, v := range []struct {
+		op        client.Operation
+		selection string
+	}{
+		{client.OpApproveActivity, client.VoteApproved},
+		{client.OpRejectActivity, client.VoteRejected},
 	} {
-		submitOps[v.op] = submitSpec{typ: v.typ, vote: v.selection, check: func(raw json.RawMessage) *apiError {
+		submitOps[v.op.Name] = submitSpec{Operation: v.op, vote: v.selection, check: func(raw json.RawMessage) *apiError {
 			var p client.VoteParams
 			if e := decodeStrict(raw, &p, "parameters"); e != nil {
 				return e
@@ -23,14 +26,14 @@ func init() {
 			return requireFields(raw, "parameters", "fingerprint")
 		}}
 	}
-	registerQuery("get_activity", []string{"activityId"}, func(s *Server, who *caller, req *client.GetActivityRequest) (any, *apiError) {
+	registerQuery(client.QueryGetActivity, []string{"activityId"}, func(s *Server, who *caller, req *client.GetActivityRequest) (any, *apiError) {
 		rec, e := s.activity(who, req.ActivityID)
 		if e != nil {
 			return nil, e
 		}
 		return client.ActivityResponse{Activity: rec.Activity}, nil
 	})
-	registerQuery("get_policy_evaluations", []string{"activityId"}, func(s *Server, who *caller, req *client.GetPolicyEvaluationsRequest) (any, *apiError) {
+	registerQuery(client.QueryGetPolicyEvaluations, []string{"activityId"}, func(s *Server, who *caller, req *client.GetPolicyEvaluationsRequest) (any, *apiError) {
 		if _, e := s.activity(who, req.ActivityID); e != nil {
 			return nil, e
 		}
@@ -40,7 +43,7 @@ func init() {
 		}
 		return client.GetPolicyEvaluationsResponse{PolicyEvaluations: evals}, nil
 	})
-	registerQuery("list_activities", nil, listActivities)
+	registerQuery(client.QueryListActivities, nil, listActivities)
 }
 
 // vote records an approval or rejection of the activity with the given
@@ -67,7 +70,7 @@ func (s *Server) vote(who *caller, selection string, raw json.RawMessage, voteFi
 		return nil, &apiError{http.StatusBadRequest, codeFailedPrecondition, sprintf("user %s has already voted on activity %s", who.UserID, act.ID)}
 	}
 	ev := s.addVote(rec, who, selection)
-	if selection == "VOTE_SELECTION_REJECTED" {
+	if selection == client.VoteRejected {
 		act.Status, act.CanApprove, act.CanReject = client.StatusRejected, false, false
 		act.UpdatedAt = client.NewTimestamp(s.now())
 	} else {
@@ -102,7 +105,7 @@ func (s *Server) activity(who *caller, id string) (*activityRecord, *apiError) {
 var (
 	activityStatuses = []string{client.StatusCreated, client.StatusPending, client.StatusCompleted, client.StatusFailed,
 		client.StatusConsensusNeeded, client.StatusRejected, client.StatusAuthenticatorsNeeded}
-	activityTypeShape = regexp.MustCompile(`^ACTIVITY_TYPE_[A-Z0-9_]+$`)
+	activityTypeShape = regexp.MustCompile(`^` + client.ActivityTypePrefix + `[A-Z0-9_]+$`)
 )
 
 const (
@@ -120,7 +123,7 @@ func listActivities(s *Server, who *caller, req *client.ListActivitiesRequest) (
 	}
 	for i, t := range req.FilterByType {
 		if !activityTypeShape.MatchString(t) {
-			return nil, errInvalid("field filterByType[%d]: %q is not an activity type (ACTIVITY_TYPE_...)", i, t)
+			return nil, errInvalid("field filterByType[%d]: %q is not an activity type (%s...)", i, t, client.ActivityTypePrefix)
 		}
 	}
 	limit := defaultPageLimit

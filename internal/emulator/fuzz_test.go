@@ -199,7 +199,7 @@ func fuzzRequestSeeds(routes []fuzzRoute) []struct {
 	stale := fuzzNow.Add(-10 * time.Minute)
 	for i, r := range routes {
 		if r.kind == routeSubmit {
-			typ := submitOps[r.op].typ
+			typ := submitOps[r.op].Type
 			params := fuzzSubmitParams[r.op]
 			if len(params) == 0 {
 				params = []string{`{}`}
@@ -345,8 +345,8 @@ func FuzzRequest(f *testing.F) {
 		var env struct {
 			Type string `json:"type"`
 		}
-		if err := json.Unmarshal(body, &env); err != nil || env.Type != submitOps[r.op].typ {
-			t.Fatalf("%s: accepted type %q, the endpoint takes %q (%v)", r.path(), env.Type, submitOps[r.op].typ, err)
+		if err := json.Unmarshal(body, &env); err != nil || env.Type != submitOps[r.op].Type {
+			t.Fatalf("%s: accepted type %q, the endpoint takes %q (%v)", r.path(), env.Type, submitOps[r.op].Type, err)
 		}
 	})
 }

@@ -12,9 +12,9 @@ import (
 // The allowlists are enforced in auth.go (enforceAllowlist); these
 // endpoints only manage them.
 func init() {
-	registerSubmit("set_ip_allowlist", "ACTIVITY_TYPE_SET_IP_ALLOWLIST", "setIpAllowlistIntent", "setIpAllowlistResult",
+	registerSubmit(client.OpSetIPAllowlist,
 		nil, validateSetAllowlist, runSetAllowlist)
-	registerSubmit("remove_ip_allowlist", "ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST", "removeIpAllowlistIntent", "removeIpAllowlistResult",
+	registerSubmit(client.OpRemoveIPAllowlist,
 		nil,
 		func(p *client.RemoveIPAllowlistParams) *apiError {
 			return checkAllowlistKey("parameters.publicKey", p.PublicKey)
@@ -27,7 +27,7 @@ func init() {
 			delete(s.st.Allowlists, key)
 			return client.EmptyResult{}, nil
 		})
-	registerQuery("get_ip_allowlist", nil, func(s *Server, _ *caller, req *client.GetIPAllowlistRequest) (any, *apiError) {
+	registerQuery(client.QueryGetIPAllowlist, nil, func(s *Server, _ *caller, req *client.GetIPAllowlistRequest) (any, *apiError) {
 		if e := checkAllowlistKey("publicKey", req.PublicKey); e != nil {
 			return nil, e
 		}

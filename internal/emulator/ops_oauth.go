@@ -12,15 +12,15 @@ import (
 )
 
 func init() {
-	registerSubmit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", "createOauthProvidersIntentV2", "createOauthProvidersResultV2",
+	registerSubmit(client.OpCreateOauthProviders,
 		[]string{"userId", "oauthProviders", "oauthProviders[].providerName"}, validateCreateOauthProviders, runCreateOauthProviders)
-	registerSubmit("delete_oauth_providers", "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS", "deleteOauthProvidersIntent", "deleteOauthProvidersResult",
+	registerSubmit(client.OpDeleteOauthProviders,
 		[]string{"userId", "providerIds"},
 		func(p *client.DeleteOauthProvidersParams) *apiError {
 			return checkUniqueIDs("parameters.providerIds", p.ProviderIDs)
 		},
 		runDeleteOauthProviders)
-	registerQuery("get_oauth_providers", nil, func(s *Server, who *caller, req *client.GetOauthProvidersRequest) (any, *apiError) {
+	registerQuery(client.QueryGetOauthProviders, nil, func(s *Server, who *caller, req *client.GetOauthProvidersRequest) (any, *apiError) {
 		userID := req.UserID
 		if userID == "" {
 			userID = who.UserID

@@ -10,7 +10,7 @@ import (
 const maxNameLength = 256
 
 func init() {
-	registerSubmit("update_organization_name", "ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME", "updateOrganizationNameIntent", "updateOrganizationNameResult",
+	registerSubmit(client.OpUpdateOrganizationName,
 		[]string{"organizationName"},
 		func(p *client.UpdateOrganizationNameParams) *apiError {
 			return checkName("parameters.organizationName", p.OrganizationName)
@@ -25,7 +25,7 @@ func init() {
 			}
 			return client.UpdateOrganizationNameResult{OrganizationID: who.OrganizationID, OrganizationName: p.OrganizationName}, nil
 		})
-	registerQuery("whoami", nil, func(s *Server, who *caller, _ *client.WhoamiRequest) (any, *apiError) {
+	registerQuery(client.QueryWhoami, nil, func(s *Server, who *caller, _ *client.WhoamiRequest) (any, *apiError) {
 		name := s.st.Organization.Name
 		if who.SubOrg {
 			name = s.st.SubOrganizations[who.OrganizationID].Name

@@ -38,11 +38,11 @@ var (
 )
 
 func init() {
-	registerSubmit("init_otp", "ACTIVITY_TYPE_INIT_OTP_V3", "initOtpIntentV3", "initOtpResultV2",
+	registerSubmit(client.OpInitOtp,
 		[]string{"otpType", "contact", "appName"}, validateInitOtp, runInitOtp)
-	registerSubmit("verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2", "verifyOtpIntentV2", "verifyOtpResult",
+	registerSubmit(client.OpVerifyOtp,
 		[]string{"otpId", "encryptedOtpBundle"}, validateVerifyOtp, runVerifyOtp)
-	registerSubmit("recover_user", "ACTIVITY_TYPE_RECOVER_USER", "recoverUserIntent", "recoverUserResult",
+	registerSubmit(client.OpRecoverUser,
 		[]string{"authenticator.authenticatorName", "authenticator.challenge", "authenticator.attestation.credentialId",
 			"authenticator.attestation.clientDataJson", "authenticator.attestation.attestationObject",
 			"authenticator.attestation.transports", "userId"},

@@ -12,12 +12,12 @@ import (
 var policyEffects = []string{client.EffectAllow, client.EffectDeny}
 
 func init() {
-	registerSubmit("create_policies", "ACTIVITY_TYPE_CREATE_POLICIES", "createPoliciesIntent", "createPoliciesResult",
+	registerSubmit(client.OpCreatePolicies,
 		[]string{"policies", "policies[].policyName", "policies[].effect", "policies[].notes"},
 		validateCreatePolicies, runCreatePolicies)
-	registerSubmit("update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2", "updatePolicyIntentV2", "updatePolicyResultV2",
+	registerSubmit(client.OpUpdatePolicy,
 		[]string{"policyId"}, validateUpdatePolicy, runUpdatePolicy)
-	registerSubmit("delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", "deletePolicyIntent", "deletePolicyResult",
+	registerSubmit(client.OpDeletePolicy,
 		[]string{"policyId"},
 		func(p *client.DeletePolicyParams) *apiError { return checkPolicyID("parameters.policyId", p.PolicyID) },
 		func(s *Server, _ *caller, p *client.DeletePolicyParams) (any, *client.Status) {
@@ -28,7 +28,7 @@ func init() {
 			s.policyRemoved(p.PolicyID)
 			return client.PolicyIDResult{PolicyID: p.PolicyID}, nil
 		})
-	registerQuery("get_policy", []string{"policyId"}, func(s *Server, _ *caller, req *client.GetPolicyRequest) (any, *apiError) {
+	registerQuery(client.QueryGetPolicy, []string{"policyId"}, func(s *Server, _ *caller, req *client.GetPolicyRequest) (any, *apiError) {
 		if e := checkPolicyID("policyId", req.PolicyID); e != nil {
 			return nil, e
 		}
@@ -38,7 +38,7 @@ func init() {
 		}
 		return client.GetPolicyResponse{Policy: *p}, nil
 	})
-	registerQuery("list_policies", nil, func(s *Server, _ *caller, _ *client.ListPoliciesRequest) (any, *apiError) {
+	registerQuery(client.QueryListPolicies, nil, func(s *Server, _ *caller, _ *client.ListPoliciesRequest) (any, *apiError) {
 		out := []client.Policy{}
 		for _, p := range s.sortedPolicies(policyByCreation) {
 			out = append(out, *p)

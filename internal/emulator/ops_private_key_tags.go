@@ -11,7 +11,7 @@ import (
 const tagTypePrivateKey = "TAG_TYPE_PRIVATE_KEY"
 
 func init() {
-	registerSubmit("create_private_key_tag", "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG", "createPrivateKeyTagIntent", "createPrivateKeyTagResult",
+	registerSubmit(client.OpCreatePrivateKeyTag,
 		[]string{"privateKeyTagName", "privateKeyIds"},
 		func(p *client.CreatePrivateKeyTagParams) *apiError {
 			if e := checkName("parameters.privateKeyTagName", p.PrivateKeyTagName); e != nil {
@@ -20,15 +20,15 @@ func init() {
 			return checkUniqueIDs("parameters.privateKeyIds", p.PrivateKeyIDs)
 		},
 		runCreatePrivateKeyTag)
-	registerSubmit("update_private_key_tag", "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG", "updatePrivateKeyTagIntent", "updatePrivateKeyTagResult",
+	registerSubmit(client.OpUpdatePrivateKeyTag,
 		[]string{"privateKeyTagId", "addPrivateKeyIds", "removePrivateKeyIds"}, validateUpdatePrivateKeyTag, runUpdatePrivateKeyTag)
-	registerSubmit("delete_private_key_tags", "ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS", "deletePrivateKeyTagsIntent", "deletePrivateKeyTagsResult",
+	registerSubmit(client.OpDeletePrivateKeyTags,
 		[]string{"privateKeyTagIds"},
 		func(p *client.DeletePrivateKeyTagsParams) *apiError {
 			return checkUniqueIDs("parameters.privateKeyTagIds", p.PrivateKeyTagIDs)
 		},
 		runDeletePrivateKeyTags)
-	registerQuery("list_private_key_tags", nil, func(s *Server, _ *caller, _ *client.ListPrivateKeyTagsRequest) (any, *apiError) {
+	registerQuery(client.QueryListPrivateKeyTags, nil, func(s *Server, _ *caller, _ *client.ListPrivateKeyTagsRequest) (any, *apiError) {
 		out := []client.Tag{}
 		for _, t := range s.st.Tags {
 			if t.TagType == tagTypePrivateKey {

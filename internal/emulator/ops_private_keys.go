@@ -18,10 +18,10 @@ var (
 )
 
 func init() {
-	registerSubmit("create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2", "createPrivateKeysIntentV2", "createPrivateKeysResultV2",
+	registerSubmit(client.OpCreatePrivateKeys,
 		[]string{"privateKeys", "privateKeys[].privateKeyName", "privateKeys[].curve", "privateKeys[].privateKeyTags", "privateKeys[].addressFormats"},
 		validateCreatePrivateKeys, runCreatePrivateKeys)
-	registerQuery("list_private_keys", nil, func(s *Server, _ *caller, _ *client.ListPrivateKeysRequest) (any, *apiError) {
+	registerQuery(client.QueryListPrivateKeys, nil, func(s *Server, _ *caller, _ *client.ListPrivateKeysRequest) (any, *apiError) {
 		out := []client.PrivateKey{}
 		for _, k := range s.st.PrivateKeys {
 			out = append(out, client.PrivateKey{PrivateKeyID: k.PrivateKeyID, PublicKey: k.PublicKey, PrivateKeyName: k.PrivateKeyName,
@@ -33,9 +33,9 @@ func init() {
 		})
 		return client.ListPrivateKeysResponse{PrivateKeys: out}, nil
 	})
-	registerSubmit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", "signRawPayloadIntentV2", "signRawPayloadResult",
+	registerSubmit(client.OpSignRawPayload,
 		[]string{"signWith", "payload", "encoding", "hashFunction"}, validateSignRawPayload, runSignRawPayload)
-	registerSubmit("sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", "signTransactionIntentV2", "signTransactionResult",
+	registerSubmit(client.OpSignTransaction,
 		[]string{"signWith", "unsignedTransaction", "type"},
 		func(p *client.SignTransactionParams) *apiError {
 			if e := checkSignWith(p.SignWith); e != nil {

@@ -11,13 +11,13 @@ import (
 // The read-only queries serve what fixtures seeded: no activity in scope
 // creates MFA policies, earn vaults, positions, app or transaction statuses.
 func init() {
-	registerQuery("get_mfa_policy", []string{"userId", "mfaPolicyId"}, getMfaPolicy)
-	registerQuery("get_mfa_policies", []string{"userId"}, getMfaPolicies)
-	registerQuery("list_supported_assets", []string{"caip2"}, listSupportedAssets)
-	registerQuery("list_earn_enabled_vaults", nil, listEarnEnabledVaults)
-	registerQuery("list_earn_positions", []string{"walletAddress"}, listEarnPositions)
-	registerQuery("get_app_status", []string{"appId"}, getAppStatus)
-	registerQuery("get_send_transaction_status", []string{"sendTransactionStatusId"}, getSendTransactionStatus)
+	registerQuery(client.QueryGetMfaPolicy, []string{"userId", "mfaPolicyId"}, getMfaPolicy)
+	registerQuery(client.QueryGetMfaPolicies, []string{"userId"}, getMfaPolicies)
+	registerQuery(client.QueryListSupportedAssets, []string{"caip2"}, listSupportedAssets)
+	registerQuery(client.QueryListEarnEnabledVaults, nil, listEarnEnabledVaults)
+	registerQuery(client.QueryListEarnPositions, []string{"walletAddress"}, listEarnPositions)
+	registerQuery(client.QueryGetAppStatus, []string{"appId"}, getAppStatus)
+	registerQuery(client.QueryGetSendTransactionStatus, []string{"sendTransactionStatusId"}, getSendTransactionStatus)
 }
 
 // The list answers below keep an empty list as [] instead of leaving it

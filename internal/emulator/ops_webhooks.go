@@ -19,7 +19,7 @@ var webhookEventTypes = []string{eventActivityUpdates, "BALANCE_CONFIRMED_UPDATE
 const maxWebhookURLLength = 2048
 
 func init() {
-	registerSubmit("create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", "createWebhookEndpointIntent", "createWebhookEndpointResult",
+	registerSubmit(client.OpCreateWebhookEndpoint,
 		// subscriptions is optional (requireFields would demand the list
 		// for "subscriptions[].eventType"), so eventType is checked in
 		// validateCreateWebhookEndpoint.
@@ -33,7 +33,7 @@ func init() {
 			s.st.WebhookEndpoints[ep.EndpointID] = ep
 			return client.WebhookEndpointResult{EndpointID: ep.EndpointID, WebhookEndpoint: copyWebhookEndpoint(ep)}, nil
 		})
-	registerSubmit("update_webhook_endpoint", "ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT", "updateWebhookEndpointIntent", "updateWebhookEndpointResult",
+	registerSubmit(client.OpUpdateWebhookEndpoint,
 		[]string{"endpointId"},
 		func(p *client.UpdateWebhookEndpointParams) *apiError {
 			// Empty url or name means "unchanged": the client leaves them out.
@@ -63,7 +63,7 @@ func init() {
 			}
 			return client.WebhookEndpointResult{EndpointID: ep.EndpointID, WebhookEndpoint: copyWebhookEndpoint(ep)}, nil
 		})
-	registerSubmit("delete_webhook_endpoint", "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT", "deleteWebhookEndpointIntent", "deleteWebhookEndpointResult",
+	registerSubmit(client.OpDeleteWebhookEndpoint,
 		[]string{"endpointId"}, nil,
 		func(s *Server, who *caller, p *client.DeleteWebhookEndpointParams) (any, *client.Status) {
 			if s.webhookEndpoint(who, p.EndpointID) == nil {
@@ -74,7 +74,7 @@ func init() {
 		})
 	// The service's list order is not shown; the emulator sorts by id so
 	// that the order is stable (state keeps no creation time for endpoints).
-	registerQuery("list_webhook_endpoints", nil, func(s *Server, who *caller, _ *client.ListWebhookEndpointsRequest) (any, *apiError) {
+	registerQuery(client.QueryListWebhookEndpoints, nil, func(s *Server, who *caller, _ *client.ListWebhookEndpointsRequest) (any, *apiError) {
 		out := []client.WebhookEndpoint{}
 		for _, ep := range s.st.WebhookEndpoints {
 			if ep.OrganizationID == who.OrganizationID {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
 
@@ -60,7 +61,7 @@ func (s *Server) requestEnv(rec *activityRecord) policylang.Env {
 func (s *Server) approvers(rec *activityRecord) (env policylang.Env, rootApprovals int) {
 	users, creds := []any{}, []any{}
 	for _, v := range rec.Activity.Votes {
-		if v.Selection != "VOTE_SELECTION_APPROVED" {
+		if v.Selection != client.VoteApproved {
 			continue
 		}
 		u := s.st.userByID(v.UserID)
@@ -102,7 +103,7 @@ var versionSuffix = regexp.MustCompile(`_V[0-9]+$`)
 // Activities governed by the root quorum only have no kind.
 func describeActivity(typ string) policylang.Activity {
 	info, _ := policylang.LookupActivity(typ)
-	name := versionSuffix.ReplaceAllString(strings.TrimPrefix(typ, "ACTIVITY_TYPE_"), "")
+	name := versionSuffix.ReplaceAllString(strings.TrimPrefix(typ, client.ActivityTypePrefix), "")
 	if info.Kind == "" && !info.RootQuorumOnly {
 		info.Kind = name
 	}

@@ -8,9 +8,7 @@ import (
 
 // submitSpec describes one submit endpoint.
 type submitSpec struct {
-	typ       string // the only type value the endpoint accepts
-	intentKey string
-	resultKey string
+	client.Operation // path, type and record keys, from the client's table
 	// check decodes and validates the parameters at submit time; a
 	// problem here is a 400 and no activity is created.
 	check func(raw json.RawMessage) *apiError
@@ -34,10 +32,10 @@ var (
 // registerSubmit declares an activity endpoint with typed parameters P.
 // required lists the paths that must be present (see requireFields);
 // validate checks values (enums, formats, limits).
-func registerSubmit[P any](op, typ, intentKey, resultKey string, required []string,
+func registerSubmit[P any](op client.Operation, required []string,
 	validate func(p *P) *apiError, run func(s *Server, who *caller, p *P) (any, *client.Status)) {
-	submitOps[op] = submitSpec{
-		typ: typ, intentKey: intentKey, resultKey: resultKey,
+	submitOps[op.Name] = submitSpec{
+		Operation: op,
 		check: func(raw json.RawMessage) *apiError {
 			var p P
 			if e := decodeStrict(raw, &p, "parameters"); e != nil {
@@ -62,8 +60,8 @@ func registerSubmit[P any](op, typ, intentKey, resultKey string, required []stri
 }
 
 // registerQuery declares a query endpoint with typed request R.
-func registerQuery[R any](op string, required []string, handle func(s *Server, who *caller, req *R) (any, *apiError)) {
-	queryOps[op] = func(s *Server, who *caller, body []byte) (any, *apiError) {
+func registerQuery[R any](op client.Query, required []string, handle func(s *Server, who *caller, req *R) (any, *apiError)) {
+	queryOps[string(op)] = func(s *Server, who *caller, body []byte) (any, *apiError) {
 		var req R
 		if e := decodeStrict(body, &req, ""); e != nil {
 			return nil, e

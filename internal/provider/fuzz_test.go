@@ -1,18 +1,14 @@
 package provider
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/netip"
-	"reflect"
 	"strings"
 	"testing"
 )
 
-// Fuzz targets of the provider's plan-time checks and of the JSON
-// normalisation that compares an echoed intent with its parameters. Their
-// seed corpora run in every plain `go test`; scripts/fuzz.sh runs each
+// Fuzz targets of the provider's plan-time checks. Their seed corpora run in every plain `go test`; scripts/fuzz.sh runs each
 // target for a bounded time.
 
 // FuzzCheckCIDRText asserts: no panic; an accepted text is a prefix that
@@ -76,31 +72,9 @@ func isOneJSONObject(s string) bool {
 	return json.Valid([]byte(s)) && strings.HasPrefix(t, "{")
 }
 
-// checkNoEmpty fails if a normalised value still holds a null, an empty
-// object or an empty list as a member of an object.
-func checkNoEmpty(t *testing.T, v any, at string) {
-	t.Helper()
-	switch x := v.(type) {
-	case map[string]any:
-		for k, e := range x {
-			if isEmpty(e) {
-				t.Fatalf("normalised value keeps the empty member %s.%s = %#v", at, k, e)
-			}
-			checkNoEmpty(t, e, at+"."+k)
-		}
-	case []any:
-		for i, e := range x {
-			checkNoEmpty(t, e, fmt.Sprintf("%s[%d]", at, i))
-		}
-	}
-}
-
-// FuzzJSONNormalisation asserts: no panic; checkJSONObjectText accepts
-// exactly the texts that are one JSON object (and explains every
-// refusal); normalizedJSON fails on text that is not JSON, drops every
-// empty member, and is idempotent: normalising its marshalled result, or
-// the result itself, gives the same value.
-func FuzzJSONNormalisation(f *testing.F) {
+// FuzzJSONObjectText asserts: no panic; checkJSONObjectText accepts
+// exactly the texts that are one JSON object, and explains every refusal.
+func FuzzJSONObjectText(f *testing.F) {
 	for _, s := range []string{
 		`{}`, `{"key":"value"}`, ` {"a":1} `, "\n{\"a\":[1,2,{}]}\t", `{"a":null,"b":{},"c":[],"d":{"e":{"f":null}},"g":[null,{},[]]}`,
 		`{"rules":[{"cidr":"10.0.0.0/8"}],"onEvaluationError":"DENY"}`, `{"n":12345678901234567890123,"f":1.5e300,"z":-0}`,
@@ -118,33 +92,6 @@ func FuzzJSONNormalisation(f *testing.F) {
 		}
 		if msg != "" && !strings.Contains(msg, "JSON") {
 			t.Fatalf("checkJSONObjectText(%q): unclear refusal %q", s, msg)
-		}
-
-		n1, err := normalizedJSON(json.RawMessage(s))
-		if err != nil {
-			if strings.TrimSpace(err.Error()) == "" {
-				t.Fatalf("normalizedJSON(%q): empty error message", s)
-			}
-			return
-		}
-		if !json.Valid([]byte(s)) {
-			t.Fatalf("normalizedJSON accepted %q, which is not JSON, as %#v", s, n1)
-		}
-		checkNoEmpty(t, n1, "$")
-		b, err := json.Marshal(n1)
-		if err != nil {
-			t.Fatalf("normalizedJSON(%q) = %#v, which does not marshal: %v", s, n1, err)
-		}
-		n2, err := normalizedJSON(json.RawMessage(b))
-		if err != nil || !reflect.DeepEqual(n1, n2) {
-			t.Fatalf("normalizedJSON is not idempotent on %q: %#v, then %s gives %#v (%v)", s, n1, b, n2, err)
-		}
-		n3, err := normalizedJSON(n1)
-		if err != nil || !reflect.DeepEqual(n1, n3) {
-			t.Fatalf("normalizedJSON(normalizedJSON(%q)) = %#v, want %#v (%v)", s, n3, n1, err)
-		}
-		if b2, _ := json.Marshal(n2); !bytes.Equal(b, b2) {
-			t.Fatalf("normalised %q marshals as %s, then as %s", s, b, b2)
 		}
 	})
 }

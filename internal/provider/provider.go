@@ -191,6 +191,9 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		APIPrivateKey:  privateKey,
 		MaxRetries:     retries,
 		UserAgent:      fmt.Sprintf("terraform-provider-custody/%s (+terraform %s)", p.version, req.TerraformVersion),
+		// An apply that timed out leaves its activity waiting for
+		// approval; the next apply must adopt it, not act twice.
+		AdoptPending: true,
 		Log: func(ctx context.Context, msg string, fields ...map[string]any) {
 			// Nothing the client logs carries the key, but a mask costs
 			// nothing and guards against a future message that does.

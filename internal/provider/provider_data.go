@@ -20,12 +20,11 @@ type providerData struct {
 	client          *client.Client // nil when configured without credentials
 	keys            *client.WebhookKeyCache
 	approvalTimeout time.Duration
-	pending         *pendingActivities
 	lists           *listCache
 }
 
 func newProviderData(c *client.Client, approval time.Duration) *providerData {
-	return &providerData{client: c, keys: c.WebhookKeys(), approvalTimeout: approval, pending: newPendingActivities(), lists: newListCache()}
+	return &providerData{client: c, keys: c.WebhookKeys(), approvalTimeout: approval, lists: newListCache()}
 }
 
 // newKeySetOnlyData serves the unauthenticated webhook key set only.
@@ -34,7 +33,7 @@ func newKeySetOnlyData(baseURL string) (*providerData, error) {
 		return nil, err
 	}
 	keys := client.NewWebhookKeyCache(&http.Client{Timeout: 60 * time.Second}, strings.TrimSuffix(baseURL, "/")+client.WebhookKeySetPath)
-	return &providerData{keys: keys, pending: newPendingActivities(), lists: newListCache()}, nil
+	return &providerData{keys: keys, lists: newListCache()}, nil
 }
 
 // keySetFrom is providerDataFrom for the one data source that needs no

@@ -34,11 +34,6 @@ var (
 // no public key to name it.
 const ipAllowlistOrgID = "organization"
 
-var (
-	ipAllowlistSetKind    = activityKind{"ACTIVITY_TYPE_SET_IP_ALLOWLIST", "setIpAllowlistIntent", "setIpAllowlistResult"}
-	ipAllowlistRemoveKind = activityKind{"ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST", "removeIpAllowlistIntent", "removeIpAllowlistResult"}
-)
-
 // ipAllowlistPublicKeyRE is a compressed P-256 public key in lower-case
 // hex: the service stores keys lower-case, so upper case would read back
 // differently and show a difference on every plan.
@@ -234,10 +229,7 @@ func (r *ipAllowlistResource) set(ctx context.Context, plan *ipAllowlistModel, t
 		plan.Enabled = types.BoolNull()
 		plan.ID = types.StringValue(params.PublicKey)
 	}
-	_, err := runActivity(ctx, r.pd, timeout, ipAllowlistSetKind, params,
-		func(ctx context.Context, c *client.Client) (*client.Submitted[client.EmptyResult], error) {
-			return c.SetIPAllowlist(ctx, params)
-		})
+	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).SetIPAllowlist, params)
 	if err != nil {
 		addAPIError(diags, summary, "set_ip_allowlist", ipAllowlistName(params.PublicKey), err)
 	}
@@ -327,10 +319,7 @@ func (r *ipAllowlistResource) Delete(ctx context.Context, req resource.DeleteReq
 		return
 	}
 	params := client.RemoveIPAllowlistParams{PublicKey: state.PublicKey.ValueString()}
-	_, err := runActivity(ctx, r.pd, timeout, ipAllowlistRemoveKind, params,
-		func(ctx context.Context, c *client.Client) (*client.Submitted[client.EmptyResult], error) {
-			return c.RemoveIPAllowlist(ctx, params)
-		})
+	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).RemoveIPAllowlist, params)
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "IP allowlist was already removed", map[string]any{"allowlist": ipAllowlistName(params.PublicKey)})
 		return

@@ -29,11 +29,6 @@ var (
 	_ resource.ResourceWithConfigure        = &oauthProviderResource{}
 )
 
-var (
-	oauthProviderCreateKind = activityKind{"ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", "createOauthProvidersIntentV2", "createOauthProvidersResultV2"}
-	oauthProviderDeleteKind = activityKind{"ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS", "deleteOauthProvidersIntent", "deleteOauthProvidersResult"}
-)
-
 // NewOauthProviderResource is the custody_oauth_provider resource.
 func NewOauthProviderResource() resource.Resource { return &oauthProviderResource{} }
 
@@ -208,10 +203,7 @@ func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateR
 	}
 	userID := plan.UserID.ValueString()
 	params := client.CreateOauthProvidersParams{UserID: userID, OauthProviders: []client.OauthProviderParams{op}}
-	out, err := runActivity(ctx, r.pd, timeout, oauthProviderCreateKind, params,
-		func(ctx context.Context, c *client.Client) (*client.Submitted[client.ProviderIDsResult], error) {
-			return c.CreateOauthProviders(ctx, params)
-		})
+	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreateOauthProviders, params)
 	r.pd.lists.forget(oauthProviderListKey(userID))
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error creating OAuth provider", "create_oauth_providers",
@@ -337,10 +329,7 @@ func (r *oauthProviderResource) Delete(ctx context.Context, req resource.DeleteR
 	}
 	userID, id := state.UserID.ValueString(), state.ID.ValueString()
 	params := client.DeleteOauthProvidersParams{UserID: userID, ProviderIDs: []string{id}}
-	_, err := runActivity(ctx, r.pd, timeout, oauthProviderDeleteKind, params,
-		func(ctx context.Context, c *client.Client) (*client.Submitted[client.ProviderIDsResult], error) {
-			return c.DeleteOauthProviders(ctx, params)
-		})
+	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).DeleteOauthProviders, params)
 	r.pd.lists.forget(oauthProviderListKey(userID))
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "OAuth provider was already deleted", map[string]any{"provider_id": id, "user_id": userID})

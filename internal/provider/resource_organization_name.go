@@ -28,8 +28,6 @@ var (
 	_ resource.ResourceWithImportState = &organizationNameResource{}
 )
 
-var organizationNameKind = activityKind{"ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME", "updateOrganizationNameIntent", "updateOrganizationNameResult"}
-
 // NewOrganizationNameResource is the custody_organization_name resource.
 func NewOrganizationNameResource() resource.Resource { return &organizationNameResource{} }
 
@@ -90,10 +88,7 @@ func (r *organizationNameResource) Configure(_ context.Context, req resource.Con
 // read back.
 func (r *organizationNameResource) rename(ctx context.Context, m *organizationNameModel, timeout time.Duration, diags *diag.Diagnostics) {
 	params := client.UpdateOrganizationNameParams{OrganizationName: m.Name.ValueString()}
-	out, err := runActivity(ctx, r.pd, timeout, organizationNameKind, params,
-		func(ctx context.Context, c *client.Client) (*client.Submitted[client.UpdateOrganizationNameResult], error) {
-			return c.UpdateOrganizationName(ctx, params)
-		})
+	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdateOrganizationName, params)
 	if err != nil {
 		addAPIError(diags, "Error renaming organization", "update_organization_name", "organization "+r.pd.client.OrganizationID(), err)
 		return

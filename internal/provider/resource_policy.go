@@ -29,12 +29,6 @@ var (
 	_ resource.ResourceWithImportState = &policyResource{}
 )
 
-var (
-	policyCreateKind = activityKind{"ACTIVITY_TYPE_CREATE_POLICIES", "createPoliciesIntent", "createPoliciesResult"}
-	policyUpdateKind = activityKind{"ACTIVITY_TYPE_UPDATE_POLICY_V2", "updatePolicyIntentV2", "updatePolicyResultV2"}
-	policyDeleteKind = activityKind{"ACTIVITY_TYPE_DELETE_POLICY", "deletePolicyIntent", "deletePolicyResult"}
-)
-
 // NewPolicyResource is the custody_policy resource.
 func NewPolicyResource() resource.Resource { return &policyResource{} }
 
@@ -229,10 +223,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		Notes:      plan.Notes.ValueString(),
 		Time:       plan.Time.ValueString(),
 	}}}
-	out, err := runActivity(ctx, r.pd, timeout, policyCreateKind, params,
-		func(ctx context.Context, c *client.Client) (*client.Submitted[client.CreatePoliciesResult], error) {
-			return c.CreatePolicies(ctx, params)
-		})
+	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreatePolicies, params)
 	r.pd.lists.forget(policiesListKey)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error creating policy", "create_policies", fmt.Sprintf("policy %q", plan.Name.ValueString()), err)
@@ -329,10 +320,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 	plan.UpdatedAt = state.UpdatedAt
 	// Only timeouts changed: nothing to send, but the new timeouts are kept.
 	if params != (client.UpdatePolicyParams{PolicyID: id}) {
-		out, err := runActivity(ctx, r.pd, timeout, policyUpdateKind, params,
-			func(ctx context.Context, c *client.Client) (*client.Submitted[client.PolicyIDResult], error) {
-				return c.UpdatePolicy(ctx, params)
-			})
+		out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdatePolicy, params)
 		r.pd.lists.forget(policiesListKey)
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "Error updating policy", "update_policy", "policy "+id, err)
@@ -356,10 +344,7 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 	id := state.ID.ValueString()
 	params := client.DeletePolicyParams{PolicyID: id}
-	_, err := runActivity(ctx, r.pd, timeout, policyDeleteKind, params,
-		func(ctx context.Context, c *client.Client) (*client.Submitted[client.PolicyIDResult], error) {
-			return c.DeletePolicy(ctx, params)
-		})
+	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).DeletePolicy, params)
 	r.pd.lists.forget(policiesListKey)
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Info(ctx, "policy was already deleted", map[string]any{"policy_id": id})

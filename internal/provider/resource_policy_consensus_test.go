@@ -114,12 +114,12 @@ func policyConsensusCount(e *accEmulator, policies, creates int) resource.TestCh
 		if len(got.Policies) != policies {
 			return fmt.Errorf("the service holds %d policies, want %d", len(got.Policies), policies)
 		}
-		acts, err := policyConsensusActivities(e.client, policyCreateKind.typ)
+		acts, err := policyConsensusActivities(e.client, client.OpCreatePolicies.Type)
 		if err != nil {
 			return err
 		}
 		if len(acts) != creates {
-			return fmt.Errorf("%d %s activities were submitted, want %d", len(acts), policyCreateKind.typ, creates)
+			return fmt.Errorf("%d %s activities were submitted, want %d", len(acts), client.OpCreatePolicies.Type, creates)
 		}
 		return nil
 	}
@@ -151,7 +151,7 @@ func TestAccPolicyConsensus_approved(t *testing.T) {
 				policyTestInService(e, client.Policy{PolicyName: "needs two approvals", Effect: client.EffectAllow}),
 				policyConsensusCount(e, 1, 1),
 				func(*terraform.State) error {
-					if n := voter.votedOn(policyCreateKind.typ); n != 1 {
+					if n := voter.votedOn(client.OpCreatePolicies.Type); n != 1 {
 						return fmt.Errorf("the approver voted on %d create activities, want 1: the apply did not wait for consensus", n)
 					}
 					return nil
@@ -186,7 +186,7 @@ func TestAccPolicyConsensus_timeoutThenAdopt(t *testing.T) {
 					if d := time.Since(started); d > 60*time.Second {
 						t.Fatalf("the failed apply took %s: the create timeout of 3s was not honoured", d)
 					}
-					pending, err := policyConsensusActivities(approver, policyCreateKind.typ, client.StatusConsensusNeeded)
+					pending, err := policyConsensusActivities(approver, client.OpCreatePolicies.Type, client.StatusConsensusNeeded)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -232,7 +232,7 @@ func TestAccPolicyConsensus_rejected(t *testing.T) {
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
 			policyConsensusCount(e, 0, 1),
 			func(*terraform.State) error {
-				acts, err := policyConsensusActivities(e.client, policyCreateKind.typ, client.StatusRejected)
+				acts, err := policyConsensusActivities(e.client, client.OpCreatePolicies.Type, client.StatusRejected)
 				if err != nil || len(acts) != 1 {
 					return fmt.Errorf("rejected create activities: %v, %d, want 1", err, len(acts))
 				}

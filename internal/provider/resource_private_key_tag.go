@@ -30,12 +30,6 @@ var (
 	_ resource.ResourceWithImportState = &privateKeyTagResource{}
 )
 
-var (
-	privateKeyTagCreateKind = activityKind{"ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG", "createPrivateKeyTagIntent", "createPrivateKeyTagResult"}
-	privateKeyTagUpdateKind = activityKind{"ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG", "updatePrivateKeyTagIntent", "updatePrivateKeyTagResult"}
-	privateKeyTagDeleteKind = activityKind{"ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS", "deletePrivateKeyTagsIntent", "deletePrivateKeyTagsResult"}
-)
-
 // List cache keys. The cached values are the client's response pointers, so
 // that any other resource or data source sharing a key gets the same type.
 const (
@@ -129,10 +123,7 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	params := client.CreatePrivateKeyTagParams{PrivateKeyTagName: plan.Name.ValueString(), PrivateKeyIDs: keys}
-	out, err := runActivity(ctx, r.pd, timeout, privateKeyTagCreateKind, params,
-		func(ctx context.Context, c *client.Client) (*client.Submitted[client.CreatePrivateKeyTagResult], error) {
-			return c.CreatePrivateKeyTag(ctx, params)
-		})
+	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreatePrivateKeyTag, params)
 	r.forgetLists()
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error creating private key tag", "create_private_key_tag", "private key tag "+plan.Name.String(), err)
@@ -190,10 +181,7 @@ func (r *privateKeyTagResource) Update(ctx context.Context, req resource.UpdateR
 	}
 	// A change of timeouts alone reaches Update too; it needs no activity.
 	if params.NewPrivateKeyTagName != "" || len(params.AddPrivateKeyIDs) > 0 || len(params.RemovePrivateKeyIDs) > 0 {
-		out, err := runActivity(ctx, r.pd, timeout, privateKeyTagUpdateKind, params,
-			func(ctx context.Context, c *client.Client) (*client.Submitted[client.UpdatePrivateKeyTagResult], error) {
-				return c.UpdatePrivateKeyTag(ctx, params)
-			})
+		out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdatePrivateKeyTag, params)
 		r.forgetLists()
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "Error updating private key tag", "update_private_key_tag", "private key tag "+id, err)
@@ -220,10 +208,7 @@ func (r *privateKeyTagResource) Delete(ctx context.Context, req resource.DeleteR
 	}
 	id := state.ID.ValueString()
 	params := client.DeletePrivateKeyTagsParams{PrivateKeyTagIDs: []string{id}}
-	_, err := runActivity(ctx, r.pd, timeout, privateKeyTagDeleteKind, params,
-		func(ctx context.Context, c *client.Client) (*client.Submitted[client.DeletePrivateKeyTagsResult], error) {
-			return c.DeletePrivateKeyTags(ctx, params)
-		})
+	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).DeletePrivateKeyTags, params)
 	r.forgetLists()
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "private key tag already deleted", map[string]any{"private_key_tag_id": id})

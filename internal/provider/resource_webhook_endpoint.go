@@ -33,12 +33,6 @@ var (
 	_ resource.ResourceWithImportState = &webhookEndpointResource{}
 )
 
-var (
-	webhookEndpointCreateKind = activityKind{"ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", "createWebhookEndpointIntent", "createWebhookEndpointResult"}
-	webhookEndpointUpdateKind = activityKind{"ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT", "updateWebhookEndpointIntent", "updateWebhookEndpointResult"}
-	webhookEndpointDeleteKind = activityKind{"ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT", "deleteWebhookEndpointIntent", "deleteWebhookEndpointResult"}
-)
-
 // webhookEndpointsListKey caches *client.ListWebhookEndpointsResponse.
 const webhookEndpointsListKey = "webhook_endpoints"
 
@@ -175,10 +169,7 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	params := client.CreateWebhookEndpointParams{URL: plan.URL.ValueString(), Name: plan.Name.ValueString(), Subscriptions: subs}
-	out, err := runActivity(ctx, r.pd, timeout, webhookEndpointCreateKind, params,
-		func(ctx context.Context, c *client.Client) (*client.Submitted[client.WebhookEndpointResult], error) {
-			return c.CreateWebhookEndpoint(ctx, params)
-		})
+	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreateWebhookEndpoint, params)
 	r.pd.lists.forget(webhookEndpointsListKey)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error creating webhook endpoint", "create_webhook_endpoint", "webhook endpoint "+plan.Name.String(), err)
@@ -289,10 +280,7 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 
 // update submits one update_webhook_endpoint and drops the cached list.
 func (r *webhookEndpointResource) update(ctx context.Context, timeout time.Duration, params client.UpdateWebhookEndpointParams) (*client.Submitted[client.WebhookEndpointResult], error) {
-	out, err := runActivity(ctx, r.pd, timeout, webhookEndpointUpdateKind, params,
-		func(ctx context.Context, c *client.Client) (*client.Submitted[client.WebhookEndpointResult], error) {
-			return c.UpdateWebhookEndpoint(ctx, params)
-		})
+	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdateWebhookEndpoint, params)
 	r.pd.lists.forget(webhookEndpointsListKey)
 	if err == nil {
 		tflog.Info(ctx, "updated webhook endpoint", map[string]any{"endpoint_id": params.EndpointID, "activity_id": out.Activity.ID})
@@ -313,10 +301,7 @@ func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.Delet
 	}
 	id := state.ID.ValueString()
 	params := client.DeleteWebhookEndpointParams{EndpointID: id}
-	_, err := runActivity(ctx, r.pd, timeout, webhookEndpointDeleteKind, params,
-		func(ctx context.Context, c *client.Client) (*client.Submitted[client.DeleteWebhookEndpointResult], error) {
-			return c.DeleteWebhookEndpoint(ctx, params)
-		})
+	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).DeleteWebhookEndpoint, params)
 	r.pd.lists.forget(webhookEndpointsListKey)
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, "webhook endpoint already deleted", map[string]any{"endpoint_id": id})

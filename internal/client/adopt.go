@@ -1,0 +1,175 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+)
+
+// An apply that timed out while its activity waited for approval leaves
+// that activity behind; once people approve it, it acts. Submitting the
+// same change again would make a second activity, and the change would
+// happen twice once both are approved. A client made with AdoptPending
+// therefore looks, before each submit, for an activity of the same type and
+// intent that its key submitted and that still waits or completed after
+// approval, and adopts it instead.
+
+// approvalWindow is how long the service keeps approvals open; an activity
+// older than that can no longer be adopted.
+const approvalWindow = 24 * time.Hour
+
+// pendingActivities finds activities this key left waiting, listing each
+// activity type at most once per command.
+type pendingActivities struct {
+	mu      sync.Mutex
+	byType  map[string]*candidates
+	claimed map[string]bool
+}
+
+type candidates struct {
+	once sync.Once
+	list []Activity
+	err  error
+}
+
+func newPendingActivities() *pendingActivities {
+	return &pendingActivities{byType: map[string]*candidates{}, claimed: map[string]bool{}}
+}
+
+// maxCandidatePages bounds the listing; at 100 per page that is the newest
+// thousand activities of one type.
+const maxCandidatePages = 10
+
+// find returns an unclaimed activity of kind whose intent equals params.
+func (p *pendingActivities) find(ctx context.Context, c *Client, op Operation, params any) (*Activity, error) {
+	p.mu.Lock()
+	cands, ok := p.byType[op.Type]
+	if !ok {
+		cands = &candidates{}
+		p.byType[op.Type] = cands
+	}
+	p.mu.Unlock()
+	cands.once.Do(func() { cands.list, cands.err = listCandidates(ctx, c, op.Type) })
+	if cands.err != nil {
+		return nil, fmt.Errorf("looking for an earlier %s activity still waiting for approval: %w", op.Type, cands.err)
+	}
+	if len(cands.list) == 0 {
+		return nil, nil
+	}
+	want, err := normalizedJSON(params)
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i := range cands.list {
+		act := &cands.list[i]
+		if p.claimed[act.ID] {
+			continue
+		}
+		got, err := normalizedJSON(act.Intent[op.IntentKey])
+		if err == nil && reflect.DeepEqual(got, want) {
+			p.claimed[act.ID] = true
+			return act, nil
+		}
+	}
+	return nil, nil
+}
+
+// listCandidates lists the activities of one type that this key submitted
+// and that wait for consensus, or completed after consensus, within the
+// approval window.
+func listCandidates(ctx context.Context, c *Client, typ string) ([]Activity, error) {
+	var out []Activity
+	cutoff := time.Now().Add(-approvalWindow)
+	page := &Pagination{Limit: "100"}
+	for i := 0; i < maxCandidatePages; i++ {
+		resp, err := c.ListActivities(ctx, ListActivitiesRequest{
+			FilterByStatus:    []string{StatusConsensusNeeded, StatusCompleted},
+			FilterByType:      []string{typ},
+			PaginationOptions: page,
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, act := range resp.Activities {
+			if t, err := act.CreatedAt.Time(); err == nil && t.Before(cutoff) {
+				return out, nil
+			}
+			if len(act.Votes) == 0 || act.Votes[0].PublicKey != c.PublicKey() {
+				continue
+			}
+			if act.Status == StatusConsensusNeeded || approvals(act) >= 2 {
+				out = append(out, act)
+			}
+		}
+		if len(resp.Activities) < 100 {
+			return out, nil
+		}
+		page = &Pagination{Limit: "100", After: resp.Activities[len(resp.Activities)-1].ID}
+	}
+	return out, nil
+}
+
+func approvals(act Activity) int {
+	n := 0
+	for _, v := range act.Votes {
+		if v.Selection == VoteApproved {
+			n++
+		}
+	}
+	return n
+}
+
+// normalizedJSON decodes v (a value or raw JSON) into plain Go values with
+// nulls, empty lists and empty objects dropped, so that an intent echoed by
+// the service compares equal to the parameters that produced it.
+func normalizedJSON(v any) (any, error) {
+	raw, ok := v.(json.RawMessage)
+	if !ok {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		raw = b
+	}
+	var out any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, err
+	}
+	return dropEmpty(out), nil
+}
+
+func dropEmpty(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			e = dropEmpty(e)
+			if isEmpty(e) {
+				delete(t, k)
+			} else {
+				t[k] = e
+			}
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = dropEmpty(e)
+		}
+	}
+	return v
+}
+
+func isEmpty(v any) bool {
+	switch t := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		return len(t) == 0
+	case []any:
+		return len(t) == 0
+	}
+	return false
+}

@@ -1,0 +1,184 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// leftBehind is a create_policies activity that an earlier run submitted
+// with key and that completed once a second person approved it.
+func leftBehind(key, intent string, created time.Time) string {
+	vote := func(pub string) string {
+		return fmt.Sprintf(`{"id":"v","userId":"u","user":{},"activityId":"act-old","selection":%q,"message":"","publicKey":%q,`+
+			`"signature":"","scheme":"","createdAt":"2026-11-21T22:00:00Z"}`, VoteApproved, pub)
+	}
+	return fmt.Sprintf(`{"id":"act-old","organizationId":"org-1","status":%q,"type":%q,"intent":{%q:%s},`+
+		`"result":{%q:{"policyIds":["p-old"]}},"votes":[%s,%s],"fingerprint":"fp-old","canApprove":false,"canReject":false,`+
+		`"createdAt":{"seconds":"%d","nanos":"0"},"updatedAt":{"seconds":"%d","nanos":"0"}}`,
+		StatusCompleted, OpCreatePolicies.Type, OpCreatePolicies.IntentKey, intent, OpCreatePolicies.ResultKey,
+		vote(key), vote("03other"), created.Unix(), created.Unix())
+}
+
+// adoptionService lists old as this key's earlier activity, serves it on
+// get_activity, and answers a submit with a new completed activity.
+func adoptionService(old string) *fakeService {
+	return &fakeService{answer: func(_ int, r recorded, w http.ResponseWriter) {
+		switch r.Path {
+		case "/public/v1/query/list_activities":
+			writeJSON(w, 200, `{"activities":[`+old+`]}`)
+		case "/public/v1/query/get_activity":
+			writeJSON(w, 200, `{"activity":`+old+`}`)
+		default:
+			writeJSON(w, 200, activityJSON(StatusCompleted, true))
+		}
+	}}
+}
+
+func paths(f *fakeService) []string {
+	var out []string
+	for _, r := range f.all() {
+		out = append(out, strings.TrimPrefix(r.Path, "/public/v1/"))
+	}
+	return out
+}
+
+func TestSubmitAdoptsTheActivityAnEarlierRunLeftBehind(t *testing.T) {
+	params := CreatePoliciesParams{Policies: []PolicyParams{{PolicyName: "p", Effect: EffectAllow, Notes: "n"}}}
+	intent := `{"policies":[{"policyName":"p","effect":"EFFECT_ALLOW","notes":"n"}]}`
+	old := leftBehind(testKey.PublicKeyHex(), intent, time.Now().Add(-time.Hour))
+	f := adoptionService(old)
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.AdoptPending = true })
+
+	got, err := c.CreatePolicies(context.Background(), params)
+	if err != nil || got.Activity.ID != "act-old" || got.Result.PolicyIDs[0] != "p-old" {
+		t.Fatalf("first submit: %+v, %v; want the adopted act-old and its p-old", got, err)
+	}
+	if want := []string{"query/list_activities", "query/get_activity"}; !reflect.DeepEqual(paths(f), want) {
+		t.Fatalf("requests %v, want %v: adopting sends nothing new", paths(f), want)
+	}
+	// An activity is adopted once: the same change made again in the same
+	// run is a second change, and is submitted (the list is not read again).
+	got, err = c.CreatePolicies(context.Background(), params)
+	if err != nil || got.Activity.ID != "act-9" {
+		t.Fatalf("second submit: %+v, %v; want a new activity", got, err)
+	}
+	if n := len(paths(f)); n != 3 || paths(f)[2] != "submit/create_policies" {
+		t.Fatalf("requests %v: want one submit after the adoption", paths(f))
+	}
+}
+
+func TestSubmitDoesNotAdoptWhatDiffers(t *testing.T) {
+	params := CreatePoliciesParams{Policies: []PolicyParams{{PolicyName: "p", Effect: EffectAllow, Notes: "n"}}}
+	tests := map[string]struct {
+		old   string
+		adopt bool
+		want  []string
+	}{
+		"another intent": {leftBehind(testKey.PublicKeyHex(), `{"policies":[{"policyName":"q"}]}`, time.Now()), true,
+			[]string{"query/list_activities", "submit/create_policies"}},
+		"another key": {leftBehind("03someoneelse", `{"policies":[{"policyName":"p","effect":"EFFECT_ALLOW","notes":"n"}]}`, time.Now()), true,
+			[]string{"query/list_activities", "submit/create_policies"}},
+		"past the approval window": {leftBehind(testKey.PublicKeyHex(), `{"policies":[{"policyName":"p","effect":"EFFECT_ALLOW","notes":"n"}]}`,
+			time.Now().Add(-approvalWindow-time.Hour)), true, []string{"query/list_activities", "submit/create_policies"}},
+		"adoption off": {leftBehind(testKey.PublicKeyHex(), `{"policies":[{"policyName":"p","effect":"EFFECT_ALLOW","notes":"n"}]}`, time.Now()), false,
+			[]string{"submit/create_policies"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			f := adoptionService(tc.old)
+			c, _ := newTestClient(t, f, func(cfg *Config) { cfg.AdoptPending = tc.adopt })
+			got, err := c.CreatePolicies(context.Background(), params)
+			if err != nil || got.Activity.ID != "act-9" {
+				t.Fatalf("%+v, %v; want a new activity", got, err)
+			}
+			if !reflect.DeepEqual(paths(f), tc.want) {
+				t.Fatalf("requests %v, want %v", paths(f), tc.want)
+			}
+		})
+	}
+}
+
+func TestIntentMatchingIgnoresEmptyValues(t *testing.T) {
+	params := SetIPAllowlistParams{OnEvaluationError: "DENY"} // Rules nil
+	echoed := json.RawMessage(`{"rules":[],"onEvaluationError":"DENY","publicKey":null}`)
+	a, _ := normalizedJSON(params)
+	b, _ := normalizedJSON(echoed)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("%v != %v", a, b)
+	}
+	other, _ := normalizedJSON(json.RawMessage(`{"rules":[{"cidr":"10.0.0.0/8"}],"onEvaluationError":"DENY"}`))
+	if reflect.DeepEqual(a, other) {
+		t.Fatal("different rules compared equal")
+	}
+}
+
+// checkNoEmpty fails if a normalised value still holds a null, an empty
+// object or an empty list as a member of an object.
+func checkNoEmpty(t *testing.T, v any, at string) {
+	t.Helper()
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if isEmpty(e) {
+				t.Fatalf("normalised value keeps the empty member %s.%s = %#v", at, k, e)
+			}
+			checkNoEmpty(t, e, at+"."+k)
+		}
+	case []any:
+		for i, e := range x {
+			checkNoEmpty(t, e, fmt.Sprintf("%s[%d]", at, i))
+		}
+	}
+}
+
+// FuzzJSONNormalisation asserts: no panic; normalizedJSON, which compares
+// an echoed intent with its parameters, fails on text that is not JSON,
+// drops every empty member, and is idempotent: normalising its marshalled
+// result, or the result itself, gives the same value.
+func FuzzJSONNormalisation(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"key":"value"}`, ` {"a":1} `, "\n{\"a\":[1,2,{}]}\t", `{"a":null,"b":{},"c":[],"d":{"e":{"f":null}},"g":[null,{},[]]}`,
+		`{"rules":[{"cidr":"10.0.0.0/8"}],"onEvaluationError":"DENY"}`, `{"n":12345678901234567890123,"f":1.5e300,"z":-0}`,
+		`{"big":1e999}`, `{"a":1}{"b":2}`, `{} {}`, `{}x`, `{`, `}`, `[]`, `[{}]`, `null`, `"x"`, `1`, `true`, ``, ` `,
+		`{"a":"\ud800"}`, "{\"a\":\"\xff\"}", `{"a":1,"a":2}`, `{"":{"":{}}}`, "\ufeff{}", `{"a":"\u0000"}`,
+		strings.Repeat(`{"a":`, 100) + `1` + strings.Repeat(`}`, 100),
+		strings.Repeat(`[`, 10001) + strings.Repeat(`]`, 10001),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n1, err := normalizedJSON(json.RawMessage(s))
+		if err != nil {
+			if strings.TrimSpace(err.Error()) == "" {
+				t.Fatalf("normalizedJSON(%q): empty error message", s)
+			}
+			return
+		}
+		if !json.Valid([]byte(s)) {
+			t.Fatalf("normalizedJSON accepted %q, which is not JSON, as %#v", s, n1)
+		}
+		checkNoEmpty(t, n1, "$")
+		b, err := json.Marshal(n1)
+		if err != nil {
+			t.Fatalf("normalizedJSON(%q) = %#v, which does not marshal: %v", s, n1, err)
+		}
+		n2, err := normalizedJSON(json.RawMessage(b))
+		if err != nil || !reflect.DeepEqual(n1, n2) {
+			t.Fatalf("normalizedJSON is not idempotent on %q: %#v, then %s gives %#v (%v)", s, n1, b, n2, err)
+		}
+		n3, err := normalizedJSON(n1)
+		if err != nil || !reflect.DeepEqual(n1, n3) {
+			t.Fatalf("normalizedJSON(normalizedJSON(%q)) = %#v, want %#v (%v)", s, n3, n1, err)
+		}
+		if b2, _ := json.Marshal(n2); !bytes.Equal(b, b2) {
+			t.Fatalf("normalised %q marshals as %s, then as %s", s, b, b2)
+		}
+	})
+}
