@@ -1,0 +1,85 @@
+package client
+
+import "context"
+
+// CreatePrivateKeyTagParams are the parameters of create_private_key_tag.
+type CreatePrivateKeyTagParams struct {
+	PrivateKeyTagName string   `json:"privateKeyTagName"`
+	PrivateKeyIDs     []string `json:"privateKeyIds"`
+}
+
+// CreatePrivateKeyTagResult is the result of create_private_key_tag.
+type CreatePrivateKeyTagResult struct {
+	PrivateKeyTagID string   `json:"privateKeyTagId"`
+	PrivateKeyIDs   []string `json:"privateKeyIds"`
+}
+
+// CreatePrivateKeyTag creates a tag on the given keys.
+func (c *Client) CreatePrivateKeyTag(ctx context.Context, p CreatePrivateKeyTagParams) (*Submitted[CreatePrivateKeyTagResult], error) {
+	p.PrivateKeyIDs = nonNil(p.PrivateKeyIDs)
+	return submit[CreatePrivateKeyTagResult](ctx, c, OpCreatePrivateKeyTag, p)
+}
+
+// UpdatePrivateKeyTagParams are the parameters of update_private_key_tag:
+// a rename (when NewPrivateKeyTagName is set) and key additions and
+// removals, in one activity.
+type UpdatePrivateKeyTagParams struct {
+	PrivateKeyTagID      string   `json:"privateKeyTagId"`
+	NewPrivateKeyTagName string   `json:"newPrivateKeyTagName,omitempty"`
+	AddPrivateKeyIDs     []string `json:"addPrivateKeyIds"`
+	RemovePrivateKeyIDs  []string `json:"removePrivateKeyIds"`
+}
+
+// UpdatePrivateKeyTagResult is the result of update_private_key_tag.
+type UpdatePrivateKeyTagResult struct {
+	PrivateKeyTagID string `json:"privateKeyTagId"`
+}
+
+// UpdatePrivateKeyTag renames a tag and changes its keys.
+func (c *Client) UpdatePrivateKeyTag(ctx context.Context, p UpdatePrivateKeyTagParams) (*Submitted[UpdatePrivateKeyTagResult], error) {
+	p.AddPrivateKeyIDs = nonNil(p.AddPrivateKeyIDs)
+	p.RemovePrivateKeyIDs = nonNil(p.RemovePrivateKeyIDs)
+	return submit[UpdatePrivateKeyTagResult](ctx, c, OpUpdatePrivateKeyTag, p)
+}
+
+// DeletePrivateKeyTagsParams are the parameters of delete_private_key_tags.
+type DeletePrivateKeyTagsParams struct {
+	PrivateKeyTagIDs []string `json:"privateKeyTagIds"`
+}
+
+// DeletePrivateKeyTagsResult is the result of delete_private_key_tags.
+type DeletePrivateKeyTagsResult struct {
+	PrivateKeyTagIDs []string `json:"privateKeyTagIds"`
+	PrivateKeyIDs    []string `json:"privateKeyIds"`
+}
+
+// DeletePrivateKeyTags deletes tags (the keys stay).
+func (c *Client) DeletePrivateKeyTags(ctx context.Context, p DeletePrivateKeyTagsParams) (*Submitted[DeletePrivateKeyTagsResult], error) {
+	p.PrivateKeyTagIDs = nonNil(p.PrivateKeyTagIDs)
+	return submit[DeletePrivateKeyTagsResult](ctx, c, OpDeletePrivateKeyTags, p)
+}
+
+// Tag is a tag as stored; TagType is TAG_TYPE_PRIVATE_KEY or TAG_TYPE_USER.
+type Tag struct {
+	TagID     string    `json:"tagId"`
+	TagName   string    `json:"tagName"`
+	TagType   string    `json:"tagType"`
+	CreatedAt Timestamp `json:"createdAt"`
+	UpdatedAt Timestamp `json:"updatedAt"`
+}
+
+// ListPrivateKeyTagsRequest is the body of list_private_key_tags.
+type ListPrivateKeyTagsRequest struct {
+	OrganizationID string `json:"organizationId"`
+}
+
+// ListPrivateKeyTagsResponse is the answer of list_private_key_tags.
+type ListPrivateKeyTagsResponse struct {
+	PrivateKeyTags []Tag `json:"privateKeyTags"`
+}
+
+// ListPrivateKeyTags lists the organization's private key tags.
+func (c *Client) ListPrivateKeyTags(ctx context.Context, req ListPrivateKeyTagsRequest) (*ListPrivateKeyTagsResponse, error) {
+	req.OrganizationID = c.org(req.OrganizationID)
+	return query[ListPrivateKeyTagsResponse](ctx, c, QueryListPrivateKeyTags, req)
+}
