@@ -60,26 +60,27 @@ var (
 // Query is one query endpoint: POST /public/v1/query/<Query>.
 type Query string
 
-// The query operations.
+// The query operations. They are untyped so that messages can name them
+// as plain strings.
 const (
-	QueryWhoami                   Query = "whoami"
-	QueryGetActivity              Query = "get_activity"
-	QueryListActivities           Query = "list_activities"
-	QueryGetPolicyEvaluations     Query = "get_policy_evaluations"
-	QueryGetPolicy                Query = "get_policy"
-	QueryListPolicies             Query = "list_policies"
-	QueryGetIPAllowlist           Query = "get_ip_allowlist"
-	QueryGetOauthProviders        Query = "get_oauth_providers"
-	QueryListPrivateKeys          Query = "list_private_keys"
-	QueryListPrivateKeyTags       Query = "list_private_key_tags"
-	QueryListWebhookEndpoints     Query = "list_webhook_endpoints"
-	QueryGetMfaPolicy             Query = "get_mfa_policy"
-	QueryGetMfaPolicies           Query = "get_mfa_policies"
-	QueryListSupportedAssets      Query = "list_supported_assets"
-	QueryListEarnEnabledVaults    Query = "list_earn_enabled_vaults"
-	QueryListEarnPositions        Query = "list_earn_positions"
-	QueryGetAppStatus             Query = "get_app_status"
-	QueryGetSendTransactionStatus Query = "get_send_transaction_status"
+	QueryWhoami                   = "whoami"
+	QueryGetActivity              = "get_activity"
+	QueryListActivities           = "list_activities"
+	QueryGetPolicyEvaluations     = "get_policy_evaluations"
+	QueryGetPolicy                = "get_policy"
+	QueryListPolicies             = "list_policies"
+	QueryGetIPAllowlist           = "get_ip_allowlist"
+	QueryGetOauthProviders        = "get_oauth_providers"
+	QueryListPrivateKeys          = "list_private_keys"
+	QueryListPrivateKeyTags       = "list_private_key_tags"
+	QueryListWebhookEndpoints     = "list_webhook_endpoints"
+	QueryGetMfaPolicy             = "get_mfa_policy"
+	QueryGetMfaPolicies           = "get_mfa_policies"
+	QueryListSupportedAssets      = "list_supported_assets"
+	QueryListEarnEnabledVaults    = "list_earn_enabled_vaults"
+	QueryListEarnPositions        = "list_earn_positions"
+	QueryGetAppStatus             = "get_app_status"
+	QueryGetSendTransactionStatus = "get_send_transaction_status"
 )
 
 // Operations lists every submit operation, for a registry that serves them

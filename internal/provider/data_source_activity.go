@@ -110,7 +110,7 @@ func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"organization_id": str("The organization that owns the activity."),
 			"status": str("The activity's status, e.g. `ACTIVITY_STATUS_COMPLETED`, `ACTIVITY_STATUS_FAILED`, " +
 				"`ACTIVITY_STATUS_CONSENSUS_NEEDED` or `ACTIVITY_STATUS_REJECTED`."),
-			"type": str("The activity's type, e.g. `ACTIVITY_TYPE_CREATE_POLICIES`."),
+			"type": str("The activity's type, e.g. `" + client.OpCreatePolicies.Type + "`."),
 			"intent": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
 				MarkdownDescription: "The intent as JSON text: one member named for the type (e.g. `createPoliciesIntent`) that " +
 					"echoes the submitted parameters. Its shape varies with the type; object keys are sorted, so the text is " +

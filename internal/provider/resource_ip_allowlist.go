@@ -83,9 +83,9 @@ func (r *ipAllowlistResource) Schema(ctx context.Context, _ resource.SchemaReque
 			"locks out the CI key (and all other keys without their own allowlist); add `{ cidr = \"198.51.100.10/32\", label = \"terraform\" }`. " +
 			"To recover, remove or fix the allowlist with another API key that is still allowed (one with its own key-level " +
 			"allowlist that includes its address), then `terraform apply` again.\n\n" +
-			"Create and update submit `ACTIVITY_TYPE_SET_IP_ALLOWLIST` with the whole allowlist (it replaces the stored one, so " +
+			"Create and update submit `" + client.OpSetIPAllowlist.Type + "` with the whole allowlist (it replaces the stored one, so " +
 			"creating this resource overwrites an allowlist already set for the same scope: import it first to keep its rules); " +
-			"delete submits `ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST` (an allowlist already gone counts as removed). Refresh reads " +
+			"delete submits `" + client.OpRemoveIPAllowlist.Type + "` (an allowlist already gone counts as removed). Refresh reads " +
 			"`get_ip_allowlist`: rules, `enabled` or `on_evaluation_error` changed outside Terraform show as an update, and an " +
 			"allowlist removed outside Terraform is planned for creation again. Import with `organization` or the key's public key.",
 		Attributes: map[string]schema.Attribute{
@@ -145,9 +145,9 @@ func (r *ipAllowlistResource) Schema(ctx context.Context, _ resource.SchemaReque
 func ipAllowlistTimeouts(ctx context.Context) schema.Attribute {
 	const wait = ", approvals included, as a Go duration such as `30m` (default: the provider's `approval_timeout`, 20m)."
 	return timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
-		CreateDescription: "How long create waits for `ACTIVITY_TYPE_SET_IP_ALLOWLIST`" + wait,
-		UpdateDescription: "How long update waits for `ACTIVITY_TYPE_SET_IP_ALLOWLIST`" + wait,
-		DeleteDescription: "How long delete waits for `ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST`" + wait,
+		CreateDescription: "How long create waits for `" + client.OpSetIPAllowlist.Type + "`" + wait,
+		UpdateDescription: "How long update waits for `" + client.OpSetIPAllowlist.Type + "`" + wait,
+		DeleteDescription: "How long delete waits for `" + client.OpRemoveIPAllowlist.Type + "`" + wait,
 	}, "How long create, update and delete wait for their activity, approvals by other users included.")
 }
 
@@ -231,7 +231,7 @@ func (r *ipAllowlistResource) set(ctx context.Context, plan *ipAllowlistModel, t
 	}
 	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).SetIPAllowlist, params)
 	if err != nil {
-		addAPIError(diags, summary, "set_ip_allowlist", ipAllowlistName(params.PublicKey), err)
+		addAPIError(diags, summary, client.OpSetIPAllowlist.Name, ipAllowlistName(params.PublicKey), err)
 	}
 }
 
@@ -267,7 +267,7 @@ func (r *ipAllowlistResource) Read(ctx context.Context, req resource.ReadRequest
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading IP allowlist", "get_ip_allowlist", ipAllowlistName(key), err)
+		addAPIError(&resp.Diagnostics, "Error reading IP allowlist", client.QueryGetIPAllowlist, ipAllowlistName(key), err)
 		return
 	}
 	resp.Diagnostics.Append(ipAllowlistFlatten(ctx, &state, got.Allowlist)...)
@@ -325,7 +325,7 @@ func (r *ipAllowlistResource) Delete(ctx context.Context, req resource.DeleteReq
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error deleting IP allowlist", "remove_ip_allowlist", ipAllowlistName(params.PublicKey), err)
+		addAPIError(&resp.Diagnostics, "Error deleting IP allowlist", client.OpRemoveIPAllowlist.Name, ipAllowlistName(params.PublicKey), err)
 	}
 }
 

@@ -82,8 +82,8 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"- `issuer`, `subject` and `audience` together: no token needed.\n\n" +
 			"The service has no update activity for OAuth providers, so every change replaces the provider (it is deleted, " +
 			"then created: the service refuses two providers with the same issuer, subject and audience). Create submits " +
-			"`ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2` with one provider (and reads it back only when it was registered from a " +
-			"token, whose claims only the service knows), delete `ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS` " +
+			"`" + client.OpCreateOauthProviders.Type + "` with one provider (and reads it back only when it was registered from a " +
+			"token, whose claims only the service knows), delete `" + client.OpDeleteOauthProviders.Type + "` " +
 			"(a provider already gone counts as deleted). Refresh lists the user's providers with `get_oauth_providers`, once per " +
 			"user per Terraform command (shared with `custody_oauth_providers`): a " +
 			"provider deleted outside Terraform (or whose user is gone) is planned for creation again.\n\n" +
@@ -150,8 +150,8 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 func oauthProviderTimeouts(ctx context.Context) schema.Attribute {
 	const wait = ", approvals included, as a Go duration such as `30m` (default: the provider's `approval_timeout`, 20m)."
 	return timeoutsAttribute(ctx, timeouts.Opts{Create: true, Delete: true,
-		CreateDescription: "How long create waits for `ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2`" + wait,
-		DeleteDescription: "How long delete waits for `ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS`" + wait,
+		CreateDescription: "How long create waits for `" + client.OpCreateOauthProviders.Type + "`" + wait,
+		DeleteDescription: "How long delete waits for `" + client.OpDeleteOauthProviders.Type + "`" + wait,
 	}, "How long create and delete wait for their activity, approvals by other users included. "+
 		"There is no update timeout: every change replaces the provider.")
 }
@@ -206,7 +206,7 @@ func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateR
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreateOauthProviders, params)
 	r.pd.lists.forget(oauthProviderListKey(userID))
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating OAuth provider", "create_oauth_providers",
+		addAPIError(&resp.Diagnostics, "Error creating OAuth provider", client.OpCreateOauthProviders.Name,
 			fmt.Sprintf("provider %q of user %s", op.ProviderName, userID), err)
 		return
 	}
@@ -242,7 +242,7 @@ func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateR
 			}
 		}
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		addAPIError(&resp.Diagnostics, "Error reading the created OAuth provider", "get_oauth_providers",
+		addAPIError(&resp.Diagnostics, "Error reading the created OAuth provider", client.QueryGetOauthProviders,
 			"provider "+plan.ID.ValueString(), err)
 		return
 	}
@@ -292,7 +292,7 @@ func (r *oauthProviderResource) Read(ctx context.Context, req resource.ReadReque
 	userID, id := state.UserID.ValueString(), state.ID.ValueString()
 	got, err := r.find(ctx, userID, id)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading OAuth provider", "get_oauth_providers", fmt.Sprintf("provider %s of user %s", id, userID), err)
+		addAPIError(&resp.Diagnostics, "Error reading OAuth provider", client.QueryGetOauthProviders, fmt.Sprintf("provider %s of user %s", id, userID), err)
 		return
 	}
 	if got == nil {
@@ -336,7 +336,7 @@ func (r *oauthProviderResource) Delete(ctx context.Context, req resource.DeleteR
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error deleting OAuth provider", "delete_oauth_providers", fmt.Sprintf("provider %s of user %s", id, userID), err)
+		addAPIError(&resp.Diagnostics, "Error deleting OAuth provider", client.OpDeleteOauthProviders.Name, fmt.Sprintf("provider %s of user %s", id, userID), err)
 	}
 }
 

@@ -53,7 +53,7 @@ func (r *organizationNameResource) Schema(ctx context.Context, _ resource.Schema
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The name of the organization the provider is configured for. The organization always exists, so " +
 			"this resource manages one setting rather than an object; declare it at most once per organization.\n\n" +
-			"Create and update both rename the organization with `ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME`, which may need " +
+			"Create and update both rename the organization with `" + client.OpUpdateOrganizationName.Type + "`, which may need " +
 			"approvals by other users (see `timeouts`). Refresh reads the name with `whoami`, so a rename made outside Terraform " +
 			"shows as an update.\n\n" +
 			"**Destroy leaves the organization's name unchanged**: an organization cannot be without a name, so destroying this " +
@@ -90,7 +90,7 @@ func (r *organizationNameResource) rename(ctx context.Context, m *organizationNa
 	params := client.UpdateOrganizationNameParams{OrganizationName: m.Name.ValueString()}
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdateOrganizationName, params)
 	if err != nil {
-		addAPIError(diags, "Error renaming organization", "update_organization_name", "organization "+r.pd.client.OrganizationID(), err)
+		addAPIError(diags, "Error renaming organization", client.OpUpdateOrganizationName.Name, "organization "+r.pd.client.OrganizationID(), err)
 		return
 	}
 	tflog.Info(ctx, "renamed organization", map[string]any{"organization_id": out.Result.OrganizationID, "activity_id": out.Activity.ID})
@@ -117,7 +117,7 @@ func (r *organizationNameResource) checkOrganization(org string, m *organization
 func (r *organizationNameResource) readInto(ctx context.Context, m *organizationNameModel, diags *diag.Diagnostics) {
 	who, err := r.pd.client.Whoami(ctx, client.WhoamiRequest{})
 	if err != nil {
-		addAPIError(diags, "Error reading organization name", "whoami", "organization "+r.pd.client.OrganizationID(), err)
+		addAPIError(diags, "Error reading organization name", client.QueryWhoami, "organization "+r.pd.client.OrganizationID(), err)
 		return
 	}
 	r.checkOrganization(who.OrganizationID, m, diags)

@@ -73,8 +73,8 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A policy of the organization: an `effect` (allow or deny) applied to the activities that match its " +
 			"`condition`, possibly requiring the approvals described by `consensus`, during `time`.\n\n" +
-			"Create submits `ACTIVITY_TYPE_CREATE_POLICIES` (one policy), an update changes the policy in place with " +
-			"`ACTIVITY_TYPE_UPDATE_POLICY_V2` (only the changed fields are sent), and destroy submits `ACTIVITY_TYPE_DELETE_POLICY`. " +
+			"Create submits `" + client.OpCreatePolicies.Type + "` (one policy), an update changes the policy in place with " +
+			"`" + client.OpUpdatePolicy.Type + "` (only the changed fields are sent), and destroy submits `" + client.OpDeletePolicy.Type + "`. " +
 			"Each of them may need approvals by other users (consensus): the provider then waits up to the `timeouts` (or the " +
 			"provider's `approval_timeout`); if the time runs out, the error names the activity and its fingerprint, and the next " +
 			"apply adopts that same activity once it is approved instead of submitting it again. An expression the service cannot " +
@@ -226,7 +226,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreatePolicies, params)
 	r.pd.lists.forget(policiesListKey)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating policy", "create_policies", fmt.Sprintf("policy %q", plan.Name.ValueString()), err)
+		addAPIError(&resp.Diagnostics, "Error creating policy", client.OpCreatePolicies.Name, fmt.Sprintf("policy %q", plan.Name.ValueString()), err)
 		return
 	}
 	if len(out.Result.PolicyIDs) != 1 {
@@ -254,7 +254,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 	id := state.ID.ValueString()
 	list, err := cachedPolicies(ctx, r.pd)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading policy", "list_policies", "policy "+id, err)
+		addAPIError(&resp.Diagnostics, "Error reading policy", client.QueryListPolicies, "policy "+id, err)
 		return
 	}
 	got, found := list.byID[id]
@@ -323,7 +323,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdatePolicy, params)
 		r.pd.lists.forget(policiesListKey)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "Error updating policy", "update_policy", "policy "+id, err)
+			addAPIError(&resp.Diagnostics, "Error updating policy", client.OpUpdatePolicy.Name, "policy "+id, err)
 			return
 		}
 		plan.UpdatedAt = activityTime(out.Activity)
@@ -351,7 +351,7 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error deleting policy", "delete_policy", "policy "+id, err)
+		addAPIError(&resp.Diagnostics, "Error deleting policy", client.OpDeletePolicy.Name, "policy "+id, err)
 	}
 }
 

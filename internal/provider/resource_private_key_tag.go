@@ -56,16 +56,16 @@ func (r *privateKeyTagResource) Metadata(_ context.Context, req resource.Metadat
 func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	const wait = " as a Go duration such as `30m`, approvals by other users (consensus) included. Defaults to the provider's `approval_timeout`."
 	to := timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
-		CreateDescription: "How long to wait for `ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG`" + wait,
-		UpdateDescription: "How long to wait for `ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG`" + wait,
-		DeleteDescription: "How long to wait for `ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS`" + wait,
+		CreateDescription: "How long to wait for `" + client.OpCreatePrivateKeyTag.Type + "`" + wait,
+		UpdateDescription: "How long to wait for `" + client.OpUpdatePrivateKeyTag.Type + "`" + wait,
+		DeleteDescription: "How long to wait for `" + client.OpDeletePrivateKeyTags.Type + "`" + wait,
 	}, "How long create, update and delete wait for their activity, approvals included.")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A private key tag: a named label on a set of private keys, which policies can refer to " +
 			"(for example `private_key.tags.contains('<tag id>')`).\n\n" +
-			"Create submits `ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG` with the tag's keys. Update renames the tag and adds and " +
-			"removes keys in one `ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG`, so the tag id never changes. Delete submits " +
-			"`ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS`; the keys stay, without the tag. Any of them may need approvals by other " +
+			"Create submits `" + client.OpCreatePrivateKeyTag.Type + "` with the tag's keys. Update renames the tag and adds and " +
+			"removes keys in one `" + client.OpUpdatePrivateKeyTag.Type + "`, so the tag id never changes. Delete submits " +
+			"`" + client.OpDeletePrivateKeyTags.Type + "`; the keys stay, without the tag. Any of them may need approvals by other " +
 			"users (see `timeouts`).\n\n" +
 			"Refresh reads the tag from `list_private_key_tags` and its keys from `list_private_keys` (each key lists its tags); " +
 			"both lists are read once per Terraform command however many tags there are. Create and update read nothing back: " +
@@ -126,7 +126,7 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreatePrivateKeyTag, params)
 	r.forgetLists()
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating private key tag", "create_private_key_tag", "private key tag "+plan.Name.String(), err)
+		addAPIError(&resp.Diagnostics, "Error creating private key tag", client.OpCreatePrivateKeyTag.Name, "private key tag "+plan.Name.String(), err)
 		return
 	}
 	id := out.Result.PrivateKeyTagID
@@ -184,7 +184,7 @@ func (r *privateKeyTagResource) Update(ctx context.Context, req resource.UpdateR
 		out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdatePrivateKeyTag, params)
 		r.forgetLists()
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "Error updating private key tag", "update_private_key_tag", "private key tag "+id, err)
+			addAPIError(&resp.Diagnostics, "Error updating private key tag", client.OpUpdatePrivateKeyTag.Name, "private key tag "+id, err)
 			return
 		}
 		tflog.Info(ctx, "updated private key tag", map[string]any{"private_key_tag_id": id, "activity_id": out.Activity.ID,
@@ -215,7 +215,7 @@ func (r *privateKeyTagResource) Delete(ctx context.Context, req resource.DeleteR
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error deleting private key tag", "delete_private_key_tags", "private key tag "+id, err)
+		addAPIError(&resp.Diagnostics, "Error deleting private key tag", client.OpDeletePrivateKeyTags.Name, "private key tag "+id, err)
 	}
 }
 
@@ -239,7 +239,7 @@ func (r *privateKeyTagResource) readInto(ctx context.Context, m *privateKeyTagMo
 			return r.pd.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
 		})
 	if err != nil {
-		addAPIError(diags, "Error reading private key tag", "list_private_key_tags", "private key tag "+id, err)
+		addAPIError(diags, "Error reading private key tag", client.QueryListPrivateKeyTags, "private key tag "+id, err)
 		return false
 	}
 	i := slices.IndexFunc(tags.PrivateKeyTags, func(t client.Tag) bool { return t.TagID == id })
@@ -252,7 +252,7 @@ func (r *privateKeyTagResource) readInto(ctx context.Context, m *privateKeyTagMo
 			return r.pd.client.ListPrivateKeys(ctx, client.ListPrivateKeysRequest{})
 		})
 	if err != nil {
-		addAPIError(diags, "Error reading private key tag", "list_private_keys", "private key tag "+id, err)
+		addAPIError(diags, "Error reading private key tag", client.QueryListPrivateKeys, "private key tag "+id, err)
 		return false
 	}
 	members := []attr.Value{}

@@ -72,18 +72,18 @@ func (r *webhookEndpointResource) Metadata(_ context.Context, req resource.Metad
 func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	const wait = " as a Go duration such as `30m`, approvals by other users (consensus) included. Defaults to the provider's `approval_timeout`."
 	to := timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
-		CreateDescription: "How long to wait for `ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT` (and the update that deactivates a new endpoint created with `is_active = false`)" + wait,
-		UpdateDescription: "How long to wait for `ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT`" + wait,
-		DeleteDescription: "How long to wait for `ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT`" + wait,
+		CreateDescription: "How long to wait for `" + client.OpCreateWebhookEndpoint.Type + "` (and the update that deactivates a new endpoint created with `is_active = false`)" + wait,
+		UpdateDescription: "How long to wait for `" + client.OpUpdateWebhookEndpoint.Type + "`" + wait,
+		DeleteDescription: "How long to wait for `" + client.OpDeleteWebhookEndpoint.Type + "`" + wait,
 	}, "How long create, update and delete wait for their activities, approvals included.")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A webhook endpoint: a URL the service delivers events to, and the event types it subscribes to. " +
 			"Deliveries are signed with Ed25519; verify them with the service's webhook key set.\n\n" +
-			"Create submits `ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT` (new endpoints start active; with `is_active = false` an " +
-			"`ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT` follows to deactivate it). `url`, `name` and `is_active` change in place " +
-			"with `ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT`, which sends only the changed fields. The service cannot change " +
+			"Create submits `" + client.OpCreateWebhookEndpoint.Type + "` (new endpoints start active; with `is_active = false` an " +
+			"`" + client.OpUpdateWebhookEndpoint.Type + "` follows to deactivate it). `url`, `name` and `is_active` change in place " +
+			"with `" + client.OpUpdateWebhookEndpoint.Type + "`, which sends only the changed fields. The service cannot change " +
 			"subscriptions in place, so **any change of `subscriptions` replaces the endpoint** (a new id; deliveries in between " +
-			"are lost). Delete submits `ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT`. Any of them may need approvals by other users " +
+			"are lost). Delete submits `" + client.OpDeleteWebhookEndpoint.Type + "`. Any of them may need approvals by other users " +
 			"(see `timeouts`).\n\n" +
 			"Refresh reads `list_webhook_endpoints` once per Terraform command, however many endpoints there are. A rename, URL " +
 			"change or deactivation outside Terraform shows as an update; an endpoint deleted outside Terraform is planned for " +
@@ -172,7 +172,7 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreateWebhookEndpoint, params)
 	r.pd.lists.forget(webhookEndpointsListKey)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating webhook endpoint", "create_webhook_endpoint", "webhook endpoint "+plan.Name.String(), err)
+		addAPIError(&resp.Diagnostics, "Error creating webhook endpoint", client.OpCreateWebhookEndpoint.Name, "webhook endpoint "+plan.Name.String(), err)
 		return
 	}
 	ep := out.Result.WebhookEndpoint
@@ -191,7 +191,7 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 		upd := client.UpdateWebhookEndpointParams{EndpointID: ep.EndpointID, IsActive: &off}
 		uout, err := r.update(ctx, timeout, upd)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "Error deactivating new webhook endpoint", "update_webhook_endpoint", "webhook endpoint "+ep.EndpointID, err)
+			addAPIError(&resp.Diagnostics, "Error deactivating new webhook endpoint", client.OpUpdateWebhookEndpoint.Name, "webhook endpoint "+ep.EndpointID, err)
 			return
 		}
 		ep = uout.Result.WebhookEndpoint
@@ -216,7 +216,7 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 			return r.pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
 		})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading webhook endpoint", "list_webhook_endpoints", "webhook endpoint "+id, err)
+		addAPIError(&resp.Diagnostics, "Error reading webhook endpoint", client.QueryListWebhookEndpoints, "webhook endpoint "+id, err)
 		return
 	}
 	i := slices.IndexFunc(list.WebhookEndpoints, func(ep client.WebhookEndpoint) bool { return ep.EndpointID == id })
@@ -266,7 +266,7 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 	}
 	out, err := r.update(ctx, timeout, params)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error updating webhook endpoint", "update_webhook_endpoint", "webhook endpoint "+id, err)
+		addAPIError(&resp.Diagnostics, "Error updating webhook endpoint", client.OpUpdateWebhookEndpoint.Name, "webhook endpoint "+id, err)
 		return
 	}
 	ep := out.Result.WebhookEndpoint
@@ -308,7 +308,7 @@ func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.Delet
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error deleting webhook endpoint", "delete_webhook_endpoint", "webhook endpoint "+id, err)
+		addAPIError(&resp.Diagnostics, "Error deleting webhook endpoint", client.OpDeleteWebhookEndpoint.Name, "webhook endpoint "+id, err)
 	}
 }
 
