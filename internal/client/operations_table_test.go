@@ -33,3 +33,20 @@ func TestOperationTableIsConsistent(t *testing.T) {
 		seen[string(q)] = true
 	}
 }
+
+// TestSubmitCasesCoverTheTable makes a new operation in the table come with
+// its wire test in submitCases.
+func TestSubmitCasesCoverTheTable(t *testing.T) {
+	cases := map[string]string{}
+	for _, c := range submitCases {
+		cases[c.op] = c.typ
+	}
+	for _, op := range Operations() {
+		if typ, ok := cases[op.Name]; !ok || typ != op.Type {
+			t.Errorf("%s (%s): submitCases has %q", op.Name, op.Type, typ)
+		}
+	}
+	if len(cases) != len(Operations()) {
+		t.Errorf("submitCases test %d operations, the table lists %d", len(cases), len(Operations()))
+	}
+}
