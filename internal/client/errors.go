@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 )
 
@@ -12,8 +13,21 @@ import (
 // body, or an activity that failed with NOT_FOUND.
 var ErrNotFound = errors.New("not found")
 
-// grpcNotFound is the status code NOT_FOUND in the service's error bodies.
-const grpcNotFound = 5
+// The service's status codes (gRPC numbering), as they appear in Status.Code:
+// the body of a non-2xx answer and an activity's failure. Only the codes
+// something in this repository reads or writes are named.
+const (
+	CodeInvalidArgument    = 3  // INVALID_ARGUMENT
+	CodeNotFound           = 5  // NOT_FOUND
+	CodeAlreadyExists      = 6  // ALREADY_EXISTS
+	CodePermissionDenied   = 7  // PERMISSION_DENIED
+	CodeResourceExhausted  = 8  // RESOURCE_EXHAUSTED (rate limited, too large)
+	CodeFailedPrecondition = 9  // FAILED_PRECONDITION
+	CodeUnimplemented      = 12 // UNIMPLEMENTED
+	CodeInternal           = 13 // INTERNAL
+	CodeUnavailable        = 14 // UNAVAILABLE
+	CodeUnauthenticated    = 16 // UNAUTHENTICATED
+)
 
 // Status is the service's error shape: the body of a non-2xx answer and
 // an activity's failure.
@@ -48,7 +62,7 @@ func (e *APIError) Error() string {
 
 // Is makes errors.Is(err, ErrNotFound) true for a 404 or NOT_FOUND.
 func (e *APIError) Is(target error) bool {
-	return target == ErrNotFound && (e.HTTPStatus == 404 || e.Code == grpcNotFound)
+	return target == ErrNotFound && (e.HTTPStatus == http.StatusNotFound || e.Code == CodeNotFound)
 }
 
 // ActivityError is an activity that ended FAILED or REJECTED.
@@ -71,7 +85,7 @@ func (e *ActivityError) Error() string {
 // Is makes errors.Is(err, ErrNotFound) true for an activity that failed
 // because the object it names does not exist.
 func (e *ActivityError) Is(target error) bool {
-	return target == ErrNotFound && e.Failure != nil && e.Failure.Code == grpcNotFound
+	return target == ErrNotFound && e.Failure != nil && e.Failure.Code == CodeNotFound
 }
 
 // ApprovalRequiredError is an activity that waits for consensus votes or

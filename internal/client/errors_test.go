@@ -54,11 +54,11 @@ func TestAPIErrorTyping(t *testing.T) {
 }
 
 func TestActivityErrorNotFound(t *testing.T) {
-	missing := &ActivityError{ActivityID: "a", Status: StatusFailed, Failure: &Status{Code: 5, Message: "policy p-1 not found"}}
+	missing := &ActivityError{ActivityID: "a", Status: StatusFailed, Failure: &Status{Code: CodeNotFound, Message: "policy p-1 not found"}}
 	if !errors.Is(missing, ErrNotFound) {
 		t.Error("a NOT_FOUND failure must match ErrNotFound")
 	}
-	other := &ActivityError{ActivityID: "a", Status: StatusFailed, Failure: &Status{Code: 3, Message: "bad"}}
+	other := &ActivityError{ActivityID: "a", Status: StatusFailed, Failure: &Status{Code: CodeInvalidArgument, Message: "bad"}}
 	if errors.Is(other, ErrNotFound) {
 		t.Error("an INVALID_ARGUMENT failure matched ErrNotFound")
 	}

@@ -502,7 +502,7 @@ func FuzzQueryResponse(f *testing.F) {
 			if apiErr.HTTPStatus != status || apiErr.Operation != q.op || strings.TrimSpace(apiErr.Message) == "" {
 				t.Fatalf("%s: HTTP %d gave %#v", q.op, status, apiErr)
 			}
-			if wantNF := status == http.StatusNotFound || apiErr.Code == grpcNotFound; errors.Is(err, ErrNotFound) != wantNF {
+			if wantNF := status == http.StatusNotFound || apiErr.Code == CodeNotFound; errors.Is(err, ErrNotFound) != wantNF {
 				t.Fatalf("%s: HTTP %d code %d: errors.Is(ErrNotFound) = %v", q.op, status, apiErr.Code, !wantNF)
 			}
 			return

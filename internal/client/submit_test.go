@@ -72,7 +72,7 @@ func TestPollingToEachTerminalStatus(t *testing.T) {
 		}},
 		{StatusFailed, func(t *testing.T, _ *Submitted[CreatePoliciesResult], err error) {
 			var ae *ActivityError
-			if !errors.As(err, &ae) || ae.ActivityID != "act-9" || ae.Status != StatusFailed || ae.Failure == nil || ae.Failure.Code != 3 {
+			if !errors.As(err, &ae) || ae.ActivityID != "act-9" || ae.Status != StatusFailed || ae.Failure == nil || ae.Failure.Code != CodeInvalidArgument {
 				t.Fatalf("error = %#v", err)
 			}
 			if !strings.Contains(err.Error(), "act-9") || !strings.Contains(err.Error(), "syntax error at 1:5") {

@@ -83,7 +83,7 @@ func TestNoRetryOnOtherErrors(t *testing.T) {
 			if !errors.As(err, &apiErr) {
 				t.Fatalf("error %v is not an *APIError", err)
 			}
-			if apiErr.HTTPStatus != status || apiErr.Code != 3 || apiErr.Message != "bad field policyName" || len(apiErr.Details) != 1 {
+			if apiErr.HTTPStatus != status || apiErr.Code != CodeInvalidArgument || apiErr.Message != "bad field policyName" || len(apiErr.Details) != 1 {
 				t.Errorf("APIError = %+v", apiErr)
 			}
 			if n := len(f.all()); n != 1 {
