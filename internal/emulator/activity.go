@@ -122,7 +122,7 @@ func (s *Server) advance(rec *activityRecord, who *caller, ev evaluation) {
 	}
 	raw, err := json.Marshal(result)
 	if err != nil {
-		act.Status, act.Failure = client.StatusFailed, failure(codeInternal, "encoding result: %v", err)
+		act.Status, act.Failure = client.StatusFailed, failure(client.CodeInternal, "encoding result: %v", err)
 		return
 	}
 	act.Status = client.StatusCompleted

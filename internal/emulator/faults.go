@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
 // Faults make the service misbehave on purpose, for reliability tests.
@@ -109,18 +111,18 @@ func (fi *faultInjector) before(kind routeKind) *response {
 	switch {
 	case fi.f.Down:
 		fi.injected["down"]++
-		return errorResponse(&apiError{http.StatusServiceUnavailable, codeUnavailable, "injected fault: the service is down"})
+		return errorResponse(&apiError{http.StatusServiceUnavailable, client.CodeUnavailable, "injected fault: the service is down"})
 	case fi.hit(&fi.f.RateLimited):
 		fi.injected["429"]++
-		r := errorResponse(&apiError{http.StatusTooManyRequests, codeResourceExhausted, "injected fault: rate limit exceeded"})
+		r := errorResponse(&apiError{http.StatusTooManyRequests, client.CodeResourceExhausted, "injected fault: rate limit exceeded"})
 		r.header.Set("Retry-After", strconv.Itoa(max(fi.f.RetryAfterSeconds, 0)))
 		return r
 	case fi.hit(&fi.f.Unavailable):
 		fi.injected["503"]++
-		return errorResponse(&apiError{http.StatusServiceUnavailable, codeUnavailable, "injected fault: service unavailable"})
+		return errorResponse(&apiError{http.StatusServiceUnavailable, client.CodeUnavailable, "injected fault: service unavailable"})
 	case fi.hit(&fi.f.Internal):
 		fi.injected["500"]++
-		return errorResponse(&apiError{http.StatusInternalServerError, codeInternal, "injected fault: internal error"})
+		return errorResponse(&apiError{http.StatusInternalServerError, client.CodeInternal, "injected fault: internal error"})
 	}
 	return nil
 }
@@ -137,7 +139,7 @@ func (fi *faultInjector) afterCommit() (drop bool, replace *response) {
 		return true, nil
 	case fi.hit(&fi.f.InternalAfterCommit):
 		fi.injected["500-after-commit"]++
-		return false, errorResponse(&apiError{http.StatusInternalServerError, codeInternal, "injected fault: internal error after the activity was committed"})
+		return false, errorResponse(&apiError{http.StatusInternalServerError, client.CodeInternal, "injected fault: internal error after the activity was committed"})
 	}
 	return false, nil
 }

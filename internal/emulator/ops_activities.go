@@ -61,13 +61,13 @@ func (s *Server) vote(who *caller, selection string, raw json.RawMessage, voteFi
 	rec := s.st.Activities[id]
 	act := &rec.Activity
 	if act.Status != client.StatusConsensusNeeded {
-		return nil, &apiError{http.StatusBadRequest, codeFailedPrecondition, sprintf("activity %s is %s and can no longer be voted on", act.ID, act.Status)}
+		return nil, &apiError{http.StatusBadRequest, client.CodeFailedPrecondition, sprintf("activity %s is %s and can no longer be voted on", act.ID, act.Status)}
 	}
 	if user := s.st.userByID(who.UserID); !user.Root && !s.awaitsConsensus(act.ID) {
 		return nil, errDenied("user %s is not a root user, and no policy holds activity %s for consensus, so it cannot vote on it", who.UserID, act.ID)
 	}
 	if slices.ContainsFunc(act.Votes, func(v client.Vote) bool { return v.UserID == who.UserID }) {
-		return nil, &apiError{http.StatusBadRequest, codeFailedPrecondition, sprintf("user %s has already voted on activity %s", who.UserID, act.ID)}
+		return nil, &apiError{http.StatusBadRequest, client.CodeFailedPrecondition, sprintf("user %s has already voted on activity %s", who.UserID, act.ID)}
 	}
 	ev := s.addVote(rec, who, selection)
 	if selection == client.VoteRejected {

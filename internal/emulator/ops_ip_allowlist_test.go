@@ -85,7 +85,7 @@ func TestIPAllowlistSetReplaceGetRemove(t *testing.T) {
 		t.Fatalf("get after remove: %v", err)
 	}
 	_, err = e.client.RemoveIPAllowlist(t.Context(), client.RemoveIPAllowlistParams{})
-	wantFailedActivity(t, err, codeNotFound, "no IP allowlist is set for organization "+testOrg)
+	wantFailedActivity(t, err, client.CodeNotFound, "no IP allowlist is set for organization "+testOrg)
 	if !errors.Is(err, client.ErrNotFound) {
 		t.Fatalf("remove twice: %v does not match ErrNotFound", err)
 	}
@@ -107,7 +107,7 @@ func TestIPAllowlistKeyLevel(t *testing.T) {
 	}
 	stranger, _ := client.GenerateAPIKey()
 	_, err := e.client.SetIPAllowlist(t.Context(), client.SetIPAllowlistParams{PublicKey: stranger.PublicKeyHex(), Rules: []client.IPAllowlistRuleParams{{CIDR: "127.0.0.1/32"}}})
-	wantFailedActivity(t, err, codeNotFound, "API key "+stranger.PublicKeyHex()+" belongs to no user")
+	wantFailedActivity(t, err, client.CodeNotFound, "API key "+stranger.PublicKeyHex()+" belongs to no user")
 	if _, err := e.client.RemoveIPAllowlist(t.Context(), client.RemoveIPAllowlistParams{PublicKey: pub2}); err != nil {
 		t.Fatal(err)
 	}

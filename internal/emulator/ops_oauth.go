@@ -146,7 +146,6 @@ func firstAudience(raw json.RawMessage) string {
 }
 
 func runCreateOauthProviders(s *Server, who *caller, p *client.CreateOauthProvidersParams) (any, *client.Status) {
-	const codeAlreadyExists = 6 // gRPC ALREADY_EXISTS; local so that op files cannot clash over it
 	if s.st.userByID(p.UserID) == nil {
 		return nil, notFound("user %s not found in organization %s", p.UserID, who.OrganizationID)
 	}
@@ -154,11 +153,11 @@ func runCreateOauthProviders(s *Server, who *caller, p *client.CreateOauthProvid
 	for i, op := range p.OauthProviders {
 		id, e := providerIdentity(i, op) // checked at submit; read again here
 		if e != nil {
-			return nil, failure(codeInvalidArgument, "%s", e.message)
+			return nil, failure(client.CodeInvalidArgument, "%s", e.message)
 		}
 		for _, existing := range s.st.OauthProviders {
 			if (oidcIdentity{existing.Issuer, existing.Subject, existing.Audience}) == id {
-				return nil, failure(codeAlreadyExists, "oauthProviders[%d]: an OAuth provider with issuer %q, subject %q and audience %q is already registered (%s, user %s)",
+				return nil, failure(client.CodeAlreadyExists, "oauthProviders[%d]: an OAuth provider with issuer %q, subject %q and audience %q is already registered (%s, user %s)",
 					i, id.Issuer, id.Subject, id.Audience, existing.ProviderID, existing.UserID)
 			}
 		}

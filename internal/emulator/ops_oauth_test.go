@@ -109,13 +109,13 @@ func TestOauthProviderFailures(t *testing.T) {
 		t.Fatalf("%d providers after a failed create, want 1", n)
 	}
 	_, err = e.client.CreateOauthProviders(ctx, client.CreateOauthProvidersParams{UserID: "user-nobody", OauthProviders: []client.OauthProviderParams{{ProviderName: "p", OidcClaims: claims}}})
-	failedWith(t, err, codeNotFound, "user user-nobody not found")
+	failedWith(t, err, client.CodeNotFound, "user user-nobody not found")
 	_, err = e.client.DeleteOauthProviders(ctx, client.DeleteOauthProvidersParams{UserID: "user-nobody", ProviderIDs: []string{aliceProvider}})
-	failedWith(t, err, codeNotFound, "user user-nobody not found")
+	failedWith(t, err, client.CodeNotFound, "user user-nobody not found")
 	_, err = e.client.DeleteOauthProviders(ctx, client.DeleteOauthProvidersParams{UserID: "user-root", ProviderIDs: []string{aliceProvider}})
-	failedWith(t, err, codeNotFound, "OAuth provider "+aliceProvider+" not found for user user-root")
+	failedWith(t, err, client.CodeNotFound, "OAuth provider "+aliceProvider+" not found for user user-root")
 	_, err = e.client.DeleteOauthProviders(ctx, client.DeleteOauthProvidersParams{UserID: "user-alice", ProviderIDs: []string{aliceProvider, "missing"}})
-	failedWith(t, err, codeNotFound, "OAuth provider missing not found")
+	failedWith(t, err, client.CodeNotFound, "OAuth provider missing not found")
 	if n := countProviders(e); n != 1 {
 		t.Fatalf("%d providers after failed deletes, want 1", n)
 	}

@@ -135,9 +135,9 @@ func runVerifyOtp(s *Server, _ *caller, p *client.VerifyOtpParams) (any, *client
 		return nil, notFound("OTP %s not found: start a flow with init_otp", p.OtpID)
 	}
 	if !s.now().Before(rec.ExpiresAt) {
-		return nil, failure(codeFailedPrecondition, "OTP %s expired at %s; start a new flow with init_otp", p.OtpID, rec.ExpiresAt.UTC().Format(time.RFC3339))
+		return nil, failure(client.CodeFailedPrecondition, "OTP %s expired at %s; start a new flow with init_otp", p.OtpID, rec.ExpiresAt.UTC().Format(time.RFC3339))
 	}
-	return nil, failure(codeUnimplemented, "the emulator cannot decrypt encrypted OTP bundles (HPKE to the enclave key); verify_otp is validated but not executed")
+	return nil, failure(client.CodeUnimplemented, "the emulator cannot decrypt encrypted OTP bundles (HPKE to the enclave key); verify_otp is validated but not executed")
 }
 
 func validateRecoverUser(p *client.RecoverUserParams) *apiError {
@@ -175,5 +175,5 @@ func runRecoverUser(s *Server, _ *caller, p *client.RecoverUserParams) (any, *cl
 	if s.st.userByID(p.UserID) == nil {
 		return nil, notFound("user %s not found in organization %s", p.UserID, s.st.Organization.ID)
 	}
-	return nil, failure(codeUnimplemented, "the emulator does not verify WebAuthn attestations; recover_user is validated but not executed")
+	return nil, failure(client.CodeUnimplemented, "the emulator does not verify WebAuthn attestations; recover_user is validated but not executed")
 }

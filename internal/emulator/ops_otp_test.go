@@ -144,7 +144,7 @@ func TestVerifyOtp(t *testing.T) {
 		{`{"otpId":"o","encryptedOtpBundle":"b","expirationSeconds":"0"}`, "field parameters.expirationSeconds"},
 	})
 	_, err := e.client.VerifyOtp(t.Context(), client.VerifyOtpParams{OtpID: "ghost-otp", EncryptedOtpBundle: "b"})
-	otpWantFailed(t, err, codeNotFound, "OTP ghost-otp not found")
+	otpWantFailed(t, err, client.CodeNotFound, "OTP ghost-otp not found")
 	if !errors.Is(err, client.ErrNotFound) {
 		t.Fatalf("an unknown OTP must match client.ErrNotFound: %v", err)
 	}
@@ -155,10 +155,10 @@ func TestVerifyOtp(t *testing.T) {
 	// 86400 is the limit itself: accepted, so the activity runs (and fails
 	// because the emulator cannot decrypt the bundle).
 	_, err = e.client.VerifyOtp(t.Context(), client.VerifyOtpParams{OtpID: otp.Result.OtpID, EncryptedOtpBundle: "b", ExpirationSeconds: "86400"})
-	otpWantFailed(t, err, codeUnimplemented, "cannot decrypt encrypted OTP bundles")
+	otpWantFailed(t, err, client.CodeUnimplemented, "cannot decrypt encrypted OTP bundles")
 	clock.advance(2 * time.Second)
 	_, err = e.client.VerifyOtp(t.Context(), client.VerifyOtpParams{OtpID: otp.Result.OtpID, EncryptedOtpBundle: "b"})
-	otpWantFailed(t, err, codeFailedPrecondition, "OTP "+otp.Result.OtpID+" expired")
+	otpWantFailed(t, err, client.CodeFailedPrecondition, "OTP "+otp.Result.OtpID+" expired")
 }
 
 func TestRecoverUser(t *testing.T) {
@@ -189,12 +189,12 @@ func TestRecoverUser(t *testing.T) {
 		Attestation: client.Attestation{CredentialID: "Y3JlZA", ClientDataJSON: "e30", AttestationObject: "o2NmbXRkbm9uZQ==",
 			Transports: []string{"AUTHENTICATOR_TRANSPORT_INTERNAL", "AUTHENTICATOR_TRANSPORT_HYBRID"}}}}
 	_, err := e.client.RecoverUser(t.Context(), params)
-	otpWantFailed(t, err, codeNotFound, "user ghost-user not found")
+	otpWantFailed(t, err, client.CodeNotFound, "user ghost-user not found")
 	params.UserID = "user-root"
 	_, err = e.client.RecoverUser(t.Context(), params)
-	otpWantFailed(t, err, codeUnimplemented, "does not verify WebAuthn attestations")
+	otpWantFailed(t, err, client.CodeUnimplemented, "does not verify WebAuthn attestations")
 	// No transports is an answer a WebAuthn authenticator may give.
 	params.Authenticator.Attestation.Transports = nil
 	_, err = e.client.RecoverUser(t.Context(), params)
-	otpWantFailed(t, err, codeUnimplemented, "does not verify WebAuthn attestations")
+	otpWantFailed(t, err, client.CodeUnimplemented, "does not verify WebAuthn attestations")
 }

@@ -140,7 +140,7 @@ func parseExpressions(exprs ...namedExpression) *client.Status {
 			continue
 		}
 		if _, d := compile(e.field, e.expr); d != nil {
-			return failure(codeInvalidArgument, "%s is not a valid %s expression: line %d, column %d: %s",
+			return failure(client.CodeInvalidArgument, "%s is not a valid %s expression: line %d, column %d: %s",
 				e.name, e.field, d.Span.Start.Line, d.Span.Start.Col, d.Message)
 		}
 	}

@@ -174,7 +174,7 @@ func TestPolicyExpressionErrorsFailTheActivity(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: tc.ps})
-			wantFailedActivity(t, err, codeInvalidArgument, tc.want)
+			wantFailedActivity(t, err, client.CodeInvalidArgument, tc.want)
 		})
 	}
 	// Nothing of a failed create_policies is stored, not even its valid policies.
@@ -184,7 +184,7 @@ func TestPolicyExpressionErrorsFailTheActivity(t *testing.T) {
 
 	id := createPolicies(t, e.client, client.PolicyParams{PolicyName: "p", Effect: client.EffectAllow, Notes: "n", Condition: "true"}).Result.PolicyIDs[0]
 	_, err := e.client.UpdatePolicy(t.Context(), client.UpdatePolicyParams{PolicyID: id, PolicyNotes: strRef("changed"), PolicyCondition: strRef("1 +* 2")})
-	wantFailedActivity(t, err, codeInvalidArgument, "policyCondition is not a valid condition expression: line 1, column 3: arithmetic")
+	wantFailedActivity(t, err, client.CodeInvalidArgument, "policyCondition is not a valid condition expression: line 1, column 3: arithmetic")
 	if p := getPolicy(t, e.client, id); p.Notes != "n" || p.Condition != "true" {
 		t.Fatalf("a failed update changed the policy: %+v", p)
 	}
@@ -220,12 +220,12 @@ func TestPolicyUnknownIDs(t *testing.T) {
 		t.Fatalf("get_policy: %v", err)
 	}
 	_, err = e.client.UpdatePolicy(t.Context(), client.UpdatePolicyParams{PolicyID: id, PolicyNotes: strRef("x")})
-	wantFailedActivity(t, err, codeNotFound, "policy "+id+" not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "policy "+id+" not found")
 	if !errors.Is(err, client.ErrNotFound) {
 		t.Fatalf("update_policy: %v does not match ErrNotFound", err)
 	}
 	_, err = e.client.DeletePolicy(t.Context(), client.DeletePolicyParams{PolicyID: id})
-	wantFailedActivity(t, err, codeNotFound, "policy "+id+" not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "policy "+id+" not found")
 	if !errors.Is(err, client.ErrNotFound) {
 		t.Fatalf("delete_policy: %v does not match ErrNotFound", err)
 	}
@@ -354,7 +354,7 @@ func TestPolicyCorpus(t *testing.T) {
 	}
 	for _, p := range corpusPolicies(t, "invalid.jsonl") {
 		_, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{p}})
-		wantFailedActivity(t, err, codeInvalidArgument, "is not a valid")
+		wantFailedActivity(t, err, client.CodeInvalidArgument, "is not a valid")
 	}
 }
 

@@ -150,10 +150,9 @@ func (s *Server) privateKeyTag(id string) *tagRecord {
 // checkTagNameFree fails when another private key tag (not except) has
 // the name.
 func (s *Server) checkTagNameFree(name, except string) *client.Status {
-	const codeAlreadyExists = 6 // gRPC ALREADY_EXISTS; local so that op files cannot clash over it
 	for _, t := range s.st.Tags {
 		if t.TagType == tagTypePrivateKey && t.TagID != except && t.TagName == name {
-			return failure(codeAlreadyExists, "a private key tag named %q already exists (%s)", name, t.TagID)
+			return failure(client.CodeAlreadyExists, "a private key tag named %q already exists (%s)", name, t.TagID)
 		}
 	}
 	return nil

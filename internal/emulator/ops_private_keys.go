@@ -49,7 +49,7 @@ func init() {
 			}
 			// Honest rather than a fake: building a chain's signed
 			// transaction encoding is out of the emulator's scope.
-			return nil, failure(codeUnimplemented, "the emulator does not build signed transactions (%s); use sign_raw_payload to test signing", p.Type)
+			return nil, failure(client.CodeUnimplemented, "the emulator does not build signed transactions (%s); use sign_raw_payload to test signing", p.Type)
 		})
 }
 
@@ -86,13 +86,12 @@ func validateCreatePrivateKeys(p *client.CreatePrivateKeysParams) *apiError {
 }
 
 func runCreatePrivateKeys(s *Server, _ *caller, p *client.CreatePrivateKeysParams) (any, *client.Status) {
-	const codeAlreadyExists = 6 // gRPC ALREADY_EXISTS; local so that op files cannot clash over it
 	// Check everything before changing anything: a failed activity leaves
 	// no partial keys behind.
 	for _, k := range p.PrivateKeys {
 		for _, existing := range s.st.PrivateKeys {
 			if existing.PrivateKeyName == k.PrivateKeyName {
-				return nil, failure(codeAlreadyExists, "a private key named %q already exists (%s)", k.PrivateKeyName, existing.PrivateKeyID)
+				return nil, failure(client.CodeAlreadyExists, "a private key named %q already exists (%s)", k.PrivateKeyName, existing.PrivateKeyID)
 			}
 		}
 		for _, tagID := range k.PrivateKeyTags {
@@ -106,14 +105,14 @@ func runCreatePrivateKeys(s *Server, _ *caller, p *client.CreatePrivateKeysParam
 	for _, k := range p.PrivateKeys {
 		kp, err := generateKeyPair(k.Curve)
 		if err != nil {
-			return nil, failure(codeInternal, "generating a %s key: %v", k.Curve, err)
+			return nil, failure(client.CodeInternal, "generating a %s key: %v", k.Curve, err)
 		}
 		rec := &privateKeyRecord{PrivateKeyID: newID(), PrivateKeyName: k.PrivateKeyName, Curve: k.Curve, PublicKey: kp.publicKeyHex(),
 			Secret: kp.secretHex(), Addresses: []client.Address{}, Tags: []string{}, CreatedAt: now, UpdatedAt: now}
 		for _, f := range k.AddressFormats {
 			a, err := kp.address(f)
 			if err != nil {
-				return nil, failure(codeInternal, "deriving an address: %v", err)
+				return nil, failure(client.CodeInternal, "deriving an address: %v", err)
 			}
 			rec.Addresses = append(rec.Addresses, client.Address{Format: f, Address: a})
 		}
@@ -176,18 +175,18 @@ func runSignRawPayload(s *Server, _ *caller, p *client.SignRawPayloadParams) (an
 	case "PAYLOAD_ENCODING_TEXT_UTF8":
 		msg = []byte(p.Payload)
 	default:
-		return nil, failure(codeUnimplemented, "the emulator does not implement the %s encoding; hash the message yourself and sign it with PAYLOAD_ENCODING_HEXADECIMAL and HASH_FUNCTION_NO_OP", p.Encoding)
+		return nil, failure(client.CodeUnimplemented, "the emulator does not implement the %s encoding; hash the message yourself and sign it with PAYLOAD_ENCODING_HEXADECIMAL and HASH_FUNCTION_NO_OP", p.Encoding)
 	}
 	kp, err := loadKeyPair(rec.Curve, rec.Secret)
 	if err != nil {
-		return nil, failure(codeInternal, "private key %s: %v", rec.PrivateKeyID, err)
+		return nil, failure(client.CodeInternal, "private key %s: %v", rec.PrivateKeyID, err)
 	}
 	sig, err := kp.sign(msg, p.HashFunction)
 	switch {
 	case errors.Is(err, errSignRequest):
-		return nil, failure(codeInvalidArgument, "private key %s (%s): %v", rec.PrivateKeyID, rec.Curve, err)
+		return nil, failure(client.CodeInvalidArgument, "private key %s (%s): %v", rec.PrivateKeyID, rec.Curve, err)
 	case err != nil:
-		return nil, failure(codeInternal, "signing with private key %s: %v", rec.PrivateKeyID, err)
+		return nil, failure(client.CodeInternal, "signing with private key %s: %v", rec.PrivateKeyID, err)
 	}
 	return client.SignRawPayloadResult{R: sig.r, S: sig.s, V: sig.v}, nil
 }

@@ -61,19 +61,19 @@ func TestSignRawPayloadFailures(t *testing.T) {
 		want string
 	}{
 		{"unknown key", client.SignRawPayloadParams{SignWith: "nobody", Payload: "aa", Encoding: "PAYLOAD_ENCODING_HEXADECIMAL", HashFunction: hashSHA256},
-			codeNotFound, "no private key with id or address nobody"},
+			client.CodeNotFound, "no private key with id or address nobody"},
 		{"solana address in the wrong case", client.SignRawPayloadParams{SignWith: strings.ToUpper(ids[1].Addresses[0].Address), Payload: "aa",
-			Encoding: "PAYLOAD_ENCODING_HEXADECIMAL", HashFunction: hashNotApplicable}, codeNotFound, "no private key"},
+			Encoding: "PAYLOAD_ENCODING_HEXADECIMAL", HashFunction: hashNotApplicable}, client.CodeNotFound, "no private key"},
 		{"eip712", client.SignRawPayloadParams{SignWith: secp, Payload: "{}", Encoding: "PAYLOAD_ENCODING_EIP712", HashFunction: hashNotApplicable},
-			codeUnimplemented, "the emulator does not implement the PAYLOAD_ENCODING_EIP712 encoding"},
+			client.CodeUnimplemented, "the emulator does not implement the PAYLOAD_ENCODING_EIP712 encoding"},
 		{"eip7702", client.SignRawPayloadParams{SignWith: secp, Payload: "{}", Encoding: "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION", HashFunction: hashNotApplicable},
-			codeUnimplemented, "does not implement"},
+			client.CodeUnimplemented, "does not implement"},
 		{"ed25519 with a hash", client.SignRawPayloadParams{SignWith: ed, Payload: "hi", Encoding: "PAYLOAD_ENCODING_TEXT_UTF8", HashFunction: hashSHA256},
-			codeInvalidArgument, "hashFunction must be HASH_FUNCTION_NOT_APPLICABLE"},
+			client.CodeInvalidArgument, "hashFunction must be HASH_FUNCTION_NOT_APPLICABLE"},
 		{"no-op on 2 bytes", client.SignRawPayloadParams{SignWith: secp, Payload: "abcd", Encoding: "PAYLOAD_ENCODING_HEXADECIMAL", HashFunction: hashNoOp},
-			codeInvalidArgument, "must be 32 bytes; it is 2 bytes"},
+			client.CodeInvalidArgument, "must be 32 bytes; it is 2 bytes"},
 		{"not applicable on ecdsa", client.SignRawPayloadParams{SignWith: secp, Payload: "hi", Encoding: "PAYLOAD_ENCODING_TEXT_UTF8", HashFunction: hashNotApplicable},
-			codeInvalidArgument, "only for ed25519 keys"},
+			client.CodeInvalidArgument, "only for ed25519 keys"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := e.client.SignRawPayload(t.Context(), tt.p)
@@ -105,9 +105,9 @@ func TestSignTransaction(t *testing.T) {
 	e := newTestEmulator(t)
 	ids := createKeys(t, e, keyParams("secp", curveSecp256k1, addressEthereum))
 	_, err := e.client.SignTransaction(t.Context(), client.SignTransactionParams{SignWith: ids[0].Addresses[0].Address, UnsignedTransaction: "02f8", Type: "TRANSACTION_TYPE_ETHEREUM"})
-	failedWith(t, err, codeUnimplemented, "the emulator does not build signed transactions")
+	failedWith(t, err, client.CodeUnimplemented, "the emulator does not build signed transactions")
 	_, err = e.client.SignTransaction(t.Context(), client.SignTransactionParams{SignWith: "nobody", UnsignedTransaction: "02f8", Type: "TRANSACTION_TYPE_SOLANA"})
-	failedWith(t, err, codeNotFound, "nobody")
+	failedWith(t, err, client.CodeNotFound, "nobody")
 
 	const typ = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
 	for _, tt := range []struct{ name, params, want string }{

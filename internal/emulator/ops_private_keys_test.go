@@ -38,7 +38,7 @@ func failedWith(t *testing.T, err error, code int, want string) {
 	if ae.Failure.Code != code || !strings.Contains(ae.Failure.Message, want) {
 		t.Fatalf("failure = %+v, want code %d and a message containing %q", ae.Failure, code, want)
 	}
-	if code == codeNotFound && !errors.Is(err, client.ErrNotFound) {
+	if code == client.CodeNotFound && !errors.Is(err, client.ErrNotFound) {
 		t.Fatalf("errors.Is(%v, client.ErrNotFound) = false", err)
 	}
 }
@@ -172,7 +172,7 @@ func TestCreatePrivateKeysFailures(t *testing.T) {
 	p := keyParams("tagged", curveP256)
 	p.PrivateKeyTags = []string{"no-such-tag"}
 	_, err = e.client.CreatePrivateKeys(t.Context(), client.CreatePrivateKeysParams{PrivateKeys: []client.PrivateKeyParams{p}})
-	failedWith(t, err, codeNotFound, "private key tag no-such-tag not found")
+	failedWith(t, err, client.CodeNotFound, "private key tag no-such-tag not found")
 	if n := len(listKeys(t, e)); n != 1 {
 		t.Fatalf("%d keys, want 1: a failed activity must create nothing", n)
 	}

@@ -75,7 +75,7 @@ func (s *Server) evaluate(rec *activityRecord) evaluation {
 		ev.verdict, ev.failure = implicitDeny(rec, rootApprovals, "only the root quorum can approve "+rec.Activity.Type)
 	case denied != nil:
 		ev.verdict = verdictDeny
-		ev.failure = failure(codePermissionDenied, "activity %s is denied by policy %s (%q)", rec.Activity.ID, denied.PolicyID, denied.PolicyName)
+		ev.failure = failure(client.CodePermissionDenied, "activity %s is denied by policy %s (%q)", rec.Activity.ID, denied.PolicyID, denied.PolicyName)
 	case allowed:
 		ev.verdict = verdictAllow
 	case waiting:
@@ -93,7 +93,7 @@ func implicitDeny(rec *activityRecord, rootApprovals int, why string) (verdict, 
 	if rootApprovals > 0 {
 		return verdictConsensus, nil
 	}
-	return verdictDeny, failure(codePermissionDenied, "activity %s is implicitly denied: %s", rec.Activity.ID, why)
+	return verdictDeny, failure(client.CodePermissionDenied, "activity %s is implicitly denied: %s", rec.Activity.ID, why)
 }
 
 // policyOutcome evaluates a policy's condition, consensus and time. All

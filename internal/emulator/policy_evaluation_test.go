@@ -74,8 +74,8 @@ func denied(t *testing.T, err error, want string) string {
 	t.Helper()
 	var ae *client.ActivityError
 	if !errors.As(err, &ae) || ae.Status != client.StatusFailed || ae.Failure == nil ||
-		ae.Failure.Code != codePermissionDenied || !strings.Contains(ae.Failure.Message, want) {
-		t.Fatalf("got %v, want the activity denied (code 7) with %q", err, want)
+		ae.Failure.Code != client.CodePermissionDenied || !strings.Contains(ae.Failure.Message, want) {
+		t.Fatalf("got %v, want the activity denied (PERMISSION_DENIED) with %q", err, want)
 	}
 	return ae.ActivityID
 }

@@ -52,7 +52,7 @@ func registerSubmit[P any](op client.Operation, required []string,
 		run: func(s *Server, who *caller, raw json.RawMessage) (any, *client.Status) {
 			var p P
 			if err := json.Unmarshal(raw, &p); err != nil { // checked at submit time
-				return nil, failure(codeInternal, "decoding stored parameters: %v", err)
+				return nil, failure(client.CodeInternal, "decoding stored parameters: %v", err)
 			}
 			return run(s, who, &p)
 		},
@@ -80,5 +80,5 @@ func failure(code int, format string, args ...any) *client.Status {
 
 // notFound is the failure of an activity that names an unknown id.
 func notFound(format string, args ...any) *client.Status {
-	return failure(codeNotFound, format, args...)
+	return failure(client.CodeNotFound, format, args...)
 }

@@ -10,19 +10,6 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-// gRPC status codes, as the service puts them in error bodies.
-const (
-	codeInvalidArgument    = 3
-	codeNotFound           = 5
-	codePermissionDenied   = 7
-	codeResourceExhausted  = 8
-	codeFailedPrecondition = 9
-	codeUnimplemented      = 12
-	codeInternal           = 13
-	codeUnavailable        = 14
-	codeUnauthenticated    = 16
-)
-
 // apiError is a request-level failure: an HTTP status and the service's
 // {code, message, details} body.
 type apiError struct {
@@ -34,27 +21,27 @@ type apiError struct {
 func (e *apiError) Error() string { return e.message }
 
 func errInvalid(format string, args ...any) *apiError {
-	return &apiError{http.StatusBadRequest, codeInvalidArgument, fmt.Sprintf(format, args...)}
+	return &apiError{http.StatusBadRequest, client.CodeInvalidArgument, fmt.Sprintf(format, args...)}
 }
 
 func errNotFound(format string, args ...any) *apiError {
-	return &apiError{http.StatusNotFound, codeNotFound, fmt.Sprintf(format, args...)}
+	return &apiError{http.StatusNotFound, client.CodeNotFound, fmt.Sprintf(format, args...)}
 }
 
 func errUnauthenticated(format string, args ...any) *apiError {
-	return &apiError{http.StatusUnauthorized, codeUnauthenticated, fmt.Sprintf(format, args...)}
+	return &apiError{http.StatusUnauthorized, client.CodeUnauthenticated, fmt.Sprintf(format, args...)}
 }
 
 func errDenied(format string, args ...any) *apiError {
-	return &apiError{http.StatusForbidden, codePermissionDenied, fmt.Sprintf(format, args...)}
+	return &apiError{http.StatusForbidden, client.CodePermissionDenied, fmt.Sprintf(format, args...)}
 }
 
 func errInternal(format string, args ...any) *apiError {
-	return &apiError{http.StatusInternalServerError, codeInternal, fmt.Sprintf(format, args...)}
+	return &apiError{http.StatusInternalServerError, client.CodeInternal, fmt.Sprintf(format, args...)}
 }
 
 func errMethod(got, want string) *apiError {
-	return &apiError{http.StatusMethodNotAllowed, codeUnimplemented, fmt.Sprintf("method %s is not allowed here; use %s", got, want)}
+	return &apiError{http.StatusMethodNotAllowed, client.CodeUnimplemented, fmt.Sprintf("method %s is not allowed here; use %s", got, want)}
 }
 
 // response is an answer not yet written, so that a fault can drop it.
@@ -92,7 +79,7 @@ func readBody(r *http.Request, limit int64) ([]byte, *apiError) {
 		return nil, errInvalid("reading the request body: %v", err)
 	}
 	if int64(len(b)) > limit {
-		return nil, &apiError{http.StatusRequestEntityTooLarge, codeResourceExhausted, fmt.Sprintf("request body exceeds the limit of %d bytes", limit)}
+		return nil, &apiError{http.StatusRequestEntityTooLarge, client.CodeResourceExhausted, fmt.Sprintf("request body exceeds the limit of %d bytes", limit)}
 	}
 	return b, nil
 }
