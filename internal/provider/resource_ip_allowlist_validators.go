@@ -34,7 +34,7 @@ const ipAllowlistRecoveryHelp = "An IP allowlist that leaves out the address Ter
 // PERMISSION_DENIED), which an allowlist is the likely cause of here.
 func ipAllowlistDenied(err error) bool {
 	var apiErr *client.APIError
-	return errors.As(err, &apiErr) && (apiErr.HTTPStatus == 403 || apiErr.Code == 7)
+	return errors.As(err, &apiErr) && (apiErr.HTTPStatus == 403 || apiErr.Code == client.CodePermissionDenied)
 }
 
 // ipAllowlistExplain adds the recovery steps to an error that says the
