@@ -75,7 +75,7 @@ func start(t *testing.T, args []string, env map[string]string) *instance {
 func (in *instance) clientOf(t *testing.T, prefix string) *client.Client {
 	t.Helper()
 	c, err := client.New(client.Config{BaseURL: in.vals["CUSTODY_BASE_URL"], OrganizationID: in.vals["CUSTODY_ORGANIZATION_ID"],
-		APIPublicKey: in.vals[prefix+"PUBLIC_KEY"], APIPrivateKey: in.vals[prefix+"PRIVATE_KEY"], MaxRetries: -1})
+		APIPublicKey: in.vals[prefix+"PUBLIC_KEY"], APIPrivateKey: in.vals[prefix+"PRIVATE_KEY"], Retries: client.NoRetries})
 	if err != nil {
 		t.Fatalf("client from the printed lines: %v", err)
 	}

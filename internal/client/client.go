@@ -41,12 +41,12 @@ type Config struct {
 	// UserAgent is sent as User-Agent; empty means DefaultUserAgent.
 	UserAgent string
 
-	// MaxRetries bounds the retries of one request after a 429, any 5xx,
+	// Retries bounds the retries of one request after a 429, any 5xx,
 	// a dropped or reset connection, a timeout or another transport error;
 	// submits included, since a retry resends the identical body, which the
-	// service deduplicates. Zero means DefaultMaxRetries; negative means no
-	// retry.
-	MaxRetries int
+	// service deduplicates. The zero value means DefaultMaxRetries; set
+	// RetryUpTo(n) or NoRetries for anything else.
+	Retries Retries
 	// RetryWaitMin and RetryWaitMax bound the backoff between retries when
 	// the service sends no Retry-After: the n-th retry waits a random time
 	// up to min(RetryWaitMax, RetryWaitMin·2^(n-1)) (full jitter).
@@ -72,6 +72,29 @@ type Config struct {
 	// Log, when set, receives debug events (retries, polls). It is never
 	// given request bodies or keys. Its signature matches tflog.Debug.
 	Log func(ctx context.Context, msg string, fields ...map[string]any)
+}
+
+// Retries is how many times a request may be retried. Its zero value
+// means DefaultMaxRetries, so a Config that says nothing gets the default
+// and "never retry" has to be asked for by name.
+type Retries struct {
+	n   int
+	set bool
+}
+
+// RetryUpTo allows up to n retries of each request (n+1 attempts in all);
+// RetryUpTo(0) is NoRetries. New refuses a negative n.
+func RetryUpTo(n int) Retries { return Retries{n: n, set: true} }
+
+// NoRetries sends each request once.
+var NoRetries = RetryUpTo(0)
+
+// limit is the number of retries allowed.
+func (r Retries) limit() int {
+	if !r.set {
+		return DefaultMaxRetries
+	}
+	return r.n
 }
 
 // Client is safe for concurrent use. Its With* methods return copies that
@@ -129,13 +152,16 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n := cfg.Retries.limit(); n < 0 {
+		return nil, fmt.Errorf("retries must not be negative, got %d (use NoRetries to send each request once)", n)
+	}
 	c := &Client{
 		baseURL:        u,
 		orgID:          cfg.OrganizationID,
 		key:            key,
 		http:           cfg.HTTPClient,
 		ua:             cfg.UserAgent,
-		maxRetries:     cfg.MaxRetries,
+		maxRetries:     cfg.Retries.limit(),
 		retryMin:       orDefault(cfg.RetryWaitMin, DefaultRetryWaitMin),
 		retryMax:       orDefault(cfg.RetryWaitMax, DefaultRetryWaitMax),
 		pollMin:        orDefault(cfg.PollInterval, DefaultPollInterval),
@@ -156,12 +182,6 @@ func New(cfg Config) (*Client, error) {
 	}
 	if c.ua == "" {
 		c.ua = DefaultUserAgent
-	}
-	switch {
-	case cfg.MaxRetries == 0:
-		c.maxRetries = DefaultMaxRetries
-	case cfg.MaxRetries < 0:
-		c.maxRetries = 0
 	}
 	if c.pollMax < c.pollMin {
 		c.pollMax = c.pollMin

@@ -72,3 +72,38 @@ func TestWithOrganizationChangesTheBodyOnly(t *testing.T) {
 		t.Errorf("original client body = %s (WithOrganization must not change it)", got)
 	}
 }
+
+func TestRetriesSaySoExplicitly(t *testing.T) {
+	down := func(_ int, _ recorded, w http.ResponseWriter) {
+		writeJSON(w, 503, `{"code":14,"message":"down","details":[]}`)
+	}
+	tests := []struct {
+		name    string
+		retries Retries
+		want    int // requests sent
+	}{
+		{"zero value is the default", Retries{}, DefaultMaxRetries + 1},
+		{"RetryUpTo(2)", RetryUpTo(2), 3},
+		{"RetryUpTo(0) sends once", RetryUpTo(0), 1},
+		{"NoRetries sends once", NoRetries, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeService{answer: down}
+			c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retries = tt.retries })
+			if _, err := c.Whoami(t.Context(), WhoamiRequest{}); err == nil {
+				t.Fatal("want an error")
+			}
+			if n := len(f.all()); n != tt.want {
+				t.Errorf("%d requests, want %d", n, tt.want)
+			}
+		})
+	}
+	t.Run("negative is refused", func(t *testing.T) {
+		_, err := New(Config{BaseURL: "https://api.example.com", OrganizationID: "org",
+			APIPublicKey: testKey.PublicKeyHex(), APIPrivateKey: testKey.PrivateKeyHex(), Retries: RetryUpTo(-1)})
+		if err == nil || !strings.Contains(err.Error(), "must not be negative") {
+			t.Fatalf("error = %v", err)
+		}
+	})
+}

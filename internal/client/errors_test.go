@@ -28,7 +28,7 @@ func TestAPIErrorTyping(t *testing.T) {
 				w.Header().Set("X-Request-Id", "req-42")
 				writeJSON(w, tt.status, tt.body)
 			}}
-			c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = -1 })
+			c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retries = NoRetries })
 			_, err := c.GetPolicy(t.Context(), GetPolicyRequest{PolicyID: "p-9"})
 			if got := errors.Is(err, ErrNotFound); got != tt.wantNotFound {
 				t.Errorf("errors.Is(%v, ErrNotFound) = %v", err, got)

@@ -65,7 +65,7 @@ var errPollLimit = errors.New("fuzz: poll limit reached")
 func newFuzzBaseClient(tb testing.TB) *Client {
 	tb.Helper()
 	c, err := New(Config{BaseURL: "http://127.0.0.1:1", OrganizationID: "org-1",
-		APIPublicKey: fuzzPublicKey, APIPrivateKey: fuzzPrivateKey, MaxRetries: -1})
+		APIPublicKey: fuzzPublicKey, APIPrivateKey: fuzzPrivateKey, Retries: NoRetries})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -236,7 +236,7 @@ func TestRetryGivesUpAfterMaxRetries(t *testing.T) {
 	f := &fakeService{answer: func(_ int, _ recorded, w http.ResponseWriter) {
 		writeJSON(w, 503, `{"code":14,"message":"down","details":[]}`)
 	}}
-	c, s := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 3 })
+	c, s := newTestClient(t, f, func(cfg *Config) { cfg.Retries = RetryUpTo(3) })
 	_, err := c.Whoami(t.Context(), WhoamiRequest{})
 	if err == nil || !strings.Contains(err.Error(), "gave up after 4 attempts") {
 		t.Fatalf("error = %v", err)
@@ -254,9 +254,9 @@ func TestRetryGivesUpAfterMaxRetries(t *testing.T) {
 	}
 }
 
-func TestNegativeMaxRetriesDisablesRetries(t *testing.T) {
+func TestNoRetriesSendsEachRequestOnce(t *testing.T) {
 	f := &fakeService{answer: func(_ int, _ recorded, w http.ResponseWriter) { writeJSON(w, 502, `{}`) }}
-	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = -1 })
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retries = NoRetries })
 	if _, err := c.Whoami(t.Context(), WhoamiRequest{}); err == nil {
 		t.Fatal("want an error")
 	}
@@ -342,7 +342,7 @@ func TestRetryWaitsAreJitteredBackoffOrRetryAfter(t *testing.T) {
 			writeJSON(w, 500, `{"code":13,"message":"internal","details":[]}`)
 		}
 	}}
-	c, s := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 8 })
+	c, s := newTestClient(t, f, func(cfg *Config) { cfg.Retries = RetryUpTo(8) })
 	c.now = func() time.Time { return now }
 	var capped []time.Duration
 	c.jitter = func(d time.Duration) time.Duration {
@@ -368,7 +368,7 @@ func TestGaveUpSaysHowManyAttempts(t *testing.T) {
 	unavailable := func(w http.ResponseWriter) { writeJSON(w, 503, `{"code":14,"message":"down","details":[]}`) }
 	t.Run("retries exhausted on a status", func(t *testing.T) {
 		f := &fakeService{answer: func(_ int, _ recorded, w http.ResponseWriter) { unavailable(w) }}
-		c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 2 })
+		c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retries = RetryUpTo(2) })
 		_, err := c.Whoami(t.Context(), WhoamiRequest{})
 		wantGaveUp(t, err, "down (gave up after 3 attempts)", 3, f)
 		var apiErr *APIError
@@ -379,7 +379,7 @@ func TestGaveUpSaysHowManyAttempts(t *testing.T) {
 	t.Run("retries exhausted on dropped connections", func(t *testing.T) {
 		f := &fakeService{}
 		f.answer = func(_ int, _ recorded, w http.ResponseWriter) { hangUp(t, w) }
-		c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = 2 })
+		c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retries = RetryUpTo(2) })
 		_, err := c.Whoami(t.Context(), WhoamiRequest{})
 		wantGaveUp(t, err, "(gave up after 3 attempts)", 3, f)
 		if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
@@ -388,7 +388,7 @@ func TestGaveUpSaysHowManyAttempts(t *testing.T) {
 	})
 	t.Run("retries off", func(t *testing.T) {
 		f := &fakeService{answer: func(_ int, _ recorded, w http.ResponseWriter) { unavailable(w) }}
-		c, _ := newTestClient(t, f, func(cfg *Config) { cfg.MaxRetries = -1 })
+		c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retries = NoRetries })
 		_, err := c.Whoami(t.Context(), WhoamiRequest{})
 		wantGaveUp(t, err, "(gave up after 1 attempt)", 1, f)
 	})

@@ -79,7 +79,7 @@ func TestFaultInjection(t *testing.T) {
 	})
 	t.Run("down, then back up", func(t *testing.T) {
 		e := newTestEmulator(t, func(o *Options) { o.Faults = Faults{Down: true} })
-		c, _ := client.New(client.Config{BaseURL: e.http.URL, OrganizationID: testOrg, APIPublicKey: e.key.PublicKeyHex(), APIPrivateKey: e.key.PrivateKeyHex(), MaxRetries: 2, RetryWaitMin: time.Millisecond})
+		c, _ := client.New(client.Config{BaseURL: e.http.URL, OrganizationID: testOrg, APIPublicKey: e.key.PublicKeyHex(), APIPrivateKey: e.key.PrivateKeyHex(), Retries: client.RetryUpTo(2), RetryWaitMin: time.Millisecond})
 		if _, err := c.Whoami(t.Context(), whoami()); err == nil {
 			t.Fatal("a down service answered")
 		}

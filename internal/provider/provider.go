@@ -148,7 +148,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	retries := 0
+	var retries client.Retries // the client's default
 	if v := values["max_retries"]; v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > 20 {
@@ -156,10 +156,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 				fmt.Sprintf("max_retries (or CUSTODY_MAX_RETRIES) must be a whole number from 0 to 20, got %q.", v))
 			return
 		}
-		retries = n
-		if n == 0 {
-			retries = -1 // the client reads 0 as "default"
-		}
+		retries = client.RetryUpTo(n)
 	}
 	approval := DefaultApprovalTimeout
 	if v := values["approval_timeout"]; v != "" {
@@ -189,7 +186,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		OrganizationID: values["organization_id"],
 		APIPublicKey:   values["api_public_key"],
 		APIPrivateKey:  privateKey,
-		MaxRetries:     retries,
+		Retries:        retries,
 		UserAgent:      fmt.Sprintf("terraform-provider-custody/%s (+terraform %s)", p.version, req.TerraformVersion),
 		// An apply that timed out leaves its activity waiting for
 		// approval; the next apply must adopt it, not act twice.
