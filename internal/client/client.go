@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -146,14 +145,14 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	if strings.TrimSpace(cfg.OrganizationID) == "" {
-		return nil, errors.New("organization id is required")
+		return nil, configError(FieldOrganizationID, "organization id is required")
 	}
 	key, err := ParseAPIKey(cfg.APIPublicKey, cfg.APIPrivateKey)
 	if err != nil {
 		return nil, err
 	}
 	if n := cfg.Retries.limit(); n < 0 {
-		return nil, fmt.Errorf("retries must not be negative, got %d (use NoRetries to send each request once)", n)
+		return nil, configError(FieldRetries, "retries must not be negative, got %d (use NoRetries to send each request once)", n)
 	}
 	c := &Client{
 		baseURL:        u,
@@ -237,29 +236,30 @@ func CheckBaseURL(raw string) error {
 }
 
 // parseBaseURL refuses anything but https, except http to a loopback host,
-// so that API keys and stamps never cross a network in the clear.
+// so that API keys and stamps never cross a network in the clear. Its
+// errors are *ConfigError about FieldBaseURL.
 func parseBaseURL(raw string) (*url.URL, error) {
 	if strings.TrimSpace(raw) == "" {
-		return nil, errors.New("base URL is required")
+		return nil, configError(FieldBaseURL, "base URL is required")
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("base URL %q: %w", raw, err)
+		return nil, &ConfigError{Field: FieldBaseURL, Err: fmt.Errorf("base URL %q: %w", raw, err)}
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("base URL %q has no host", raw)
+		return nil, configError(FieldBaseURL, "base URL %q has no host", raw)
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fmt.Errorf("base URL %q must not have a query or fragment", raw)
+		return nil, configError(FieldBaseURL, "base URL %q must not have a query or fragment", raw)
 	}
 	switch u.Scheme {
 	case "https":
 	case "http":
 		if !isLoopback(u.Hostname()) {
-			return nil, fmt.Errorf("base URL %q: plain http is allowed only for a loopback host such as 127.0.0.1 or localhost (the local emulator); use https", raw)
+			return nil, configError(FieldBaseURL, "base URL %q: plain http is allowed only for a loopback host such as 127.0.0.1 or localhost (the local emulator); use https", raw)
 		}
 	default:
-		return nil, fmt.Errorf("base URL %q: scheme must be https (or http for a loopback host)", raw)
+		return nil, configError(FieldBaseURL, "base URL %q: scheme must be https (or http for a loopback host)", raw)
 	}
 	return u, nil
 }

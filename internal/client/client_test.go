@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -106,4 +107,42 @@ func TestRetriesSaySoExplicitly(t *testing.T) {
 			t.Fatalf("error = %v", err)
 		}
 	})
+}
+
+func TestNewErrorsNameTheirField(t *testing.T) {
+	other, err := GenerateAPIKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Config{BaseURL: "https://api.example.com", OrganizationID: "org", APIPublicKey: testKey.PublicKeyHex(), APIPrivateKey: testKey.PrivateKeyHex()}
+	tests := []struct {
+		name   string
+		mutate func(*Config)
+		want   ConfigField
+	}{
+		{"no base URL", func(c *Config) { c.BaseURL = "" }, FieldBaseURL},
+		{"remote http", func(c *Config) { c.BaseURL = "http://api.example.com" }, FieldBaseURL},
+		{"unparsable URL", func(c *Config) { c.BaseURL = "https://[::1" }, FieldBaseURL},
+		{"no organization", func(c *Config) { c.OrganizationID = " " }, FieldOrganizationID},
+		{"no public key", func(c *Config) { c.APIPublicKey = "" }, FieldAPIPublicKey},
+		{"malformed public key", func(c *Config) { c.APIPublicKey = "04abcd" }, FieldAPIPublicKey},
+		{"no private key", func(c *Config) { c.APIPrivateKey = "" }, FieldAPIPrivateKey},
+		{"malformed private key", func(c *Config) { c.APIPrivateKey = "zz" }, FieldAPIPrivateKey},
+		{"mismatched pair", func(c *Config) { c.APIPrivateKey = other.PrivateKeyHex() }, FieldAPIPrivateKey},
+		{"negative retries", func(c *Config) { c.Retries = RetryUpTo(-1) }, FieldRetries},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := base
+			tt.mutate(&cfg)
+			_, err := New(cfg)
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Field != tt.want {
+				t.Fatalf("New: %v (%T), want a *ConfigError about %s", err, err, tt.want)
+			}
+			if ce.Error() == "" || strings.Contains(ce.Error(), testKey.PrivateKeyHex()) || strings.Contains(ce.Error(), other.PrivateKeyHex()) {
+				t.Errorf("message %q is empty or reveals a private key", ce.Error())
+			}
+		})
+	}
 }

@@ -29,6 +29,36 @@ const (
 	CodeUnauthenticated    = 16 // UNAUTHENTICATED
 )
 
+// ConfigField names the Config field a ConfigError is about.
+type ConfigField string
+
+// The Config fields that New can refuse.
+const (
+	FieldBaseURL        ConfigField = "BaseURL"
+	FieldOrganizationID ConfigField = "OrganizationID"
+	FieldAPIPublicKey   ConfigField = "APIPublicKey"
+	FieldAPIPrivateKey  ConfigField = "APIPrivateKey" // also a pair that does not match
+	FieldRetries        ConfigField = "Retries"
+)
+
+// ConfigError is a configuration value that New, ParseAPIKey or
+// CheckBaseURL refuses. Field says which one, so that a caller can point
+// at its own setting with errors.As instead of reading the message; the
+// message is Err's, and never holds the private key.
+type ConfigError struct {
+	Field ConfigField
+	Err   error
+}
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// configError is a *ConfigError about field.
+func configError(field ConfigField, format string, args ...any) error {
+	return &ConfigError{Field: field, Err: fmt.Errorf(format, args...)}
+}
+
 // Status is the service's error shape: the body of a non-2xx answer and
 // an activity's failure.
 type Status struct {

@@ -35,30 +35,31 @@ type APIKey struct {
 
 // ParseAPIKey decodes the key pair (compressed SEC1 public key in hex,
 // 32-byte private scalar in hex) and checks that they belong together, so a
-// mismatched pair fails here rather than as a 401 from the service.
+// mismatched pair fails here rather than as a 401 from the service. Its
+// errors are *ConfigError; a mismatch is about FieldAPIPrivateKey.
 func ParseAPIKey(publicHex, privateHex string) (*APIKey, error) {
 	publicHex = strings.ToLower(strings.TrimSpace(publicHex))
 	if publicHex == "" {
-		return nil, errors.New("API public key is required")
+		return nil, configError(FieldAPIPublicKey, "API public key is required")
 	}
 	if strings.TrimSpace(privateHex) == "" {
-		return nil, errors.New("API private key is required")
+		return nil, configError(FieldAPIPrivateKey, "API private key is required")
 	}
 	pub, err := ParsePublicKey(publicHex)
 	if err != nil {
-		return nil, err
+		return nil, &ConfigError{Field: FieldAPIPublicKey, Err: err}
 	}
 	raw, err := hex.DecodeString(strings.TrimSpace(privateHex))
 	if err != nil || len(raw) != 32 {
 		// The value is secret: never echo it.
-		return nil, errors.New("API private key must be 64 hex characters (a 32-byte P-256 scalar)")
+		return nil, configError(FieldAPIPrivateKey, "API private key must be 64 hex characters (a 32-byte P-256 scalar)")
 	}
 	priv, err := ecdsa.ParseRawPrivateKey(elliptic.P256(), raw)
 	if err != nil {
-		return nil, errors.New("API private key is not a valid P-256 scalar")
+		return nil, configError(FieldAPIPrivateKey, "API private key is not a valid P-256 scalar")
 	}
 	if !priv.PublicKey.Equal(pub) {
-		return nil, fmt.Errorf("API private key does not match API public key %s", publicHex)
+		return nil, configError(FieldAPIPrivateKey, "API private key does not match API public key %s", publicHex)
 	}
 	return &APIKey{priv: priv, pubHex: publicHex}, nil
 }
