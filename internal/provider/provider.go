@@ -3,6 +3,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -198,8 +199,12 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		},
 	})
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(configErrorPath(err), "Invalid provider configuration", err.Error()+
-			" (set in the provider block or CUSTODY_BASE_URL, CUSTODY_ORGANIZATION_ID, CUSTODY_API_PUBLIC_KEY, CUSTODY_API_PRIVATE_KEY)")
+		const where = " (set in the provider block or CUSTODY_BASE_URL, CUSTODY_ORGANIZATION_ID, CUSTODY_API_PUBLIC_KEY, CUSTODY_API_PRIVATE_KEY)"
+		if attr := configErrorAttr(err); attr != "" {
+			resp.Diagnostics.AddAttributeError(path.Root(attr), "Invalid provider configuration", err.Error()+where)
+		} else {
+			resp.Diagnostics.AddError("Invalid provider configuration", err.Error()+where)
+		}
 		return
 	}
 	ctx = tflog.SetField(ctx, "custody_base_url", values["base_url"])
@@ -221,19 +226,24 @@ func credentialsAbsent(settings []*setting) bool {
 	return true
 }
 
-// configErrorPath points a client configuration error at its attribute.
-func configErrorPath(err error) path.Path {
-	msg := err.Error()
-	switch {
-	case strings.Contains(msg, "base URL"):
-		return path.Root("base_url")
-	case strings.Contains(msg, "organization id"):
-		return path.Root("organization_id")
-	case strings.Contains(msg, "private key"):
-		return path.Root("api_private_key")
-	default:
-		return path.Root("api_public_key")
+// configFieldAttrs names the provider attribute behind each client Config
+// field that client.New can refuse.
+var configFieldAttrs = map[client.ConfigField]string{
+	client.FieldBaseURL:        "base_url",
+	client.FieldOrganizationID: "organization_id",
+	client.FieldAPIPublicKey:   "api_public_key",
+	client.FieldAPIPrivateKey:  "api_private_key",
+	client.FieldRetries:        "max_retries",
+}
+
+// configErrorAttr is the attribute a client configuration error is about,
+// or "" for an error that names no field.
+func configErrorAttr(err error) string {
+	var cfgErr *client.ConfigError
+	if errors.As(err, &cfgErr) {
+		return configFieldAttrs[cfgErr.Field]
 	}
+	return ""
 }
 
 func (p *CustodyProvider) Resources(_ context.Context) []func() resource.Resource {

@@ -2,11 +2,13 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -200,4 +202,53 @@ func TestConfigureWithoutCredentialsServesOnlyTheKeySet(t *testing.T) {
 	if !resp.Diagnostics.HasError() {
 		t.Fatal("plain http to a remote host accepted in key-set-only mode")
 	}
+}
+
+// TestClientConfigErrorsPointAtTheirAttribute: a value that client.New
+// refuses is reported on the attribute it came from, found by the
+// client's typed ConfigError rather than by the words of its message.
+func TestClientConfigErrorsPointAtTheirAttribute(t *testing.T) {
+	key, _ := client.GenerateAPIKey()
+	other, _ := client.GenerateAPIKey()
+	tests := []struct {
+		name, attr string
+		value      string
+		wantAttr   string
+	}{
+		{"remote plain http", "base_url", "http://api.example.com", "base_url"},
+		{"blank organization", "organization_id", "   ", "organization_id"},
+		{"malformed public key", "api_public_key", "04abcd", "api_public_key"},
+		{"malformed private key", "api_private_key", "zz", "api_private_key"},
+		{"mismatched pair", "api_private_key", other.PrivateKeyHex(), "api_private_key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clearCustodyEnv(t)
+			attrs := map[string]tftypes.Value{
+				"base_url": str("http://127.0.0.1:8443"), "organization_id": str("org"),
+				"api_public_key": str(key.PublicKeyHex()), "api_private_key": str(key.PrivateKeyHex()),
+			}
+			attrs[tt.attr] = str(tt.value)
+			errs := configure(t, attrs).Diagnostics.Errors()
+			if len(errs) != 1 {
+				t.Fatalf("want one error, got %v", errs)
+			}
+			d, ok := errs[0].(diag.DiagnosticWithPath)
+			if !ok || !d.Path().Equal(path.Root(tt.wantAttr)) {
+				t.Fatalf("error %q is not on %s", errs[0].Detail(), tt.wantAttr)
+			}
+		})
+	}
+	t.Run("retries", func(t *testing.T) {
+		_, err := client.New(client.Config{BaseURL: "https://api.example.com", OrganizationID: "org",
+			APIPublicKey: key.PublicKeyHex(), APIPrivateKey: key.PrivateKeyHex(), Retries: client.RetryUpTo(-1)})
+		if got := configErrorAttr(err); got != "max_retries" {
+			t.Fatalf("configErrorAttr(%v) = %q, want max_retries", err, got)
+		}
+	})
+	t.Run("an error without a field", func(t *testing.T) {
+		if got := configErrorAttr(errors.New("something else")); got != "" {
+			t.Fatalf("configErrorAttr = %q, want none", got)
+		}
+	})
 }
