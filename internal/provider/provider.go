@@ -3,18 +3,17 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -43,12 +42,12 @@ func New(version string) func() provider.Provider {
 
 // providerModel is the provider block.
 type providerModel struct {
-	BaseURL         types.String `tfsdk:"base_url"`
-	OrganizationID  types.String `tfsdk:"organization_id"`
-	APIPublicKey    types.String `tfsdk:"api_public_key"`
-	APIPrivateKey   types.String `tfsdk:"api_private_key"`
-	MaxRetries      types.Int64  `tfsdk:"max_retries"`
-	ApprovalTimeout types.String `tfsdk:"approval_timeout"`
+	BaseURL         types.String         `tfsdk:"base_url"`
+	OrganizationID  types.String         `tfsdk:"organization_id"`
+	APIPublicKey    types.String         `tfsdk:"api_public_key"`
+	APIPrivateKey   types.String         `tfsdk:"api_private_key"`
+	MaxRetries      types.Int64          `tfsdk:"max_retries"`
+	ApprovalTimeout timetypes.GoDuration `tfsdk:"approval_timeout"`
 }
 
 func (p *CustodyProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -82,14 +81,17 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"Prefer `CUSTODY_API_PRIVATE_KEY` to writing it in configuration.",
 			},
 			"max_retries": schema.Int64Attribute{
-				Optional: true,
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.Between(0, maxRetriesLimit)},
 				MarkdownDescription: "How many times a request is retried after a 429, any 5xx, a dropped or reset connection " +
 					"or a timeout (0 to 20, default 5), waiting as `Retry-After` asks or else an exponential backoff with jitter. " +
 					"Retries resend the identical body, which the service answers with the same activity, so a retried change " +
 					"is never made twice. Falls back to `CUSTODY_MAX_RETRIES`.",
 			},
 			"approval_timeout": schema.StringAttribute{
-				Optional: true,
+				Optional:   true,
+				CustomType: timetypes.GoDurationType{},
+				Validators: []validator.String{positiveDuration()},
 				MarkdownDescription: "How long a create, update or delete waits for an activity that needs consensus (approvals by " +
 					"other users) when the resource sets no `timeouts`; a Go duration such as `30m` (default `20m`). " +
 					"Falls back to `CUSTODY_APPROVAL_TIMEOUT`.",
@@ -98,76 +100,25 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 	}
 }
 
-// setting is one provider attribute with its environment fallback.
-type setting struct {
-	attr, env string
-	value     types.String
-	required  bool
-}
-
 func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	maxRetries := types.StringNull()
-	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
-		maxRetries = types.StringValue(strconv.FormatInt(cfg.MaxRetries.ValueInt64(), 10))
-	} else if cfg.MaxRetries.IsUnknown() {
-		maxRetries = types.StringUnknown()
-	}
-	settings := []*setting{
-		{attr: "base_url", env: "CUSTODY_BASE_URL", value: cfg.BaseURL, required: true},
-		{attr: "organization_id", env: "CUSTODY_ORGANIZATION_ID", value: cfg.OrganizationID, required: true},
-		{attr: "api_public_key", env: "CUSTODY_API_PUBLIC_KEY", value: cfg.APIPublicKey, required: true},
-		{attr: "api_private_key", env: "CUSTODY_API_PRIVATE_KEY", value: cfg.APIPrivateKey, required: true},
-		{attr: "max_retries", env: "CUSTODY_MAX_RETRIES", value: maxRetries},
-		{attr: "approval_timeout", env: "CUSTODY_APPROVAL_TIMEOUT", value: cfg.ApprovalTimeout},
-	}
-	values := map[string]string{}
-	keySetOnly := credentialsAbsent(settings[1:4])
-	for _, s := range settings {
-		if s.value.IsUnknown() {
-			// The value depends on something not yet applied; the client
-			// cannot be built from a guess.
-			resp.Diagnostics.AddAttributeError(path.Root(s.attr), "Unknown "+s.attr,
-				fmt.Sprintf("The provider cannot be configured with an unknown %s. Set it to a value known at plan time, or use the %s environment variable.", s.attr, s.env))
-			continue
-		}
-		v := s.value.ValueString()
-		if v == "" {
-			v = os.Getenv(s.env)
-		}
-		needed := s.required && (!keySetOnly || s.attr == "base_url")
-		if v == "" && needed {
-			resp.Diagnostics.AddAttributeError(path.Root(s.attr), "Missing "+s.attr,
-				fmt.Sprintf("Set %s in the provider block or the %s environment variable.", s.attr, s.env))
-		}
-		values[s.attr] = strings.TrimSpace(v)
-	}
+	values, keySetOnly := resolveSettings(cfg.settings(), &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	var retries client.Retries // the client's default
-	if v := values["max_retries"]; v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 || n > 20 {
-			resp.Diagnostics.AddAttributeError(path.Root("max_retries"), "Invalid max_retries",
-				fmt.Sprintf("max_retries (or CUSTODY_MAX_RETRIES) must be a whole number from 0 to 20, got %q.", v))
-			return
-		}
-		retries = client.RetryUpTo(n)
+	retries, why := parseMaxRetries(values["max_retries"])
+	if why != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("max_retries"), "Invalid max_retries", why)
+		return
 	}
-	approval := DefaultApprovalTimeout
-	if v := values["approval_timeout"]; v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			resp.Diagnostics.AddAttributeError(path.Root("approval_timeout"), "Invalid approval_timeout",
-				fmt.Sprintf("approval_timeout (or CUSTODY_APPROVAL_TIMEOUT) must be a positive duration such as \"30m\", got %q.", v))
-			return
-		}
-		approval = d
+	approval, why := parseApprovalTimeout(values["approval_timeout"])
+	if why != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("approval_timeout"), "Invalid approval_timeout", why)
+		return
 	}
 	if keySetOnly {
 		// The webhook key set needs no credentials, so a provider with only
@@ -213,37 +164,6 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	data := newProviderData(c, approval)
 	resp.ResourceData = data
 	resp.DataSourceData = data
-}
-
-// credentialsAbsent reports whether none of the credential settings is set
-// in the block or the environment.
-func credentialsAbsent(settings []*setting) bool {
-	for _, s := range settings {
-		if !s.value.IsNull() || os.Getenv(s.env) != "" {
-			return false
-		}
-	}
-	return true
-}
-
-// configFieldAttrs names the provider attribute behind each client Config
-// field that client.New can refuse.
-var configFieldAttrs = map[client.ConfigField]string{
-	client.FieldBaseURL:        "base_url",
-	client.FieldOrganizationID: "organization_id",
-	client.FieldAPIPublicKey:   "api_public_key",
-	client.FieldAPIPrivateKey:  "api_private_key",
-	client.FieldRetries:        "max_retries",
-}
-
-// configErrorAttr is the attribute a client configuration error is about,
-// or "" for an error that names no field.
-func configErrorAttr(err error) string {
-	var cfgErr *client.ConfigError
-	if errors.As(err, &cfgErr) {
-		return configFieldAttrs[cfgErr.Field]
-	}
-	return ""
 }
 
 func (p *CustodyProvider) Resources(_ context.Context) []func() resource.Resource {

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -29,9 +32,19 @@ func configure(t *testing.T, attrs map[string]tftypes.Value) *provider.Configure
 	p := New("test")()
 	var sr provider.SchemaResponse
 	p.Schema(ctx, provider.SchemaRequest{}, &sr)
-	typ, ok := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	resp := &provider.ConfigureResponse{}
+	p.Configure(ctx, provider.ConfigureRequest{TerraformVersion: "1.11.4",
+		Config: tfsdk.Config{Schema: sr.Schema, Raw: providerBlock(t, sr.Schema, attrs)}}, resp)
+	return resp
+}
+
+// providerBlock is a provider block of schema s holding attrs; the
+// attributes not in attrs are null.
+func providerBlock(t *testing.T, s schema.Schema, attrs map[string]tftypes.Value) tftypes.Value {
+	t.Helper()
+	typ, ok := s.Type().TerraformType(context.Background()).(tftypes.Object)
 	if !ok {
-		t.Fatalf("provider schema type is %T, not an object", sr.Schema.Type().TerraformType(ctx))
+		t.Fatalf("provider schema type is %T, not an object", s.Type().TerraformType(context.Background()))
 	}
 	vals := map[string]tftypes.Value{}
 	for name, at := range typ.AttributeTypes {
@@ -40,10 +53,7 @@ func configure(t *testing.T, attrs map[string]tftypes.Value) *provider.Configure
 			vals[name] = v
 		}
 	}
-	resp := &provider.ConfigureResponse{}
-	p.Configure(ctx, provider.ConfigureRequest{TerraformVersion: "1.11.4",
-		Config: tfsdk.Config{Schema: sr.Schema, Raw: tftypes.NewValue(typ, vals)}}, resp)
-	return resp
+	return tftypes.NewValue(typ, vals)
 }
 
 func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
@@ -87,7 +97,11 @@ func TestConfigureErrorsNameTheAttributeAndVariable(t *testing.T) {
 		{"malformed public key", with("api_public_key", str("04abcd")), []string{"compressed P-256"}},
 		{"mismatched pair", with("api_public_key", str(other.PublicKeyHex())), []string{"does not match"}},
 		{"bad retries", with("max_retries", tftypes.NewValue(tftypes.Number, 99)), []string{"max_retries", "0 to 20"}},
-		{"bad approval timeout", with("approval_timeout", str("soon")), []string{"approval_timeout", "CUSTODY_APPROVAL_TIMEOUT"}},
+		// timetypes.GoDuration refuses a literal that is no duration while
+		// the block is read, on approval_timeout, before Configure's own
+		// check; Terraform refuses it earlier still, at validation (see
+		// TestProviderBlockLiteralsCheckedAtValidation).
+		{"bad approval timeout", with("approval_timeout", str("soon")), []string{"Invalid Time Duration String Value", "soon"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -251,4 +265,112 @@ func TestClientConfigErrorsPointAtTheirAttribute(t *testing.T) {
 			t.Fatalf("configErrorAttr = %q, want none", got)
 		}
 	})
+}
+
+// TestConfigureChecksTheVariables: nothing checks CUSTODY_MAX_RETRIES or
+// CUSTODY_APPROVAL_TIMEOUT before Configure, which refuses a bad one on
+// its attribute with a message naming the variable.
+func TestConfigureChecksTheVariables(t *testing.T) {
+	key, _ := client.GenerateAPIKey()
+	valid := map[string]tftypes.Value{
+		"base_url": str("http://127.0.0.1:8443"), "organization_id": str("org"),
+		"api_public_key": str(key.PublicKeyHex()), "api_private_key": str(key.PrivateKeyHex()),
+	}
+	tests := []struct{ env, value, attr, want string }{
+		{"CUSTODY_MAX_RETRIES", "many", "max_retries", `CUSTODY_MAX_RETRIES) must be a whole number from 0 to 20, got "many"`},
+		{"CUSTODY_MAX_RETRIES", "21", "max_retries", `got "21"`},
+		{"CUSTODY_MAX_RETRIES", "-1", "max_retries", `got "-1"`},
+		{"CUSTODY_APPROVAL_TIMEOUT", "soon", "approval_timeout", `CUSTODY_APPROVAL_TIMEOUT) must be a positive duration such as "30m", got "soon"`},
+		{"CUSTODY_APPROVAL_TIMEOUT", "0s", "approval_timeout", `got "0s"`},
+		{"CUSTODY_APPROVAL_TIMEOUT", "-5m", "approval_timeout", `got "-5m"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.env+"="+tt.value, func(t *testing.T) {
+			clearCustodyEnv(t)
+			t.Setenv(tt.env, tt.value)
+			errs := configure(t, valid).Diagnostics.Errors()
+			if len(errs) != 1 {
+				t.Fatalf("want one error, got %v", errs)
+			}
+			d, ok := errs[0].(diag.DiagnosticWithPath)
+			if !ok || !d.Path().Equal(path.Root(tt.attr)) || !strings.Contains(d.Detail(), tt.want) {
+				t.Fatalf("error %q %q, want one on %s saying %q", errs[0].Summary(), errs[0].Detail(), tt.attr, tt.want)
+			}
+		})
+	}
+	t.Run("good values", func(t *testing.T) {
+		clearCustodyEnv(t)
+		t.Setenv("CUSTODY_MAX_RETRIES", "20")
+		t.Setenv("CUSTODY_APPROVAL_TIMEOUT", "1h30m")
+		resp := configure(t, valid)
+		pd, ok := resp.ResourceData.(*providerData)
+		if resp.Diagnostics.HasError() || !ok || pd.approvalTimeout != 90*time.Minute {
+			t.Fatalf("diagnostics %v, data %#v", resp.Diagnostics, resp.ResourceData)
+		}
+	})
+}
+
+// TestProviderBlockLiteralsCheckedAtValidation asks the provider, as
+// `terraform validate` and `plan` do before Configure, whether a provider
+// block is valid: a literal out of range or not a positive duration is
+// refused there, on its attribute, by the schema alone.
+func TestProviderBlockLiteralsCheckedAtValidation(t *testing.T) {
+	num := func(n int64) tftypes.Value { return tftypes.NewValue(tftypes.Number, n) }
+	tests := []struct {
+		name  string
+		attrs map[string]tftypes.Value
+		want  string // attribute refused, "" for none
+		text  string
+	}{
+		{"retries above 20", map[string]tftypes.Value{"max_retries": num(21)}, "max_retries", "between 0 and 20"},
+		{"negative retries", map[string]tftypes.Value{"max_retries": num(-1)}, "max_retries", "between 0 and 20"},
+		{"no retries", map[string]tftypes.Value{"max_retries": num(0)}, "", ""},
+		{"20 retries", map[string]tftypes.Value{"max_retries": num(20)}, "", ""},
+		{"unknown retries", map[string]tftypes.Value{"max_retries": tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)}, "", ""},
+		{"not a duration", map[string]tftypes.Value{"approval_timeout": str("soon")}, "approval_timeout", "not a valid Go Time Duration"},
+		{"zero duration", map[string]tftypes.Value{"approval_timeout": str("0s")}, "approval_timeout", `positive duration such as "30m", got "0s"`},
+		{"negative duration", map[string]tftypes.Value{"approval_timeout": str("-5m")}, "approval_timeout", `got "-5m"`},
+		{"a duration", map[string]tftypes.Value{"approval_timeout": str("1h30m")}, "", ""},
+		{"unknown duration", map[string]tftypes.Value{"approval_timeout": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var errs []*tfprotov6.Diagnostic
+			for _, d := range validateProviderBlock(t, tt.attrs) {
+				if d.Severity == tfprotov6.DiagnosticSeverityError {
+					errs = append(errs, d)
+				}
+			}
+			if tt.want == "" {
+				if len(errs) != 0 {
+					t.Fatalf("refused: %s: %s", errs[0].Summary, errs[0].Detail)
+				}
+				return
+			}
+			if len(errs) != 1 {
+				t.Fatalf("want one error on %s, got %d: %v", tt.want, len(errs), errs)
+			}
+			if !errs[0].Attribute.Equal(tftypes.NewAttributePath().WithAttributeName(tt.want)) || !strings.Contains(errs[0].Detail, tt.text) {
+				t.Fatalf("error on %v: %s: %s; want one on %s saying %q", errs[0].Attribute, errs[0].Summary, errs[0].Detail, tt.want, tt.text)
+			}
+		})
+	}
+}
+
+// validateProviderBlock sends a provider block through the provider's
+// ValidateProviderConfig, served as main.go serves it.
+func validateProviderBlock(t *testing.T, attrs map[string]tftypes.Value) []*tfprotov6.Diagnostic {
+	t.Helper()
+	var sr provider.SchemaResponse
+	New("test")().Schema(t.Context(), provider.SchemaRequest{}, &sr)
+	block := providerBlock(t, sr.Schema, attrs)
+	dv, err := tfprotov6.NewDynamicValue(block.Type(), block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := NewProtocol6Server("test").ValidateProviderConfig(t.Context(), &tfprotov6.ValidateProviderConfigRequest{Config: &dv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.Diagnostics
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -79,5 +81,33 @@ output "probe" {
 				statecheck.ExpectKnownOutputValue("probe", knownvalue.StringExact("served")),
 			},
 		}},
+	})
+}
+
+// TestAccProviderRefusesBadLiteralsAtPlan drives the real CLI: a bad
+// max_retries or approval_timeout written in the provider block fails the
+// plan with the schema's message, before Configure could see it (its own
+// messages name the environment variable; these do not).
+func TestAccProviderRefusesBadLiteralsAtPlan(t *testing.T) {
+	e := newAccEmulator(t)
+	step := func(line, want string) resource.TestStep {
+		return resource.TestStep{
+			Config: e.providerBlock(line) + `
+resource "custody_organization_name" "this" {
+  name = "Never Renamed"
+}
+`,
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`)),
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			step("max_retries = 99", "max_retries value must be between 0 and 20, got: 99"),
+			step(`approval_timeout = "soon"`, "Invalid Time Duration String Value"),
+			step(`approval_timeout = "0s"`, `approval_timeout must be a positive duration such as "30m", got "0s"`),
+		},
 	})
 }

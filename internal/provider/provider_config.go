@@ -1,0 +1,175 @@
+package provider
+
+// How the provider block and the CUSTODY_* variables become one client
+// configuration. A literal in the block is checked at plan time by the
+// schema (int64validator.Between, timetypes.GoDuration, positiveDuration);
+// Configure checks the value it ends up with, from the block or the
+// environment, once more through parseMaxRetries and parseApprovalTimeout,
+// since nothing checks an environment variable before that.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// maxRetriesLimit is the largest max_retries accepted, in the block or in
+// CUSTODY_MAX_RETRIES.
+const maxRetriesLimit = 20
+
+// setting is one provider attribute with its environment fallback.
+type setting struct {
+	attr, env string
+	value     types.String
+	required  bool
+}
+
+// settings lists the block's attributes with their variables, as text:
+// every variable is text, and max_retries is read from the block's number
+// and from the variable by the same parseMaxRetries.
+func (m providerModel) settings() []*setting {
+	maxRetries := types.StringNull()
+	switch {
+	case m.MaxRetries.IsUnknown():
+		maxRetries = types.StringUnknown()
+	case !m.MaxRetries.IsNull():
+		maxRetries = types.StringValue(strconv.FormatInt(m.MaxRetries.ValueInt64(), 10))
+	}
+	return []*setting{
+		{attr: "base_url", env: "CUSTODY_BASE_URL", value: m.BaseURL, required: true},
+		{attr: "organization_id", env: "CUSTODY_ORGANIZATION_ID", value: m.OrganizationID, required: true},
+		{attr: "api_public_key", env: "CUSTODY_API_PUBLIC_KEY", value: m.APIPublicKey, required: true},
+		{attr: "api_private_key", env: "CUSTODY_API_PRIVATE_KEY", value: m.APIPrivateKey, required: true},
+		{attr: "max_retries", env: "CUSTODY_MAX_RETRIES", value: maxRetries},
+		{attr: "approval_timeout", env: "CUSTODY_APPROVAL_TIMEOUT", value: m.ApprovalTimeout.StringValue},
+	}
+}
+
+// resolveSettings gives each setting its value from the block, else its
+// variable, trimmed, and reports unknown and missing ones. keySetOnly is a
+// configuration without any credential: only the base URL is then needed.
+func resolveSettings(settings []*setting, diags *diag.Diagnostics) (values map[string]string, keySetOnly bool) {
+	values = map[string]string{}
+	keySetOnly = credentialsAbsent(settings)
+	for _, s := range settings {
+		if s.value.IsUnknown() {
+			// The value depends on something not yet applied; the client
+			// cannot be built from a guess.
+			diags.AddAttributeError(path.Root(s.attr), "Unknown "+s.attr,
+				fmt.Sprintf("The provider cannot be configured with an unknown %s. Set it to a value known at plan time, or use the %s environment variable.", s.attr, s.env))
+			continue
+		}
+		v := s.value.ValueString()
+		if v == "" {
+			v = os.Getenv(s.env)
+		}
+		needed := s.required && (!keySetOnly || s.attr == "base_url")
+		if v == "" && needed {
+			diags.AddAttributeError(path.Root(s.attr), "Missing "+s.attr,
+				fmt.Sprintf("Set %s in the provider block or the %s environment variable.", s.attr, s.env))
+		}
+		values[s.attr] = strings.TrimSpace(v)
+	}
+	return values, keySetOnly
+}
+
+// credentialsAbsent reports whether none of the credential settings
+// (organization and API key) is set in the block or the environment.
+func credentialsAbsent(settings []*setting) bool {
+	for _, s := range settings {
+		switch s.attr {
+		case "organization_id", "api_public_key", "api_private_key":
+			if !s.value.IsNull() || os.Getenv(s.env) != "" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// parseMaxRetries reads max_retries from the block or CUSTODY_MAX_RETRIES;
+// "" leaves the client's default. It returns why v is refused, or "".
+func parseMaxRetries(v string) (client.Retries, string) {
+	if v == "" {
+		return client.Retries{}, ""
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n > maxRetriesLimit {
+		return client.Retries{}, fmt.Sprintf("max_retries (or CUSTODY_MAX_RETRIES) must be a whole number from 0 to %d, got %q.", maxRetriesLimit, v)
+	}
+	return client.RetryUpTo(n), ""
+}
+
+// parseApprovalTimeout reads approval_timeout from the block or
+// CUSTODY_APPROVAL_TIMEOUT; "" is DefaultApprovalTimeout. It returns why v
+// is refused, or "".
+func parseApprovalTimeout(v string) (time.Duration, string) {
+	if v == "" {
+		return DefaultApprovalTimeout, ""
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Sprintf("approval_timeout (or CUSTODY_APPROVAL_TIMEOUT) must be a positive duration such as \"30m\", got %q.", v)
+	}
+	return d, ""
+}
+
+var _ validator.String = positiveDurationValidator{}
+
+// positiveDuration refuses a zero or negative duration at plan time. Text
+// that is no duration at all is left to timetypes.GoDuration, which
+// reports it, so that a mistake is not reported twice.
+func positiveDuration() validator.String { return positiveDurationValidator{} }
+
+// positiveDurationValidator checks durations; see positiveDuration.
+type positiveDurationValidator struct{}
+
+func (positiveDurationValidator) Description(context.Context) string {
+	return `value must be a positive duration, such as "30m"`
+}
+
+func (v positiveDurationValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (positiveDurationValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	s := req.ConfigValue.ValueString()
+	if d, err := time.ParseDuration(s); err == nil && d <= 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
+			fmt.Sprintf("%s must be a positive duration such as \"30m\", got %q.", req.Path, s))
+	}
+}
+
+// configFieldAttrs names the provider attribute behind each client Config
+// field that client.New can refuse.
+var configFieldAttrs = map[client.ConfigField]string{
+	client.FieldBaseURL:        "base_url",
+	client.FieldOrganizationID: "organization_id",
+	client.FieldAPIPublicKey:   "api_public_key",
+	client.FieldAPIPrivateKey:  "api_private_key",
+	client.FieldRetries:        "max_retries",
+}
+
+// configErrorAttr is the attribute a client configuration error is about,
+// or "" for an error that names no field.
+func configErrorAttr(err error) string {
+	var cfgErr *client.ConfigError
+	if errors.As(err, &cfgErr) {
+		return configFieldAttrs[cfgErr.Field]
+	}
+	return ""
+}
