@@ -67,15 +67,37 @@ func silenceUnreadLogs(environ []string, setenv func(key, value string) error) {
 // wrapped so that each request's context is released when the request
 // returns.
 //
-// terraform-plugin-framework (proto6server.Server.registerContext, up to
-// at least v1.19.0) keeps the CancelFunc of every request's context in a
-// slice that only StopProvider empties, and Terraform sends StopProvider
-// only on an interrupt. Each CancelFunc holds the request's whole context
-// chain (terraform-plugin-go's per-request loggers, the gRPC stream and its
-// buffers): about 16 KiB per request, four requests per resource in a plan.
-// At 1000 resources that was 72 MiB of live heap and a peak RSS of 160 MiB.
+// The defect, in terraform-plugin-framework v1.19.0 (the version in go.mod;
+// TestFrameworkStillLeaksRequestContexts fails once a release fixes it):
+//   - providerserver/providerserver.go:119: Serve builds one
+//     proto6server.Server, and terraform-plugin-go v0.31.0 asks for it once
+//     per process (tfprotov6/tf6server/plugin.go:48), so it lives as long as
+//     the process does.
+//   - internal/proto6server/serve.go:24-30: registerContext, the first call
+//     of every RPC handler (e.g. server_readresource.go:18,
+//     server_planresourcechange.go:19), wraps the request's context in
+//     context.WithCancel and appends the CancelFunc to s.contextCancels
+//     (serve.go:20).
+//   - serve.go:32-39: only cancelRegisteredContexts empties that slice, and
+//     only StopProvider calls it (serve.go:42-46); Terraform sends
+//     StopProvider only on an interrupt.
+//
+// So every request leaves one CancelFunc behind for good, and through it the
+// cancelCtx whose parent is the request's whole context chain: what
+// tf6server built for the request (tfprotov6/tf6server/server.go:458-469
+// loggingContext: the per-request terraform-plugin-log loggers and their
+// copied options; :447-454 stoppableContext; the RPC and resource fields,
+// e.g. :758-763) over gRPC's, which holds the request's
+// *transport.ServerStream (google.golang.org/grpc v1.79.3 server.go:1428).
+// A heap profile of requests through tf6server alone puts most of the
+// retained bytes in the tf6server loggers (LoggerOpts.Copy, hclog.New):
+// about 11 KiB per request there; about 16 KiB measured through Terraform,
+// with gRPC's stream; four requests per resource in a plan. At 1000
+// resources that was 72 MiB of live heap and a peak RSS of 160 MiB.
+//
 // The wrapper hands the framework a context that forgets its parent when
-// the request returns, so a few hundred bytes stay behind instead.
+// the request returns, so only the framework's cancelCtx and CancelFunc
+// stay behind, a few hundred bytes.
 func NewProtocol6Server(version string) tfprotov6.ProviderServer {
 	return releaseRequestContexts(providerserver.NewProtocol6(New(version)())())
 }
