@@ -48,20 +48,6 @@ func providerBinaryDir(t *testing.T) string {
 	return builtProvider.dir
 }
 
-// TestMain holds the directory of the provider binary built for the CLI
-// tests, shared by all of them, and removes it at the end.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "custody-provider-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	builtProvider.dir = dir
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
-}
-
 // newTFCLI prepares a working directory whose terraform runs use the built
 // provider with e's credentials (given as CUSTODY_* variables, as a
 // pipeline would).

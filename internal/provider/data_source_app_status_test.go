@@ -27,7 +27,7 @@ data "custody_app_status" "test" {
 `, appID))
 }
 
-func TestAccAppStatusDataSource(t *testing.T) {
+func TestAccAppStatusDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },

@@ -34,7 +34,7 @@ func earnPositionsTestPosition(vault, wrapper, provider, current, deposited, wit
 	})
 }
 
-func TestAccEarnPositions_basic(t *testing.T) {
+func TestAccEarnPositionsDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -67,7 +67,7 @@ data "custody_earn_positions" "idle" {
 	})
 }
 
-func TestAccEarnPositions_validation(t *testing.T) {
+func TestAccEarnPositionsDataSource_validation(t *testing.T) {
 	e := newAccEmulator(t)
 	step := func(body, want string) resource.TestStep {
 		return resource.TestStep{Config: e.config(body), PlanOnly: true, ExpectError: regexp.MustCompile(want)}

@@ -100,7 +100,7 @@ data "custody_earn_vaults" "sub" {}
 `, e.url, earnVaultsTestSubOrg, e.key.PublicKeyHex(), e.key.PrivateKeyHex())
 }
 
-func TestAccEarnVaults_filtersAndSubOrganization(t *testing.T) {
+func TestAccEarnVaultsDataSource_filtersAndSubOrganization(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
 	v := earnVaultsTestFixtures(t) // 0: A/Base, 1: B/Base, 2: A/Ethereum, 3: B/Ethereum
 	check := func(name string, want knownvalue.Check) statecheck.StateCheck {
@@ -173,7 +173,7 @@ data "custody_earn_vaults" "none" {
 	})
 }
 
-func TestAccEarnVaults_validation(t *testing.T) {
+func TestAccEarnVaultsDataSource_validation(t *testing.T) {
 	e := newAccEmulator(t)
 	step := func(body, want string) resource.TestStep {
 		return resource.TestStep{Config: e.config(body), PlanOnly: true, ExpectError: regexp.MustCompile(want)}

@@ -27,7 +27,7 @@ func mfaPoliciesTestItem(id string, fields map[string]knownvalue.Check) knownval
 	return knownvalue.ObjectExact(fields)
 }
 
-func TestAccMfaPoliciesDataSource(t *testing.T) {
+func TestAccMfaPoliciesDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },

@@ -103,7 +103,7 @@ func mfaPolicyTestStateChecks(addr, userID, policyID string, want map[string]kno
 	return checks
 }
 
-func TestAccMfaPolicyDataSource(t *testing.T) {
+func TestAccMfaPolicyDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },

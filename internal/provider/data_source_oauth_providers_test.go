@@ -67,7 +67,7 @@ func oauthProvidersTestList(t *testing.T, ps []client.OauthProvider) knownvalue.
 	return knownvalue.ListExact(checks)
 }
 
-func TestAccOauthProviders_basic(t *testing.T) {
+func TestAccOauthProvidersDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
 	root := oauthProvidersTestCreate(t, e, "user-root",
 		client.OauthProviderParams{ProviderName: "google", OidcClaims: &client.OidcClaims{
@@ -122,7 +122,7 @@ data "custody_oauth_providers" "bob" {
 	})
 }
 
-func TestAccOauthProviders_errors(t *testing.T) {
+func TestAccOauthProvidersDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t)
 	step := func(body, want string) resource.TestStep {
 		return resource.TestStep{Config: e.config(body), PlanOnly: true, ExpectError: regexp.MustCompile(want)}

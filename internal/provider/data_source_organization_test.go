@@ -20,7 +20,7 @@ func organizationTestChecks(orgID, orgName, userID, username string) []statechec
 	}
 }
 
-func TestAccOrganization_basic(t *testing.T) {
+func TestAccOrganizationDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },

@@ -16,7 +16,7 @@ func policiesTestSame(i int, res, attr string) statecheck.StateCheck {
 		res, tfjsonpath.New(attr), compare.ValuesSame())
 }
 
-func TestAccPolicies_basic(t *testing.T) {
+func TestAccPoliciesDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t)
 	// The names are not in creation order, and the ids are random, so
 	// neither a sort by name nor by id passes for the service's order.

@@ -37,7 +37,7 @@ func supportedAssetsTestAsset(caip19, symbol, name string, decimals int64, stabl
 	})
 }
 
-func TestAccSupportedAssetsDataSource(t *testing.T) {
+func TestAccSupportedAssetsDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t)
 	const solMainnet = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp"
 	solanaAssets := knownvalue.ListExact([]knownvalue.Check{
