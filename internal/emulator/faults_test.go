@@ -149,19 +149,6 @@ func TestInternalErrorAfterCommit(t *testing.T) {
 	}
 }
 
-func policyIDs(t *testing.T, e *testEmulator) []string {
-	t.Helper()
-	list, err := e.client.ListPolicies(t.Context(), client.ListPoliciesRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, p := range list.Policies {
-		ids = append(ids, p.PolicyID)
-	}
-	return ids
-}
-
 // Many parallel submits: every one is recorded once, none lost.
 func TestParallelSubmits(t *testing.T) {
 	e := newTestEmulator(t, func(o *Options) { o.StatePath = t.TempDir() + "/state.json" })

@@ -3,12 +3,14 @@ package emulator
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -149,3 +151,83 @@ func wantError(t *testing.T, a rawAnswer, status int, want string) {
 }
 
 func whoami() client.WhoamiRequest { return client.WhoamiRequest{} }
+
+// wantFailedActivity checks that err is a FAILED activity with code and a
+// message containing want; with client.CodeNotFound, it must match ErrNotFound too.
+func wantFailedActivity(t *testing.T, err error, code int, want string) {
+	t.Helper()
+	var ae *client.ActivityError
+	if !errors.As(err, &ae) || ae.Status != client.StatusFailed || ae.Failure == nil {
+		t.Fatalf("err = %v, want a FAILED activity", err)
+	}
+	if ae.Failure.Code != code || !strings.Contains(ae.Failure.Message, want) {
+		t.Fatalf("failure = %+v, want code %d and a message containing %q", ae.Failure, code, want)
+	}
+	if code == client.CodeNotFound && !errors.Is(err, client.ErrNotFound) {
+		t.Fatalf("errors.Is(%v, client.ErrNotFound) = false", err)
+	}
+}
+
+// steppedClock is a clock the test moves, so that createdAt and updatedAt
+// differ predictably. It stays within the liveness window of real time.
+type steppedClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newSteppedClock() *steppedClock { return &steppedClock{t: time.Now()} }
+
+func (c *steppedClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+func (c *steppedClock) step() { c.mu.Lock(); c.t = c.t.Add(time.Second); c.mu.Unlock() }
+
+func withClock(c *steppedClock) func(*Options) { return func(o *Options) { o.Now = c.now } }
+
+// tickClock advances a millisecond per reading, so that records created one
+// after the other have distinct, increasing times (timestamps keep
+// nanoseconds) while staying well inside the liveness window.
+type tickClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *tickClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Millisecond)
+	return c.t
+}
+
+// createPolicies creates ps in one create_policies activity.
+func createPolicies(t *testing.T, c *client.Client, ps ...client.PolicyParams) *client.Submitted[client.CreatePoliciesResult] {
+	t.Helper()
+	got, err := c.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: ps})
+	if err != nil {
+		t.Fatalf("create_policies: %v", err)
+	}
+	return got
+}
+
+// getPolicy is the stored policy id.
+func getPolicy(t *testing.T, c *client.Client, id string) client.Policy {
+	t.Helper()
+	got, err := c.GetPolicy(t.Context(), client.GetPolicyRequest{PolicyID: id})
+	if err != nil {
+		t.Fatalf("get_policy %s: %v", id, err)
+	}
+	return got.Policy
+}
+
+// policyIDs lists the ids of the stored policies, in list_policies order.
+func policyIDs(t *testing.T, e *testEmulator) []string {
+	t.Helper()
+	list, err := e.client.ListPolicies(t.Context(), client.ListPoliciesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, p := range list.Policies {
+		ids = append(ids, p.PolicyID)
+	}
+	return ids
+}

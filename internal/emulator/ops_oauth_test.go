@@ -104,18 +104,18 @@ func TestOauthProviderFailures(t *testing.T) {
 	_, err = e.client.CreateOauthProviders(ctx, client.CreateOauthProvidersParams{UserID: "user-root", OauthProviders: []client.OauthProviderParams{
 		{ProviderName: "ok", OidcClaims: &client.OidcClaims{Iss: "i", Sub: "other", Aud: "a"}},
 		{ProviderName: "dup", OidcToken: jwt(`{"iss":"i","sub":"s","aud":"a"}`)}}})
-	failedWith(t, err, 6, "already registered")
+	wantFailedActivity(t, err, 6, "already registered")
 	if n := countProviders(e); n != 1 {
 		t.Fatalf("%d providers after a failed create, want 1", n)
 	}
 	_, err = e.client.CreateOauthProviders(ctx, client.CreateOauthProvidersParams{UserID: "user-nobody", OauthProviders: []client.OauthProviderParams{{ProviderName: "p", OidcClaims: claims}}})
-	failedWith(t, err, client.CodeNotFound, "user user-nobody not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "user user-nobody not found")
 	_, err = e.client.DeleteOauthProviders(ctx, client.DeleteOauthProvidersParams{UserID: "user-nobody", ProviderIDs: []string{aliceProvider}})
-	failedWith(t, err, client.CodeNotFound, "user user-nobody not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "user user-nobody not found")
 	_, err = e.client.DeleteOauthProviders(ctx, client.DeleteOauthProvidersParams{UserID: "user-root", ProviderIDs: []string{aliceProvider}})
-	failedWith(t, err, client.CodeNotFound, "OAuth provider "+aliceProvider+" not found for user user-root")
+	wantFailedActivity(t, err, client.CodeNotFound, "OAuth provider "+aliceProvider+" not found for user user-root")
 	_, err = e.client.DeleteOauthProviders(ctx, client.DeleteOauthProvidersParams{UserID: "user-alice", ProviderIDs: []string{aliceProvider, "missing"}})
-	failedWith(t, err, client.CodeNotFound, "OAuth provider missing not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "OAuth provider missing not found")
 	if n := countProviders(e); n != 1 {
 		t.Fatalf("%d providers after failed deletes, want 1", n)
 	}

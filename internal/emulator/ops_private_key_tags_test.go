@@ -153,7 +153,7 @@ func TestListPrivateKeyTagsOnlyPrivateKeyTagsInCreationOrder(t *testing.T) {
 		t.Fatalf("listed %v, want creation order %v", ids, want)
 	}
 	_, err = e.client.UpdatePrivateKeyTag(t.Context(), client.UpdatePrivateKeyTagParams{PrivateKeyTagID: "user-tag"})
-	failedWith(t, err, client.CodeNotFound, "private key tag user-tag not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "private key tag user-tag not found")
 }
 
 func TestPrivateKeyTagFailures(t *testing.T) {
@@ -171,20 +171,20 @@ func TestPrivateKeyTagFailures(t *testing.T) {
 	hotID, coldID := hot.Result.PrivateKeyTagID, cold.Result.PrivateKeyTagID
 
 	_, err = e.client.CreatePrivateKeyTag(ctx, client.CreatePrivateKeyTagParams{PrivateKeyTagName: "hot"})
-	failedWith(t, err, 6, `a private key tag named "hot" already exists`)
+	wantFailedActivity(t, err, 6, `a private key tag named "hot" already exists`)
 	_, err = e.client.CreatePrivateKeyTag(ctx, client.CreatePrivateKeyTagParams{PrivateKeyTagName: "new", PrivateKeyIDs: []string{k, "pk-missing"}})
-	failedWith(t, err, client.CodeNotFound, "private key pk-missing not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "private key pk-missing not found")
 	_, err = e.client.UpdatePrivateKeyTag(ctx, client.UpdatePrivateKeyTagParams{PrivateKeyTagID: "tag-missing"})
-	failedWith(t, err, client.CodeNotFound, "private key tag tag-missing not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "private key tag tag-missing not found")
 	_, err = e.client.UpdatePrivateKeyTag(ctx, client.UpdatePrivateKeyTagParams{PrivateKeyTagID: coldID, AddPrivateKeyIDs: []string{k}, RemovePrivateKeyIDs: []string{"pk-gone"}})
-	failedWith(t, err, client.CodeNotFound, "private key pk-gone not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "private key pk-gone not found")
 	_, err = e.client.UpdatePrivateKeyTag(ctx, client.UpdatePrivateKeyTagParams{PrivateKeyTagID: coldID, NewPrivateKeyTagName: "hot", AddPrivateKeyIDs: []string{k}})
-	failedWith(t, err, 6, `"hot" already exists`)
+	wantFailedActivity(t, err, 6, `"hot" already exists`)
 	if m := membership(t, e); len(m[coldID]) != 0 || tagByID(t, e, coldID).TagName != "cold" {
 		t.Fatalf("a failed update changed the tag: %v", m)
 	}
 	_, err = e.client.DeletePrivateKeyTags(ctx, client.DeletePrivateKeyTagsParams{PrivateKeyTagIDs: []string{hotID, "tag-missing"}})
-	failedWith(t, err, client.CodeNotFound, "private key tag tag-missing not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "private key tag tag-missing not found")
 	if m := membership(t, e); !slices.Equal(m[hotID], []string{k}) {
 		t.Fatalf("a failed delete removed tags: %v", m)
 	}

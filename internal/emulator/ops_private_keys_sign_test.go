@@ -77,7 +77,7 @@ func TestSignRawPayloadFailures(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := e.client.SignRawPayload(t.Context(), tt.p)
-			failedWith(t, err, tt.code, tt.want)
+			wantFailedActivity(t, err, tt.code, tt.want)
 		})
 	}
 }
@@ -105,9 +105,9 @@ func TestSignTransaction(t *testing.T) {
 	e := newTestEmulator(t)
 	ids := createKeys(t, e, keyParams("secp", curveSecp256k1, addressEthereum))
 	_, err := e.client.SignTransaction(t.Context(), client.SignTransactionParams{SignWith: ids[0].Addresses[0].Address, UnsignedTransaction: "02f8", Type: "TRANSACTION_TYPE_ETHEREUM"})
-	failedWith(t, err, client.CodeUnimplemented, "the emulator does not build signed transactions")
+	wantFailedActivity(t, err, client.CodeUnimplemented, "the emulator does not build signed transactions")
 	_, err = e.client.SignTransaction(t.Context(), client.SignTransactionParams{SignWith: "nobody", UnsignedTransaction: "02f8", Type: "TRANSACTION_TYPE_SOLANA"})
-	failedWith(t, err, client.CodeNotFound, "nobody")
+	wantFailedActivity(t, err, client.CodeNotFound, "nobody")
 
 	const typ = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
 	for _, tt := range []struct{ name, params, want string }{

@@ -2,46 +2,13 @@ package emulator
 
 import (
 	"encoding/hex"
-	"errors"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
-
-// tickClock advances a millisecond per reading, so that records created one
-// after the other have distinct, increasing times (timestamps keep
-// nanoseconds) while staying well inside the liveness window.
-type tickClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *tickClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(time.Millisecond)
-	return c.t
-}
-
-// failedWith checks that err is a FAILED activity with code and a message
-// containing want.
-func failedWith(t *testing.T, err error, code int, want string) {
-	t.Helper()
-	var ae *client.ActivityError
-	if !errors.As(err, &ae) || ae.Status != client.StatusFailed || ae.Failure == nil {
-		t.Fatalf("err = %v, want a FAILED activity", err)
-	}
-	if ae.Failure.Code != code || !strings.Contains(ae.Failure.Message, want) {
-		t.Fatalf("failure = %+v, want code %d and a message containing %q", ae.Failure, code, want)
-	}
-	if code == client.CodeNotFound && !errors.Is(err, client.ErrNotFound) {
-		t.Fatalf("errors.Is(%v, client.ErrNotFound) = false", err)
-	}
-}
 
 func keyParams(name, curve string, formats ...string) client.PrivateKeyParams {
 	return client.PrivateKeyParams{PrivateKeyName: name, Curve: curve, AddressFormats: formats}
@@ -168,11 +135,11 @@ func TestCreatePrivateKeysFailures(t *testing.T) {
 	createKeys(t, e, keyParams("taken", curveSecp256k1))
 	_, err := e.client.CreatePrivateKeys(t.Context(), client.CreatePrivateKeysParams{PrivateKeys: []client.PrivateKeyParams{
 		keyParams("fresh", curveP256), keyParams("taken", curveP256)}})
-	failedWith(t, err, 6, `a private key named "taken" already exists`)
+	wantFailedActivity(t, err, 6, `a private key named "taken" already exists`)
 	p := keyParams("tagged", curveP256)
 	p.PrivateKeyTags = []string{"no-such-tag"}
 	_, err = e.client.CreatePrivateKeys(t.Context(), client.CreatePrivateKeysParams{PrivateKeys: []client.PrivateKeyParams{p}})
-	failedWith(t, err, client.CodeNotFound, "private key tag no-such-tag not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "private key tag no-such-tag not found")
 	if n := len(listKeys(t, e)); n != 1 {
 		t.Fatalf("%d keys, want 1: a failed activity must create nothing", n)
 	}

@@ -79,9 +79,9 @@ func TestWebhookEndpointRoundTrip(t *testing.T) {
 		t.Fatalf("after delete: %+v", l)
 	}
 	_, err = e.client.UpdateWebhookEndpoint(t.Context(), client.UpdateWebhookEndpointParams{EndpointID: ep.EndpointID, Name: "x"})
-	failedWith(t, err, client.CodeNotFound, "webhook endpoint "+ep.EndpointID+" not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "webhook endpoint "+ep.EndpointID+" not found")
 	_, err = e.client.DeleteWebhookEndpoint(t.Context(), client.DeleteWebhookEndpointParams{EndpointID: ep.EndpointID})
-	failedWith(t, err, client.CodeNotFound, "not found")
+	wantFailedActivity(t, err, client.CodeNotFound, "not found")
 }
 
 func TestListWebhookEndpointsSortedByID(t *testing.T) {
