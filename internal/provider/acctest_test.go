@@ -3,11 +3,13 @@ package provider
 import (
 	"fmt"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -45,6 +47,18 @@ func newAccEmulator(t *testing.T, mutate ...func(*emulator.Options)) *accEmulato
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { hs.Close(); srv.Close() })
 	return &accEmulator{srv: srv, url: hs.URL, key: key, client: accClient(t, hs.URL, key)}
+}
+
+// accTest is resource.Test against the in-process provider, after
+// testAccPreCheck: tc holds the rest (steps, CheckDestroy, ...).
+func accTest(t *testing.T, tc resource.TestCase) {
+	t.Helper()
+	if tc.PreCheck != nil || tc.ProtoV6ProviderFactories != nil {
+		t.Fatal("accTest sets PreCheck and ProtoV6ProviderFactories itself")
+	}
+	tc.PreCheck = func() { testAccPreCheck(t) }
+	tc.ProtoV6ProviderFactories = testAccProtoV6ProviderFactories
+	resource.Test(t, tc)
 }
 
 // accClient is a client for test code (not the provider's own).
@@ -106,4 +120,30 @@ func accRequestsWant(n int) string {
 		return fmt.Sprintf("at most %d", -n)
 	}
 	return fmt.Sprint(n)
+}
+
+// planFails is a plan-only step of config whose plan must fail with an
+// error matching want.
+func planFails(config string, want *regexp.Regexp) resource.TestStep {
+	return resource.TestStep{Config: config, PlanOnly: true, ExpectError: want}
+}
+
+// expectAction is the plan checks of a step that plans action for addr,
+// and after whose apply a new plan is empty.
+func expectAction(addr string, action plancheck.ResourceActionType) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{
+		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	}
+}
+
+// errorPhrases matches an error that holds each phrase, in order.
+// Terraform wraps long diagnostics, so each space in a phrase matches any
+// run of white space.
+func errorPhrases(phrases ...string) *regexp.Regexp {
+	quoted := make([]string, len(phrases))
+	for i, p := range phrases {
+		quoted[i] = strings.ReplaceAll(regexp.QuoteMeta(p), " ", `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
 }

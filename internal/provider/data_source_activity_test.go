@@ -76,9 +76,7 @@ func TestAccActivityDataSource_readsResourceActivity(t *testing.T) {
 		return statecheck.ExpectKnownValue(ds, p, v)
 	}
 	attr := func(name string, v knownvalue.Check) statecheck.StateCheck { return at(tfjsonpath.New(name), v) }
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: e.config(activityTestPolicy),
@@ -151,9 +149,7 @@ func TestAccActivityDataSource_failed(t *testing.T) {
 	attr := func(name string, v knownvalue.Check) statecheck.StateCheck {
 		return statecheck.ExpectKnownValue(ds, tfjsonpath.New(name), v)
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: e.config(fmt.Sprintf(`
 data "custody_activity" "test" {
@@ -185,14 +181,11 @@ func TestAccActivityDataSource_errors(t *testing.T) {
 	cfg := func(id string) string {
 		return e.config(fmt.Sprintf("data \"custody_activity\" \"test\" {\n  activity_id = %q\n}\n", id))
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{Config: cfg(""), PlanOnly: true, ExpectError: regexp.MustCompile(`must be an activity id`)},
-			{Config: cfg("two words"), PlanOnly: true, ExpectError: regexp.MustCompile(`must be an activity id`)},
-			{Config: cfg("activity-that-does-not-exist"), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Error reading activity.*get_activity for activity\s+activity-that-does-not-exist.*HTTP\s+404`)},
+			planFails(cfg(""), regexp.MustCompile(`must be an activity id`)),
+			planFails(cfg("two words"), regexp.MustCompile(`must be an activity id`)),
+			planFails(cfg("activity-that-does-not-exist"), regexp.MustCompile(`(?s)Error reading activity.*get_activity for activity\s+activity-that-does-not-exist.*HTTP\s+404`)),
 		},
 	})
 }

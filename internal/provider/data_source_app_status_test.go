@@ -29,9 +29,7 @@ data "custody_app_status" "test" {
 
 func TestAccAppStatusDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: appStatusTestConfig(e, appStatusTestApp),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -59,19 +57,13 @@ func TestAccAppStatusDataSource_basic(t *testing.T) {
 
 func TestAccAppStatusDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      appStatusTestConfig(e, "00000000-0000-4000-8000-0000000000cc"),
-				ExpectError: mfaPolicyTestError("Error reading app status", "app 00000000-0000-4000-8000-0000000000cc", "HTTP 404"),
+				ExpectError: errorPhrases("Error reading app status", "app 00000000-0000-4000-8000-0000000000cc", "HTTP 404"),
 			},
-			{
-				Config:      appStatusTestConfig(e, "  "),
-				PlanOnly:    true,
-				ExpectError: mfaPolicyTestError("app_id", "must not be empty or only white space"),
-			},
+			planFails(appStatusTestConfig(e, "  "), errorPhrases("app_id", "must not be empty or only white space")),
 		},
 	})
 }

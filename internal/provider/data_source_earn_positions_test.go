@@ -36,9 +36,7 @@ func earnPositionsTestPosition(vault, wrapper, provider, current, deposited, wit
 
 func TestAccEarnPositionsDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: e.config(`
 data "custody_earn_positions" "treasury" {
@@ -69,26 +67,21 @@ data "custody_earn_positions" "idle" {
 
 func TestAccEarnPositionsDataSource_validation(t *testing.T) {
 	e := newAccEmulator(t)
-	step := func(body, want string) resource.TestStep {
-		return resource.TestStep{Config: e.config(body), PlanOnly: true, ExpectError: regexp.MustCompile(want)}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			step(`
+			planFails(e.config(`
 data "custody_earn_positions" "x" {
   wallet_address = ""
 }
-`, `(?s)wallet_address.*must be a wallet address`),
-			step(`
+`), regexp.MustCompile(`(?s)wallet_address.*must be a wallet address`)),
+			planFails(e.config(`
 data "custody_earn_positions" "x" {
   wallet_address = "0xe07c a426"
 }
-`, `(?s)wallet_address.*must be a wallet address`),
-			step(`
+`), regexp.MustCompile(`(?s)wallet_address.*must be a wallet address`)),
+			planFails(e.config(`
 data "custody_earn_positions" "x" {}
-`, `The argument "wallet_address" is required`),
+`), regexp.MustCompile(`The argument "wallet_address" is required`)),
 		},
 	})
 }

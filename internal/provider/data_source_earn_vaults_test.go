@@ -106,9 +106,7 @@ func TestAccEarnVaultsDataSource_filtersAndSubOrganization(t *testing.T) {
 	check := func(name string, want knownvalue.Check) statecheck.StateCheck {
 		return statecheck.ExpectKnownValue("data.custody_earn_vaults."+name, tfjsonpath.New("vaults"), want)
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: e.config(fmt.Sprintf(`
 data "custody_earn_vaults" "all" {}
@@ -175,30 +173,25 @@ data "custody_earn_vaults" "none" {
 
 func TestAccEarnVaultsDataSource_validation(t *testing.T) {
 	e := newAccEmulator(t)
-	step := func(body, want string) resource.TestStep {
-		return resource.TestStep{Config: e.config(body), PlanOnly: true, ExpectError: regexp.MustCompile(want)}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			step(`
+			planFails(e.config(`
 data "custody_earn_vaults" "x" {
   earn_provider = "PROTOCOL_A"
 }
-`, `(?s)earn_provider.*must be one of.*EARN_PROVIDER_PROTOCOL_A.*EARN_PROVIDER_PROTOCOL_B.*got: "PROTOCOL_A"`),
+`), regexp.MustCompile(`(?s)earn_provider.*must be one of.*EARN_PROVIDER_PROTOCOL_A.*EARN_PROVIDER_PROTOCOL_B.*got: "PROTOCOL_A"`)),
 			// A chain id alone (CAIP-2) is not an asset id.
-			step(`
+			planFails(e.config(`
 data "custody_earn_vaults" "x" {
   caip19 = "eip155:8453"
 }
-`, `(?s)caip19.*must be a CAIP-19 asset id\s+<namespace>:<reference>/<asset_namespace>:<asset_reference>`),
-			step(`
+`), regexp.MustCompile(`(?s)caip19.*must be a CAIP-19 asset id\s+<namespace>:<reference>/<asset_namespace>:<asset_reference>`)),
+			planFails(e.config(`
 data "custody_earn_vaults" "x" {
   earn_provider = "EARN_PROVIDER_PROTOCOL_B"
   caip19        = "eip155:8453/erc20"
 }
-`, `(?s)caip19.*must be a CAIP-19 asset id`),
+`), regexp.MustCompile(`(?s)caip19.*must be a CAIP-19 asset id`)),
 		},
 	})
 }

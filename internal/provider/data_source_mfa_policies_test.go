@@ -29,9 +29,7 @@ func mfaPoliciesTestItem(id string, fields map[string]knownvalue.Check) knownval
 
 func TestAccMfaPoliciesDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: mfaPoliciesTestConfig(e, mfaPolicyTestAlice),
@@ -57,19 +55,13 @@ func TestAccMfaPoliciesDataSource_basic(t *testing.T) {
 
 func TestAccMfaPoliciesDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:      mfaPoliciesTestConfig(e, "00000000-0000-4000-8000-0000000000aa"),
-				ExpectError: mfaPolicyTestError("Error reading MFA policies", "user 00000000-0000-4000-8000-0000000000aa", "HTTP 404"),
+				ExpectError: errorPhrases("Error reading MFA policies", "user 00000000-0000-4000-8000-0000000000aa", "HTTP 404"),
 			},
-			{
-				Config:      mfaPoliciesTestConfig(e, ""),
-				PlanOnly:    true,
-				ExpectError: mfaPolicyTestError("user_id", "must not be empty or only white space"),
-			},
+			planFails(mfaPoliciesTestConfig(e, ""), errorPhrases("user_id", "must not be empty or only white space")),
 		},
 	})
 }

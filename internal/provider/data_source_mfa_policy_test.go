@@ -2,8 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -22,17 +20,6 @@ const (
 )
 
 const mfaPolicyTestAddr = "data.custody_mfa_policy.test"
-
-// mfaPolicyTestError matches an error that holds each phrase, in order.
-// Terraform wraps long diagnostics, so each space in a phrase matches any
-// run of white space. The other data source tests of this family use it too.
-func mfaPolicyTestError(phrases ...string) *regexp.Regexp {
-	quoted := make([]string, len(phrases))
-	for i, p := range phrases {
-		quoted[i] = strings.ReplaceAll(regexp.QuoteMeta(p), " ", `\s+`)
-	}
-	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
-}
 
 func mfaPolicyTestConfig(e *accEmulator, userID, policyID string) string {
 	return e.config(fmt.Sprintf(`
@@ -105,9 +92,7 @@ func mfaPolicyTestStateChecks(addr, userID, policyID string, want map[string]kno
 
 func TestAccMfaPolicyDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:            mfaPolicyTestConfig(e, mfaPolicyTestAlice, mfaPolicyTestTwoStep),
@@ -123,23 +108,21 @@ func TestAccMfaPolicyDataSource_basic(t *testing.T) {
 
 func TestAccMfaPolicyDataSource_notFound(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// A policy id the user does not have: the error names it.
 				Config:      mfaPolicyTestConfig(e, mfaPolicyTestAlice, "00000000-0000-4000-8000-00000000beef"),
-				ExpectError: mfaPolicyTestError("Error reading MFA policy", "MFA policy 00000000-0000-4000-8000-00000000beef of user "+mfaPolicyTestAlice, "does not exist"),
+				ExpectError: errorPhrases("Error reading MFA policy", "MFA policy 00000000-0000-4000-8000-00000000beef of user "+mfaPolicyTestAlice, "does not exist"),
 			},
 			{
 				// A policy of alice asked for as bob's is not found either.
 				Config:      mfaPolicyTestConfig(e, mfaPolicyTestBob, mfaPolicyTestTwoStep),
-				ExpectError: mfaPolicyTestError("MFA policy "+mfaPolicyTestTwoStep+" of user "+mfaPolicyTestBob, "does not exist"),
+				ExpectError: errorPhrases("MFA policy "+mfaPolicyTestTwoStep+" of user "+mfaPolicyTestBob, "does not exist"),
 			},
 			{
 				Config:      mfaPolicyTestConfig(e, "00000000-0000-4000-8000-0000000000aa", mfaPolicyTestTwoStep),
-				ExpectError: mfaPolicyTestError("user 00000000-0000-4000-8000-0000000000aa", "HTTP 404"),
+				ExpectError: errorPhrases("user 00000000-0000-4000-8000-0000000000aa", "HTTP 404"),
 			},
 		},
 	})
@@ -147,20 +130,10 @@ func TestAccMfaPolicyDataSource_notFound(t *testing.T) {
 
 func TestAccMfaPolicyDataSource_blankIDs(t *testing.T) {
 	e := newAccEmulator(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      mfaPolicyTestConfig(e, " ", mfaPolicyTestTwoStep),
-				PlanOnly:    true,
-				ExpectError: mfaPolicyTestError("user_id", "must not be empty or only white space"),
-			},
-			{
-				Config:      mfaPolicyTestConfig(e, mfaPolicyTestAlice, ""),
-				PlanOnly:    true,
-				ExpectError: mfaPolicyTestError("mfa_policy_id", "must not be empty or only white space"),
-			},
+			planFails(mfaPolicyTestConfig(e, " ", mfaPolicyTestTwoStep), errorPhrases("user_id", "must not be empty or only white space")),
+			planFails(mfaPolicyTestConfig(e, mfaPolicyTestAlice, ""), errorPhrases("mfa_policy_id", "must not be empty or only white space")),
 		},
 	})
 }

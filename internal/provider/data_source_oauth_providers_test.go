@@ -84,9 +84,7 @@ func TestAccOauthProvidersDataSource_basic(t *testing.T) {
 	if root[0].Issuer != "https://accounts.google.com" || root[0].Subject != "109876543210987654321" || root[0].Audience != "app-1234.apps.googleusercontent.com" {
 		t.Fatalf("the service stored %+v", root[0])
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: e.config(`
 data "custody_oauth_providers" "caller" {}
@@ -124,25 +122,20 @@ data "custody_oauth_providers" "bob" {
 
 func TestAccOauthProvidersDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t)
-	step := func(body, want string) resource.TestStep {
-		return resource.TestStep{Config: e.config(body), PlanOnly: true, ExpectError: regexp.MustCompile(want)}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			// "" would be left out of the request and list the caller's
 			// providers instead: refused at plan time.
-			step(`
+			planFails(e.config(`
 data "custody_oauth_providers" "x" {
   user_id = ""
 }
-`, `(?s)user_id.*must be a user id`),
-			step(`
+`), regexp.MustCompile(`(?s)user_id.*must be a user id`)),
+			planFails(e.config(`
 data "custody_oauth_providers" "x" {
   user_id = "no-such-user"
 }
-`, `(?s)Error reading OAuth providers.*get_oauth_providers for user no-such-user failed.*HTTP 404`),
+`), regexp.MustCompile(`(?s)Error reading OAuth providers.*get_oauth_providers for user no-such-user failed.*HTTP 404`)),
 		},
 	})
 }

@@ -22,9 +22,7 @@ func organizationTestChecks(orgID, orgName, userID, username string) []statechec
 
 func TestAccOrganizationDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:            e.config(`data "custody_organization" "this" {}`),
 			ConfigStateChecks: organizationTestChecks(accOrg, "Acceptance Org", "user-root", "root"),

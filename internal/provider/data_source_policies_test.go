@@ -74,9 +74,7 @@ data "custody_policies" "all" {
 		// checks that one).
 		checks = append(checks, policiesTestSame(i, res, "id"))
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			// Before any policy: an empty list, not null.
 			Config: e.config(`data "custody_policies" "all" {}`),

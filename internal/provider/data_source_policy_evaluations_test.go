@@ -50,9 +50,7 @@ func TestAccPolicyEvaluationsDataSource_readsResourceActivity(t *testing.T) {
 	var activityID string
 	const ds, act = "data.custody_policy_evaluations.test", "data.custody_activity.test"
 	first := tfjsonpath.New("evaluations").AtSliceIndex(0)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: e.config(policyEvaluationsTestResources)},
 			{
@@ -102,13 +100,10 @@ func TestAccPolicyEvaluationsDataSource_errors(t *testing.T) {
 	cfg := func(id string) string {
 		return e.config(fmt.Sprintf("data \"custody_policy_evaluations\" \"test\" {\n  activity_id = %q\n}\n", id))
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{Config: cfg(" "), PlanOnly: true, ExpectError: regexp.MustCompile(`must be an activity id`)},
-			{Config: cfg("no-such-activity"), PlanOnly: true,
-				ExpectError: regexp.MustCompile(`(?s)Error reading policy evaluations.*get_policy_evaluations for activity\s+no-such-activity.*HTTP\s+404`)},
+			planFails(cfg(" "), regexp.MustCompile(`must be an activity id`)),
+			planFails(cfg("no-such-activity"), regexp.MustCompile(`(?s)Error reading policy evaluations.*get_policy_evaluations for activity\s+no-such-activity.*HTTP\s+404`)),
 		},
 	})
 }
@@ -174,9 +169,7 @@ func TestAccPolicyEvaluationsDataSource_nonRootOutcomes(t *testing.T) {
 		daves = failed.ActivityID
 	}
 	const bobDS, daveDS = "data.custody_policy_evaluations.bob", "data.custody_policy_evaluations.dave"
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{Config: e.config(policyEvaluationsNonRootPolicies)},
 			{

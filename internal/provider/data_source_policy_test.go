@@ -53,9 +53,7 @@ func policyDataSourceTestSame(data, res, attr string) statecheck.StateCheck {
 func TestAccPolicyDataSource_basic(t *testing.T) {
 	e := newAccEmulator(t)
 	const data, bare = "data.custody_policy.test", "data.custody_policy.bare"
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Check: policyDataSourceTestTimes(e, data, bare),
 			Config: e.config(`
@@ -106,23 +104,18 @@ data "custody_policy" "bare" {
 
 func TestAccPolicyDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t)
-	step := func(body, want string) resource.TestStep {
-		return resource.TestStep{Config: e.config(body), PlanOnly: true, ExpectError: regexp.MustCompile(want)}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			step(`
+			planFails(e.config(`
 data "custody_policy" "x" {
   id = "4b1c7a3e-0000-4000-8000-000000000000"
 }
-`, `(?s)Policy not found.*no policy\s+4b1c7a3e-0000-4000-8000-000000000000`),
-			step(`
+`), regexp.MustCompile(`(?s)Policy not found.*no policy\s+4b1c7a3e-0000-4000-8000-000000000000`)),
+			planFails(e.config(`
 data "custody_policy" "x" {
   id = ""
 }
-`, `(?s)id.*must be a policy id`),
+`), regexp.MustCompile(`(?s)id.*must be a policy id`)),
 		},
 	})
 }

@@ -79,108 +79,91 @@ func sendTxStatusTestRevertChain() knownvalue.Check {
 	})
 }
 
-func TestAccSendTransactionStatusDataSource_confirmedEth(t *testing.T) {
+// sendTxStatusTestReads reads the example fixtures' status id and checks
+// its fields (sendTxStatusTestChecks).
+func sendTxStatusTestReads(t *testing.T, id string, fields map[string]knownvalue.Check) {
+	t.Helper()
 	e := newAccEmulator(t, withExampleFixtures(t))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config: sendTxStatusTestConfig(e, sendTxStatusTestConfirmed),
-			ConfigStateChecks: sendTxStatusTestChecks(sendTxStatusTestConfirmed, map[string]knownvalue.Check{
-				"tx_status":        knownvalue.StringExact("CONFIRMED"),
-				"eth_tx_hash":      knownvalue.StringExact("0xbd5f80ccb10eca14c3208d1328f6472b5dec65ceed872731b0f2bc56c1298436"),
-				"solana_signature": knownvalue.Null(),
-				"tx_error":         knownvalue.Null(),
-				"error":            knownvalue.Null(),
-			}),
+			Config:            sendTxStatusTestConfig(e, id),
+			ConfigStateChecks: sendTxStatusTestChecks(id, fields),
 		}},
+	})
+}
+
+func TestAccSendTransactionStatusDataSource_confirmedEth(t *testing.T) {
+	sendTxStatusTestReads(t, sendTxStatusTestConfirmed, map[string]knownvalue.Check{
+		"tx_status":        knownvalue.StringExact("CONFIRMED"),
+		"eth_tx_hash":      knownvalue.StringExact("0xbd5f80ccb10eca14c3208d1328f6472b5dec65ceed872731b0f2bc56c1298436"),
+		"solana_signature": knownvalue.Null(),
+		"tx_error":         knownvalue.Null(),
+		"error":            knownvalue.Null(),
 	})
 }
 
 func TestAccSendTransactionStatusDataSource_failedEth(t *testing.T) {
-	e := newAccEmulator(t, withExampleFixtures(t))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: sendTxStatusTestConfig(e, sendTxStatusTestEthFailed),
-			ConfigStateChecks: sendTxStatusTestChecks(sendTxStatusTestEthFailed, map[string]knownvalue.Check{
-				"tx_status":        knownvalue.StringExact("FAILED"),
-				"eth_tx_hash":      knownvalue.StringExact("0x75a64ea61a65fbacebfe98ec0c6e89b3b2f285de88e2494ebde1963d5df70ae5"),
-				"solana_signature": knownvalue.Null(),
-				"tx_error":         knownvalue.StringExact("execution reverted"),
-				"error": knownvalue.ObjectExact(map[string]knownvalue.Check{
-					"message":      knownvalue.StringExact("execution reverted: InsufficientOutputAmount(995000, 1000000)"),
-					"revert_chain": sendTxStatusTestRevertChain(),
-					"solana":       knownvalue.Null(),
-					"eth":          knownvalue.ObjectExact(map[string]knownvalue.Check{"revert_chain": sendTxStatusTestRevertChain()}),
-				}),
-			}),
-		}},
+	sendTxStatusTestReads(t, sendTxStatusTestEthFailed, map[string]knownvalue.Check{
+		"tx_status":        knownvalue.StringExact("FAILED"),
+		"eth_tx_hash":      knownvalue.StringExact("0x75a64ea61a65fbacebfe98ec0c6e89b3b2f285de88e2494ebde1963d5df70ae5"),
+		"solana_signature": knownvalue.Null(),
+		"tx_error":         knownvalue.StringExact("execution reverted"),
+		"error": knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"message":      knownvalue.StringExact("execution reverted: InsufficientOutputAmount(995000, 1000000)"),
+			"revert_chain": sendTxStatusTestRevertChain(),
+			"solana":       knownvalue.Null(),
+			"eth":          knownvalue.ObjectExact(map[string]knownvalue.Check{"revert_chain": sendTxStatusTestRevertChain()}),
+		}),
 	})
 }
 
 func TestAccSendTransactionStatusDataSource_failedSolana(t *testing.T) {
-	e := newAccEmulator(t, withExampleFixtures(t))
 	const msg = "Transaction simulation failed: Error processing Instruction 2: custom program error: 0x1"
 	const token = "Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA "
 	const budget = "Program ComputeBudget111111111111111111111111111111 "
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config: sendTxStatusTestConfig(e, sendTxStatusTestSolFailed),
-			ConfigStateChecks: sendTxStatusTestChecks(sendTxStatusTestSolFailed, map[string]knownvalue.Check{
-				"tx_status": knownvalue.StringExact("FAILED"),
-				// Failed in preflight: never broadcast, so no signature.
-				"eth_tx_hash":      knownvalue.Null(),
-				"solana_signature": knownvalue.Null(),
-				"tx_error":         knownvalue.StringExact(msg),
-				"error": knownvalue.ObjectExact(map[string]knownvalue.Check{
-					"message":      knownvalue.StringExact(msg),
-					"revert_chain": knownvalue.Null(),
-					"eth":          knownvalue.Null(),
-					"solana": knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"source":                 knownvalue.StringExact("preflight"),
-						"rpc_code":               knownvalue.Int64Exact(-32002),
-						"rpc_message":            knownvalue.StringExact(msg),
-						"transaction_error_json": knownvalue.StringExact(`{"InstructionError":[2,{"Custom":1}]}`),
-						"logs": knownvalue.ListExact([]knownvalue.Check{
-							knownvalue.StringExact(budget + "invoke [1]"),
-							knownvalue.StringExact(budget + "success"),
-							knownvalue.StringExact(budget + "invoke [1]"),
-							knownvalue.StringExact(budget + "success"),
-							knownvalue.StringExact(token + "invoke [1]"),
-							knownvalue.StringExact("Program log: Instruction: TransferChecked"),
-							knownvalue.StringExact("Program log: Error: insufficient funds"),
-							knownvalue.StringExact(token + "consumed 4407 of 199700 compute units"),
-							knownvalue.StringExact(token + "failed: custom program error: 0x1"),
-						}),
-						"units_consumed":          knownvalue.StringExact("4707"),
-						"inner_instructions_json": knownvalue.StringExact("[]"),
-					}),
+	sendTxStatusTestReads(t, sendTxStatusTestSolFailed, map[string]knownvalue.Check{
+		"tx_status": knownvalue.StringExact("FAILED"),
+		// Failed in preflight: never broadcast, so no signature.
+		"eth_tx_hash":      knownvalue.Null(),
+		"solana_signature": knownvalue.Null(),
+		"tx_error":         knownvalue.StringExact(msg),
+		"error": knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"message":      knownvalue.StringExact(msg),
+			"revert_chain": knownvalue.Null(),
+			"eth":          knownvalue.Null(),
+			"solana": knownvalue.ObjectExact(map[string]knownvalue.Check{
+				"source":                 knownvalue.StringExact("preflight"),
+				"rpc_code":               knownvalue.Int64Exact(-32002),
+				"rpc_message":            knownvalue.StringExact(msg),
+				"transaction_error_json": knownvalue.StringExact(`{"InstructionError":[2,{"Custom":1}]}`),
+				"logs": knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact(budget + "invoke [1]"),
+					knownvalue.StringExact(budget + "success"),
+					knownvalue.StringExact(budget + "invoke [1]"),
+					knownvalue.StringExact(budget + "success"),
+					knownvalue.StringExact(token + "invoke [1]"),
+					knownvalue.StringExact("Program log: Instruction: TransferChecked"),
+					knownvalue.StringExact("Program log: Error: insufficient funds"),
+					knownvalue.StringExact(token + "consumed 4407 of 199700 compute units"),
+					knownvalue.StringExact(token + "failed: custom program error: 0x1"),
 				}),
+				"units_consumed":          knownvalue.StringExact("4707"),
+				"inner_instructions_json": knownvalue.StringExact("[]"),
 			}),
-		}},
+		}),
 	})
 }
 
 func TestAccSendTransactionStatusDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config: sendTxStatusTestConfig(e, "00000000-0000-4000-8000-0000000000dd"),
-				ExpectError: mfaPolicyTestError("Error reading send-transaction status",
+				ExpectError: errorPhrases("Error reading send-transaction status",
 					"send-transaction status 00000000-0000-4000-8000-0000000000dd", "HTTP 404"),
 			},
-			{
-				Config:      sendTxStatusTestConfig(e, ""),
-				PlanOnly:    true,
-				ExpectError: mfaPolicyTestError("send_transaction_status_id", "must not be empty or only white space"),
-			},
+			planFails(sendTxStatusTestConfig(e, ""), errorPhrases("send_transaction_status_id", "must not be empty or only white space")),
 		},
 	})
 }

@@ -44,9 +44,7 @@ func TestAccSupportedAssetsDataSource_basic(t *testing.T) {
 		supportedAssetsTestAsset(solMainnet+"/slip44:501", "SOL", "Solana", 9, false),
 		supportedAssetsTestAsset(solMainnet+"/token:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "USDC", "USD Coin", 6, true),
 	})
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				// Ethereum mainnet: the native coin, then two stablecoins, in
@@ -90,15 +88,13 @@ func TestAccSupportedAssetsDataSource_basic(t *testing.T) {
 
 func TestAccSupportedAssetsDataSource_invalidCaip2(t *testing.T) {
 	e := newAccEmulator(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			// Refused by plan-time validation (PlanOnly: nothing is read), with
 			// the allowed values, aliases included, in the message.
 			Config:   supportedAssetsTestConfig(e, "eip155:2"),
 			PlanOnly: true,
-			ExpectError: mfaPolicyTestError("caip2", "must be one of", `"eip155:1"`, `"eip155:421614"`,
+			ExpectError: errorPhrases("caip2", "must be one of", `"eip155:1"`, `"eip155:421614"`,
 				`"solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"`, `"solana:mainnet"`, `"solana:devnet"`, `got: "eip155:2"`),
 		}},
 	})

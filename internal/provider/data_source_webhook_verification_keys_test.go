@@ -54,9 +54,7 @@ func webhookVerificationKeysTestBaseURLOnly(t *testing.T, baseURL string) string
 
 func TestAccWebhookVerificationKeysDataSource_withCredentials(t *testing.T) {
 	e := newAccEmulator(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:            e.config(webhookVerificationKeysTestData),
 			ConfigStateChecks: []statecheck.StateCheck{webhookVerificationKeysTestExpect(t, e)},
@@ -69,9 +67,7 @@ func TestAccWebhookVerificationKeysDataSource_withCredentials(t *testing.T) {
 func TestAccWebhookVerificationKeysDataSource_withoutCredentials(t *testing.T) {
 	e := newAccEmulator(t)
 	provider := webhookVerificationKeysTestBaseURLOnly(t, e.url)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				Config:            provider + webhookVerificationKeysTestData,
@@ -96,9 +92,7 @@ func TestAccWebhookVerificationKeysDataSource_fetchError(t *testing.T) {
 		http.Error(w, "maintenance", http.StatusServiceUnavailable)
 	}))
 	t.Cleanup(down.Close)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:      webhookVerificationKeysTestBaseURLOnly(t, down.URL) + webhookVerificationKeysTestData,
 			ExpectError: regexp.MustCompile(`(?s)Error reading webhook verification keys.*/public/v1/discovery/webhooks/jwks.*503`),

@@ -99,8 +99,6 @@ func faultsCase(t *testing.T, e *accEmulator, n, kept int, kinds []string) resou
 		}
 	}
 	return resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: func(s *terraform.State) error {
 			if held := emulatorPolicyIDs(t, e); len(held) != 0 {
 				return fmt.Errorf("%d policies left after destroy: %v", len(held), held)
@@ -123,7 +121,7 @@ func faultsCase(t *testing.T, e *accEmulator, n, kept int, kinds []string) resou
 // connections or answers 500 after committing.
 func TestAccFaults_createUpdateDelete(t *testing.T) {
 	e := newAccEmulator(t, func(o *emulator.Options) { o.Faults = faultyService })
-	resource.Test(t, faultsCase(t, e, 50, 20, faultKinds))
+	accTest(t, faultsCase(t, e, 50, 20, faultKinds))
 }
 
 // faultsEmptyPlanAfter says outright what the testing framework also
@@ -144,7 +142,7 @@ func TestAccFaults_internalErrors(t *testing.T) {
 			Seed:                7,
 		}
 	})
-	resource.Test(t, faultsCase(t, e, 10, 4, []string{"500", "500-after-commit"}))
+	accTest(t, faultsCase(t, e, 10, 4, []string{"500", "500-after-commit"}))
 }
 
 // TestAccFaults_serviceDown applies against a service that stays down: the
@@ -165,9 +163,7 @@ resource "custody_policy" "p" {
 }
 `, timeout)
 	var start time.Time
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {

@@ -173,9 +173,7 @@ func TestAccProviderConfiguredFromEnvironment(t *testing.T) {
 	t.Setenv("CUSTODY_ORGANIZATION_ID", accOrg)
 	t.Setenv("CUSTODY_API_PUBLIC_KEY", e.key.PublicKeyHex())
 	t.Setenv("CUSTODY_API_PRIVATE_KEY", e.key.PrivateKeyHex())
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: `
 provider "custody" {}

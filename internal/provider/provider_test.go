@@ -62,9 +62,7 @@ func TestProviderSchemaIsValid(t *testing.T) {
 // plan against the provider; terraform_data is built in, so nothing is
 // downloaded.
 func TestAccProviderServes(t *testing.T) {
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: `
 provider "custody" {}

@@ -94,10 +94,8 @@ func TestAccAllResources(t *testing.T) {
 			ImportStateVerifyIgnore: ignore,
 		})
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps:                    steps,
+	accTest(t, resource.TestCase{
+		Steps: steps,
 		CheckDestroy: func(*terraform.State) error {
 			ctx := t.Context()
 			if p, _ := e.client.ListPolicies(ctx, client.ListPoliciesRequest{}); len(p.Policies) != 0 {

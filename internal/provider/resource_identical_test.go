@@ -17,9 +17,7 @@ import (
 func TestAccIdenticalResourcesStayDistinct(t *testing.T) {
 	e := newAccEmulator(t)
 	const n = 8
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: e.config(fmt.Sprintf(`
 resource "custody_policy" "same" {

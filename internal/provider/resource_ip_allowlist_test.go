@@ -105,10 +105,8 @@ resource "custody_ip_allowlist" "org" {
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("rules"), knownvalue.SetPartial([]knownvalue.Check{
 			ipAllowlistRule("10.0.0.0/8", knownvalue.StringExact("office"))})),
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             ipAllowlistGone(e, ""),
+	accTest(t, resource.TestCase{
+		CheckDestroy: ipAllowlistGone(e, ""),
 		Steps: []resource.TestStep{
 			{
 				Config: v1,
@@ -131,11 +129,8 @@ resource "custody_ip_allowlist" "org" {
 			{
 				// Adding a rule and changing on_evaluation_error is one
 				// set_ip_allowlist, not a replacement.
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:            v2,
+				ConfigPlanChecks:  expectAction(addr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: v2State,
 				Check:             ipAllowlistStoredCIDRs(e, "", "10.0.0.0/8", "127.0.0.0/8", "::1/128"),
 			},
@@ -188,10 +183,8 @@ resource "custody_ip_allowlist" "org" {
 func TestAccIPAllowlist_defaults(t *testing.T) {
 	e := newAccEmulator(t)
 	const addr = "custody_ip_allowlist.org"
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             ipAllowlistGone(e, ""),
+	accTest(t, resource.TestCase{
+		CheckDestroy: ipAllowlistGone(e, ""),
 		Steps: []resource.TestStep{{
 			Config: e.config(`
 resource "custody_ip_allowlist" "org" {
@@ -229,10 +222,8 @@ resource "custody_ip_allowlist" "key" {
 }
 `, pub))
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             ipAllowlistGone(e, k3.PublicKeyHex()),
+	accTest(t, resource.TestCase{
+		CheckDestroy: ipAllowlistGone(e, k3.PublicKeyHex()),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg(k2.PublicKeyHex()),
@@ -272,39 +263,34 @@ resource "custody_ip_allowlist" "key" {
 func TestAccIPAllowlist_planErrors(t *testing.T) {
 	e := newAccEmulator(t)
 	const key = "02" + "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
-	step := func(body, want string) resource.TestStep {
-		return resource.TestStep{Config: e.config(body), PlanOnly: true, ExpectError: ipAllowlistErrRE(want)}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			step(`resource "custody_ip_allowlist" "x" {
+			planFails(e.config(`resource "custody_ip_allowlist" "x" {
   rules = [{ cidr = "10.0.0.300/8" }]
-}`, `is not an IPv4 or IPv6 CIDR block`),
-			step(`resource "custody_ip_allowlist" "x" {
+}`), ipAllowlistErrRE(`is not an IPv4 or IPv6 CIDR block`)),
+			planFails(e.config(`resource "custody_ip_allowlist" "x" {
   rules = [{ cidr = "10.1.2.3/8" }]
-}`, `host bits set(.|\n)*did you mean 10\.0\.0\.0/8`),
-			step(`resource "custody_ip_allowlist" "x" {
+}`), ipAllowlistErrRE(`host bits set(.|\n)*did you mean 10\.0\.0\.0/8`)),
+			planFails(e.config(`resource "custody_ip_allowlist" "x" {
   public_key = "`+key+`"
   enabled    = true
   rules      = []
-}`, `enabled applies to the organization-level allowlist only`),
-			step(`resource "custody_ip_allowlist" "x" {
+}`), ipAllowlistErrRE(`enabled applies to the organization-level allowlist only`)),
+			planFails(e.config(`resource "custody_ip_allowlist" "x" {
   public_key = "04abc"
   rules      = []
-}`, `compressed P-256 point in lower-case hex`),
-			step(`resource "custody_ip_allowlist" "x" {
+}`), ipAllowlistErrRE(`compressed P-256 point in lower-case hex`)),
+			planFails(e.config(`resource "custody_ip_allowlist" "x" {
   public_key = "`+key[:2]+"ABCDEF"+key[8:]+`"
   rules      = []
-}`, `compressed P-256 point in lower-case hex`),
-			step(`resource "custody_ip_allowlist" "x" {
+}`), ipAllowlistErrRE(`compressed P-256 point in lower-case hex`)),
+			planFails(e.config(`resource "custody_ip_allowlist" "x" {
   on_evaluation_error = "deny"
   rules               = []
-}`, `value must be one of(.|\n)*"ALLOW"(.|\n)*"DENY"`),
-			step(`resource "custody_ip_allowlist" "x" {
+}`), ipAllowlistErrRE(`value must be one of(.|\n)*"ALLOW"(.|\n)*"DENY"`)),
+			planFails(e.config(`resource "custody_ip_allowlist" "x" {
   rules = [{ cidr = "10.0.0.0/8", label = "" }]
-}`, `string length must be at least 1`),
+}`), ipAllowlistErrRE(`string length must be at least 1`)),
 			{
 				Config:        e.config(`resource "custody_ip_allowlist" "x" { rules = [] }`),
 				ResourceName:  "custody_ip_allowlist.x",
@@ -326,10 +312,8 @@ func TestAccIPAllowlist_lockout(t *testing.T) {
 	e := newAccEmulator(t, add2)
 	c2 := accClient(t, e.url, k2)
 	const addr = "custody_ip_allowlist.org"
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             ipAllowlistGone(e, ""),
+	accTest(t, resource.TestCase{
+		CheckDestroy: ipAllowlistGone(e, ""),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
@@ -364,11 +348,8 @@ resource "custody_ip_allowlist" "org" {
   ]
 }
 `),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: ipAllowlistStoredCIDRs(e, "", "127.0.0.0/8", "::1/128"),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
+				Check:            ipAllowlistStoredCIDRs(e, "", "127.0.0.0/8", "::1/128"),
 			},
 		},
 	})

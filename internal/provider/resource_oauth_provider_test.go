@@ -81,12 +81,10 @@ func oauthProviderTestImportID(s *terraform.State) (string, error) {
 	return rs.Primary.Attributes["user_id"] + "/" + rs.Primary.ID, nil
 }
 
-func oauthProviderTestCase(t *testing.T, e *accEmulator, steps ...resource.TestStep) resource.TestCase {
+func oauthProviderTestCase(e *accEmulator, steps ...resource.TestStep) resource.TestCase {
 	return resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             oauthProviderTestCount(e, 0),
-		Steps:                    steps,
+		CheckDestroy: oauthProviderTestCount(e, 0),
+		Steps:        steps,
 	}
 }
 
@@ -96,13 +94,6 @@ func oauthProviderTestClaims(sub, aud string) []statecheck.StateCheck {
 		statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("issuer"), knownvalue.StringExact(oauthProviderTestIssuer)),
 		statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("subject"), knownvalue.StringExact(sub)),
 		statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("audience"), knownvalue.StringExact(aud)),
-	}
-}
-
-func oauthProviderTestAction(action plancheck.ResourceActionType) resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{
-		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(oauthProviderTestAddr, action)},
-		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 	}
 }
 
@@ -121,11 +112,11 @@ resource "custody_oauth_provider" "test" {
 	}
 	idChanges := statecheck.CompareValue(compare.ValuesDiffer())
 	before := map[string]int{}
-	resource.Test(t, oauthProviderTestCase(t, e,
+	accTest(t, oauthProviderTestCase(e,
 		resource.TestStep{
 			PreConfig:        func() { before = e.srv.RequestCounts() },
 			Config:           cfg("google"),
-			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionCreate),
+			ConfigPlanChecks: expectAction(oauthProviderTestAddr, plancheck.ResourceActionCreate),
 			ConfigStateChecks: append(oauthProviderTestClaims("subject-1", "app-1"),
 				idChanges.AddStateValue(oauthProviderTestAddr, tfjsonpath.New("id")),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
@@ -162,7 +153,7 @@ resource "custody_oauth_provider" "test" {
 			// the old one goes first (the service refuses two with the same
 			// claims).
 			Config:           cfg("google-workspace"),
-			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigPlanChecks: expectAction(oauthProviderTestAddr, plancheck.ResourceActionDestroyBeforeCreate),
 			ConfigStateChecks: []statecheck.StateCheck{
 				idChanges.AddStateValue(oauthProviderTestAddr, tfjsonpath.New("id")),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("provider_name"), knownvalue.StringExact("google-workspace")),
@@ -181,7 +172,7 @@ resource "custody_oauth_provider" "test" {
 				}
 			},
 			Config:           cfg("google-workspace"),
-			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionCreate),
+			ConfigPlanChecks: expectAction(oauthProviderTestAddr, plancheck.ResourceActionCreate),
 			Check:            oauthProviderTestCount(e, 1),
 		},
 	))
@@ -199,10 +190,10 @@ resource "custody_oauth_provider" "test" {
 }
 `, oauthProviderTestJWT(sub, []string{"app-2", "other"}), strings.Join(extra, "\n")))
 	}
-	resource.Test(t, oauthProviderTestCase(t, e,
+	accTest(t, oauthProviderTestCase(e,
 		resource.TestStep{
 			Config:           cfg("repo:a"),
-			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionCreate),
+			ConfigPlanChecks: expectAction(oauthProviderTestAddr, plancheck.ResourceActionCreate),
 			// The claims are read back from the token (aud: its first entry).
 			ConfigStateChecks: append(oauthProviderTestClaims("repo:a", "app-2"),
 				statecheck.ExpectSensitiveValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token")),
@@ -221,7 +212,7 @@ resource "custody_oauth_provider" "test" {
 			// Only timeouts change: an update in place, not a replacement
 			// (the claims, absent from the config, keep their state).
 			Config:           cfg("repo:a", `timeouts = { create = "5m", delete = "5m" }`),
-			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionUpdate),
+			ConfigPlanChecks: expectAction(oauthProviderTestAddr, plancheck.ResourceActionUpdate),
 			ConfigStateChecks: append(oauthProviderTestClaims("repo:a", "app-2"),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("timeouts"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"create": knownvalue.StringExact("5m"), "delete": knownvalue.StringExact("5m")})),
@@ -230,7 +221,7 @@ resource "custody_oauth_provider" "test" {
 		},
 		resource.TestStep{
 			Config:            cfg("repo:b"),
-			ConfigPlanChecks:  oauthProviderTestAction(plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigPlanChecks:  expectAction(oauthProviderTestAddr, plancheck.ResourceActionDestroyBeforeCreate),
 			ConfigStateChecks: oauthProviderTestClaims("repo:b", "app-2"),
 			Check:             oauthProviderTestCount(e, 1),
 		},
@@ -261,10 +252,10 @@ resource "custody_oauth_provider" "test" {
 			return nil
 		}
 	}
-	tc := oauthProviderTestCase(t, e,
+	tc := oauthProviderTestCase(e,
 		resource.TestStep{
 			Config:           cfg(tok1, 1),
-			ConfigPlanChecks: oauthProviderTestAction(plancheck.ResourceActionCreate),
+			ConfigPlanChecks: expectAction(oauthProviderTestAddr, plancheck.ResourceActionCreate),
 			ConfigStateChecks: append(oauthProviderTestClaims("wo-1", "app-3"),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo"), knownvalue.Null()),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token"), knownvalue.Null()),
@@ -280,13 +271,13 @@ resource "custody_oauth_provider" "test" {
 		},
 		resource.TestStep{
 			Config:            cfg(tok2, 2),
-			ConfigPlanChecks:  oauthProviderTestAction(plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigPlanChecks:  expectAction(oauthProviderTestAddr, plancheck.ResourceActionDestroyBeforeCreate),
 			ConfigStateChecks: oauthProviderTestClaims("wo-2", "app-3"),
 			Check:             resource.ComposeTestCheckFunc(tokenNotInState(tok2), oauthProviderTestCount(e, 1)),
 		},
 	)
 	tc.TerraformVersionChecks = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)}
-	resource.Test(t, tc)
+	accTest(t, tc)
 }
 
 func TestAccOauthProvider_errors(t *testing.T) {
@@ -301,7 +292,7 @@ resource "custody_oauth_provider" "test" {
 }
 `)}
 	}
-	tc := oauthProviderTestCase(t, e,
+	tc := oauthProviderTestCase(e,
 		step(``, `No way to identify the OAuth provider`),
 		step(`oidc_token = "`+tok+`"
   issuer = "i"
@@ -349,7 +340,7 @@ resource "custody_oauth_provider" "test" {
 		},
 	)
 	tc.TerraformVersionChecks = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)}
-	resource.Test(t, tc)
+	accTest(t, tc)
 }
 
 func TestOauthProviderSchema(t *testing.T) {

@@ -53,9 +53,7 @@ func TestAccOrganizationName_lifecycle(t *testing.T) {
 	e := newAccEmulator(t)
 	ctx := context.Background()
 	before := map[string]int{}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		// Destroy only forgets the resource: the last name stays.
 		CheckDestroy: organizationNameTestIs(e, "Renamed Org"),
 		Steps: []resource.TestStep{
@@ -71,11 +69,8 @@ func TestAccOrganizationName_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
-				Config: organizationNameTestConfig(e, "Renamed Org"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(organizationNameTestAddr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:            organizationNameTestConfig(e, "Renamed Org"),
+				ConfigPlanChecks:  expectAction(organizationNameTestAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: organizationNameTestState("Renamed Org"),
 				Check:             organizationNameTestIs(e, "Renamed Org"),
 			},
@@ -109,10 +104,8 @@ func TestAccOrganizationName_lifecycle(t *testing.T) {
 // must not restore or clear the name.
 func TestAccOrganizationName_destroyKeepsName(t *testing.T) {
 	e := newAccEmulator(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             organizationNameTestIs(e, "Kept After Destroy"),
+	accTest(t, resource.TestCase{
+		CheckDestroy: organizationNameTestIs(e, "Kept After Destroy"),
 		Steps: []resource.TestStep{{
 			Config: organizationNameTestConfig(e, "Kept After Destroy"),
 			Check:  organizationNameTestIs(e, "Kept After Destroy"),
@@ -122,18 +115,13 @@ func TestAccOrganizationName_destroyKeepsName(t *testing.T) {
 
 func TestAccOrganizationName_validation(t *testing.T) {
 	e := newAccEmulator(t)
-	step := func(name, want string) resource.TestStep {
-		return resource.TestStep{Config: organizationNameTestConfig(e, name), PlanOnly: true, ExpectError: regexp.MustCompile(want)}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		// Nothing was applied: the emulator's name is untouched.
 		CheckDestroy: organizationNameTestIs(e, "Acceptance Org"),
 		Steps: []resource.TestStep{
-			step("", `(?s)name.*string length must be between 1 and 256`),
-			step(strings.Repeat("x", 257), `string length must be between 1 and 256, got: 257`),
-			step("  ", `must contain a character other than a space`),
+			planFails(organizationNameTestConfig(e, ""), regexp.MustCompile(`(?s)name.*string length must be between 1 and 256`)),
+			planFails(organizationNameTestConfig(e, strings.Repeat("x", 257)), regexp.MustCompile(`string length must be between 1 and 256, got: 257`)),
+			planFails(organizationNameTestConfig(e, "  "), regexp.MustCompile(`must contain a character other than a space`)),
 		},
 	})
 }

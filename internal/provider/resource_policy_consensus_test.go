@@ -137,10 +137,8 @@ resource "custody_policy" "test" {
 func TestAccPolicyConsensus_approved(t *testing.T) {
 	e, approver := policyConsensusEmulator(t)
 	var voter *policyVoter
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             policyTestCheckDestroy(e), // the delete was approved too
+	accTest(t, resource.TestCase{
+		CheckDestroy: policyTestCheckDestroy(e), // the delete was approved too
 		Steps: []resource.TestStep{{
 			PreConfig: func() { voter = policyStartVoter(t, approver, true) },
 			Config:    e.config(fmt.Sprintf(policyConsensusConfig, "")),
@@ -169,10 +167,8 @@ func TestAccPolicyConsensus_timeoutThenAdopt(t *testing.T) {
 	cfg := e.config(fmt.Sprintf(policyConsensusConfig, "  timeouts = { create = \"3s\" }\n"))
 	var started time.Time
 	var adoptedID string
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             policyTestCheckDestroy(e),
+	accTest(t, resource.TestCase{
+		CheckDestroy: policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{
 			{
 				PreConfig:   func() { started = time.Now() },
@@ -226,9 +222,7 @@ func TestAccPolicyConsensus_timeoutThenAdopt(t *testing.T) {
 // that names who rejected, and creates nothing.
 func TestAccPolicyConsensus_rejected(t *testing.T) {
 	e, approver := policyConsensusEmulator(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
 			policyConsensusCount(e, 0, 1),
 			func(*terraform.State) error {

@@ -103,10 +103,8 @@ func TestAccPolicyLanguage_slice(t *testing.T) {
 func policyLanguageApplies(t *testing.T, cond string) {
 	t.Helper()
 	e := newAccEmulator(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             policyTestCheckDestroy(e),
+	accTest(t, resource.TestCase{
+		CheckDestroy: policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{{
 			Config: e.config(`
 resource "custody_policy" "test" {
@@ -132,10 +130,8 @@ resource "custody_policy" "test" {
 // expression.
 func TestAccPolicyLanguage_unknownAtPlan(t *testing.T) {
 	e := newAccEmulator(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             policyTestCheckDestroy(e),
+	accTest(t, resource.TestCase{
+		CheckDestroy: policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{{
 			Config: e.config(`
 resource "custody_private_key_tag" "cold" {

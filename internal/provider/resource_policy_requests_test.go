@@ -29,10 +29,8 @@ func TestAccPolicy_roundTrips(t *testing.T) {
 	before := map[string]int{}
 	snapshot := func() { before = e.srv.RequestCounts() }
 	quiet := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan(), expectNoDrift()}}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             policyTestCheckDestroy(e),
+	accTest(t, resource.TestCase{
+		CheckDestroy: policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{
 			{
 				// Nothing is in state yet, so the plan and the apply refresh nothing.

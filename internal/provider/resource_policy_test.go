@@ -120,10 +120,8 @@ resource "custody_policy" "test" {
   time   = "!CronSpan('0 6 * * *', '18h', 'UTC')"
 }
 `)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             policyTestCheckDestroy(e),
+	accTest(t, resource.TestCase{
+		CheckDestroy: policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{
 			{
 				Config: create,
@@ -186,10 +184,8 @@ resource "custody_policy" "test" {
 `)
 	var firstID string
 	ctx := context.Background()
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             policyTestCheckDestroy(e),
+	accTest(t, resource.TestCase{
+		CheckDestroy: policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: resource.TestCheckResourceAttrWith(policyTestAddr, "id", func(v string) error { firstID = v; return nil })},
 			{
@@ -217,11 +213,8 @@ resource "custody_policy" "test" {
 						t.Fatal(err)
 					}
 				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(policyTestAddr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:           cfg,
+				ConfigPlanChecks: expectAction(policyTestAddr, plancheck.ResourceActionCreate),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttrWith(policyTestAddr, "id", func(v string) error {
 						if v == firstID {
@@ -240,28 +233,23 @@ func TestAccPolicy_validation(t *testing.T) {
 	policy := func(attrs string) string {
 		return e.config(fmt.Sprintf("resource \"custody_policy\" \"test\" {\n%s\n}\n", attrs))
 	}
-	step := func(attrs, want string) resource.TestStep {
-		return resource.TestStep{Config: policy(attrs), PlanOnly: true, ExpectError: regexp.MustCompile(want)}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             policyTestCheckDestroy(e),
+	accTest(t, resource.TestCase{
+		CheckDestroy: policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{
-			step(`name = ""
-effect = "EFFECT_ALLOW"`, `(?s)name.*string length must be between 1 and 256`),
-			step(fmt.Sprintf(`name = %q
-effect = "EFFECT_ALLOW"`, strings.Repeat("n", 257)), `(?s)string length must be between 1 and 256, got: 257`),
-			step(`name = "   "
-effect = "EFFECT_ALLOW"`, `(?s)must contain a character other than a space`),
-			step(`name = "p"
-effect = "ALLOW"`, `(?s)value must be one of:.*"EFFECT_ALLOW".*"EFFECT_DENY"`),
-			step(`name = "p"
+			planFails(policy(`name = ""
+effect = "EFFECT_ALLOW"`), regexp.MustCompile(`(?s)name.*string length must be between 1 and 256`)),
+			planFails(policy(fmt.Sprintf(`name = %q
+effect = "EFFECT_ALLOW"`, strings.Repeat("n", 257))), regexp.MustCompile(`(?s)string length must be between 1 and 256, got: 257`)),
+			planFails(policy(`name = "   "
+effect = "EFFECT_ALLOW"`), regexp.MustCompile(`(?s)must contain a character other than a space`)),
+			planFails(policy(`name = "p"
+effect = "ALLOW"`), regexp.MustCompile(`(?s)value must be one of:.*"EFFECT_ALLOW".*"EFFECT_DENY"`)),
+			planFails(policy(`name = "p"
 effect = "EFFECT_DENY"
-condition = ""`, `(?s)condition.*string length must be at least 1`),
-			step(`name = "p"
+condition = ""`), regexp.MustCompile(`(?s)condition.*string length must be at least 1`)),
+			planFails(policy(`name = "p"
 effect = "EFFECT_DENY"
-timeouts = { create = "soon" }`, `(?s)Invalid Attribute Value Time Duration.*"soon" must be a string`),
+timeouts = { create = "soon" }`), regexp.MustCompile(`(?s)Invalid Attribute Value Time Duration.*"soon" must be a string`)),
 		},
 	})
 }
@@ -274,10 +262,8 @@ timeouts = { create = "soon" }`, `(?s)Invalid Attribute Value Time Duration.*"so
 // source.)
 func TestAccPolicy_syntaxError(t *testing.T) {
 	e := newAccEmulator(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             policyTestCheckDestroy(e),
+	accTest(t, resource.TestCase{
+		CheckDestroy: policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{{
 			Config: e.config(`
 # terraform_data's output is unknown until apply.

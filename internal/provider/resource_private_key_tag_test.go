@@ -133,17 +133,12 @@ func TestAccPrivateKeyTag_basic(t *testing.T) {
 	e := newAccEmulator(t)
 	keys := privateKeyTagTestKeys(t, e, 3)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             privateKeyTagTestDestroyed(e, keys),
+	accTest(t, resource.TestCase{
+		CheckDestroy: privateKeyTagTestDestroyed(e, keys),
 		Steps: []resource.TestStep{
 			{
-				Config: privateKeyTagTestConfig(e, "treasury", keys[0], keys[1]),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(privateKeyTagAddr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:           privateKeyTagTestConfig(e, "treasury", keys[0], keys[1]),
+				ConfigPlanChecks: expectAction(privateKeyTagAddr, plancheck.ResourceActionCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
 					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("name"), knownvalue.StringExact("treasury")),
@@ -165,11 +160,8 @@ func TestAccPrivateKeyTag_basic(t *testing.T) {
 			{
 				// A rename and a key swap are one update_private_key_tag on
 				// the same tag: same id.
-				Config: privateKeyTagTestConfig(e, "treasury-renamed", keys[0], keys[2]),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(privateKeyTagAddr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:           privateKeyTagTestConfig(e, "treasury-renamed", keys[0], keys[2]),
+				ConfigPlanChecks: expectAction(privateKeyTagAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("name"), knownvalue.StringExact("treasury-renamed")),
 					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("private_key_ids"), knownvalue.SetExact([]knownvalue.Check{
@@ -202,10 +194,7 @@ resource "custody_private_key_tag" "test" {
   name = "treasury-renamed"
 }
 `),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(privateKeyTagAddr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				ConfigPlanChecks: expectAction(privateKeyTagAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("private_key_ids"), knownvalue.SetExact([]knownvalue.Check{})),
 				},
@@ -223,10 +212,8 @@ func TestAccPrivateKeyTag_drift(t *testing.T) {
 	planUpdate := resource.ConfigPlanChecks{
 		PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(privateKeyTagAddr, plancheck.ResourceActionUpdate)},
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             privateKeyTagTestDestroyed(e, keys),
+	accTest(t, resource.TestCase{
+		CheckDestroy: privateKeyTagTestDestroyed(e, keys),
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: privateKeyTagTestMembers(e, keys[0], keys[1])},
 			{
@@ -276,25 +263,11 @@ func TestAccPrivateKeyTag_drift(t *testing.T) {
 
 func TestAccPrivateKeyTag_validation(t *testing.T) {
 	e := newAccEmulator(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      privateKeyTagTestConfig(e, ""),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)name.*string length must be between 1 and 256`),
-			},
-			{
-				Config:      privateKeyTagTestConfig(e, "   "),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`must contain a character other than a space`),
-			},
-			{
-				Config:      privateKeyTagTestConfig(e, "x", ""),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)private_key_ids.*string length must be at least 1`),
-			},
+			planFails(privateKeyTagTestConfig(e, ""), regexp.MustCompile(`(?s)name.*string length must be between 1 and 256`)),
+			planFails(privateKeyTagTestConfig(e, "   "), regexp.MustCompile(`must contain a character other than a space`)),
+			planFails(privateKeyTagTestConfig(e, "x", ""), regexp.MustCompile(`(?s)private_key_ids.*string length must be at least 1`)),
 		},
 	})
 	// Validation happens before anything is sent.
@@ -311,10 +284,8 @@ func TestAccPrivateKeyTag_refreshListsOnce(t *testing.T) {
 	e := newAccEmulator(t)
 	keys := privateKeyTagTestKeys(t, e, 2)
 	var before map[string]int
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             privateKeyTagTestDestroyed(e, keys),
+	accTest(t, resource.TestCase{
+		CheckDestroy: privateKeyTagTestDestroyed(e, keys),
 		Steps: []resource.TestStep{
 			{
 				Config: e.config(fmt.Sprintf(`
