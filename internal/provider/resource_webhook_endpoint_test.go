@@ -86,29 +86,22 @@ func webhookEndpointTestStored(e *accEmulator, url, name string, active bool) re
 
 // webhookEndpointTestDestroyed is a CheckDestroy: no endpoint is left.
 func webhookEndpointTestDestroyed(e *accEmulator) resource.TestCheckFunc {
+	return webhookEndpointTestHolds(e, 0)
+}
+
+// webhookEndpointTestHolds checks the service holds n endpoints: a
+// replacement deletes the old endpoint, a destroy all of them.
+func webhookEndpointTestHolds(e *accEmulator, n int) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		list, err := e.client.ListWebhookEndpoints(context.Background(), client.ListWebhookEndpointsRequest{})
 		if err != nil {
 			return err
 		}
-		if len(list.WebhookEndpoints) != 0 {
-			return fmt.Errorf("webhook endpoints left after destroy: %+v", list.WebhookEndpoints)
+		if len(list.WebhookEndpoints) != n {
+			return fmt.Errorf("service holds %d webhook endpoints, want %d: %+v", len(list.WebhookEndpoints), n, list.WebhookEndpoints)
 		}
 		return nil
 	}
-}
-
-// webhookEndpointTestID is the id of the only endpoint in the emulator.
-func webhookEndpointTestID(t *testing.T, e *accEmulator) string {
-	t.Helper()
-	list, err := e.client.ListWebhookEndpoints(context.Background(), client.ListWebhookEndpointsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(list.WebhookEndpoints) != 1 {
-		t.Fatalf("want one webhook endpoint, got %d", len(list.WebhookEndpoints))
-	}
-	return list.WebhookEndpoints[0].EndpointID
 }
 
 func TestAccWebhookEndpoint_basic(t *testing.T) {
@@ -128,17 +121,12 @@ func TestAccWebhookEndpoint_basic(t *testing.T) {
   url       = "http://127.0.0.1:9/hook2"
   name      = "alerts-renamed"
   is_active = false`, webhookEndpointTestSubActivity, `{ event_type = "BALANCE_CONFIRMED_UPDATES" }`)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             webhookEndpointTestDestroyed(e),
+	accTest(t, resource.TestCase{
+		CheckDestroy: webhookEndpointTestDestroyed(e),
 		Steps: []resource.TestStep{
 			{
-				Config: v1,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(webhookEndpointAddr, plancheck.ResourceActionCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:           v1,
+				ConfigPlanChecks: expectAction(webhookEndpointAddr, plancheck.ResourceActionCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
 					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("url"), knownvalue.StringExact(webhookEndpointTestURL)),
@@ -156,11 +144,8 @@ func TestAccWebhookEndpoint_basic(t *testing.T) {
 			},
 			{
 				// url, name and is_active change in place.
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(webhookEndpointAddr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:           v2,
+				ConfigPlanChecks: expectAction(webhookEndpointAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("url"), knownvalue.StringExact("http://127.0.0.1:9/hook2")),
 					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("name"), knownvalue.StringExact("alerts-renamed")),
@@ -173,13 +158,8 @@ func TestAccWebhookEndpoint_basic(t *testing.T) {
 			{
 				// A subscription change replaces the endpoint; the new one is
 				// created inactive (create, then an update deactivating it).
-				Config: v3,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(webhookEndpointAddr, plancheck.ResourceActionDestroyBeforeCreate),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:           v3,
+				ConfigPlanChecks: expectAction(webhookEndpointAddr, plancheck.ResourceActionDestroyBeforeCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("is_active"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("subscriptions"), knownvalue.SetExact([]knownvalue.Check{
@@ -190,7 +170,7 @@ func TestAccWebhookEndpoint_basic(t *testing.T) {
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					webhookEndpointTestStored(e, "http://127.0.0.1:9/hook2", "alerts-renamed", false),
-					webhookEndpointTestDestroyedAllBut(e, 1),
+					webhookEndpointTestHolds(e, 1),
 				),
 			},
 			{ResourceName: webhookEndpointAddr, ImportState: true, ImportStateVerify: true},
@@ -204,21 +184,6 @@ func TestAccWebhookEndpoint_basic(t *testing.T) {
 			},
 		},
 	})
-}
-
-// webhookEndpointTestDestroyedAllBut checks the service holds n endpoints:
-// a replacement deletes the old endpoint.
-func webhookEndpointTestDestroyedAllBut(e *accEmulator, n int) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		list, err := e.client.ListWebhookEndpoints(context.Background(), client.ListWebhookEndpointsRequest{})
-		if err != nil {
-			return err
-		}
-		if len(list.WebhookEndpoints) != n {
-			return fmt.Errorf("service holds %d webhook endpoints, want %d", len(list.WebhookEndpoints), n)
-		}
-		return nil
-	}
 }
 
 // TestAccWebhookEndpoint_filtersComparedAsJSON imports an endpoint created
@@ -240,10 +205,8 @@ func TestAccWebhookEndpoint_filtersComparedAsJSON(t *testing.T) {
 	cfg := webhookEndpointTestConfig(e, `
   url  = "`+webhookEndpointTestURL+`"
   name = "adopted"`, webhookEndpointTestSubActivity)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             webhookEndpointTestDestroyed(e),
+	accTest(t, resource.TestCase{
+		CheckDestroy: webhookEndpointTestDestroyed(e),
 		Steps: []resource.TestStep{
 			{
 				// An import block in the configuration, so that the
@@ -254,10 +217,7 @@ import {
   id = %q
 }
 `, webhookEndpointAddr, out.Result.EndpointID),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(webhookEndpointAddr, plancheck.ResourceActionNoop)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				ConfigPlanChecks: expectAction(webhookEndpointAddr, plancheck.ResourceActionNoop),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("id"), knownvalue.StringExact(out.Result.EndpointID)),
 				},
@@ -272,84 +232,21 @@ import {
 	})
 }
 
-func TestAccWebhookEndpoint_drift(t *testing.T) {
-	e := newAccEmulator(t)
-	ctx := context.Background()
-	cfg := webhookEndpointTestConfig(e, `
-  url  = "`+webhookEndpointTestURL+`"
-  name = "drift"`, webhookEndpointTestSubActivity)
-	planUpdate := resource.ConfigPlanChecks{
-		PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(webhookEndpointAddr, plancheck.ResourceActionUpdate)},
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             webhookEndpointTestDestroyed(e),
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			{
-				// Renamed and moved outside Terraform: changed back in place.
-				PreConfig: func() {
-					if _, err := e.client.UpdateWebhookEndpoint(ctx, client.UpdateWebhookEndpointParams{
-						EndpointID: webhookEndpointTestID(t, e), Name: "elsewhere", URL: "http://127.0.0.1:9/other"}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:           cfg,
-				ConfigPlanChecks: planUpdate,
-				Check:            webhookEndpointTestStored(e, webhookEndpointTestURL, "drift", true),
-			},
-			{
-				// Deactivated outside Terraform: activated again.
-				PreConfig: func() {
-					off := false
-					if _, err := e.client.UpdateWebhookEndpoint(ctx, client.UpdateWebhookEndpointParams{
-						EndpointID: webhookEndpointTestID(t, e), IsActive: &off}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:           cfg,
-				ConfigPlanChecks: planUpdate,
-				Check:            webhookEndpointTestStored(e, webhookEndpointTestURL, "drift", true),
-			},
-			{
-				// Deleted outside Terraform: created again.
-				PreConfig: func() {
-					if _, err := e.client.DeleteWebhookEndpoint(ctx, client.DeleteWebhookEndpointParams{EndpointID: webhookEndpointTestID(t, e)}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(webhookEndpointAddr, plancheck.ResourceActionCreate)},
-				},
-				Check: webhookEndpointTestStored(e, webhookEndpointTestURL, "drift", true),
-			},
-		},
-	})
-}
-
 func TestAccWebhookEndpoint_validation(t *testing.T) {
 	e := newAccEmulator(t)
 	attrs := func(url string) string {
 		return fmt.Sprintf("  url  = %q\n  name = \"v\"", url)
 	}
 	ok := attrs(webhookEndpointTestURL)
-	step := func(cfg, want string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(want)}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			step(webhookEndpointTestConfig(e, attrs("ftp://example.com/hook")), `has the scheme "ftp"`),
-			step(webhookEndpointTestConfig(e, attrs("https://")), `has no host`),
-			step(webhookEndpointTestConfig(e, attrs("example.com/hook")), `has no scheme`),
-			step(webhookEndpointTestConfig(e, "  url  = \""+webhookEndpointTestURL+"\"\n  name = \"\""), `(?s)name.*string length must be between 1 and 256`),
-			step(webhookEndpointTestConfig(e, ok, `{ event_type = "EVERYTHING" }`), `(?s)event_type.*value must be one of`),
-			step(webhookEndpointTestConfig(e, ok, `{ event_type = "ACTIVITY_UPDATES", filters_json = "[1, 2]" }`), `(?s)filters_json.*not an object`),
-			step(webhookEndpointTestConfig(e, ok, `{ event_type = "ACTIVITY_UPDATES" }`, `{ event_type = "ACTIVITY_UPDATES", is_active = false }`),
-				`Duplicate webhook subscription`),
+			planFails(webhookEndpointTestConfig(e, attrs("ftp://example.com/hook")), regexp.MustCompile(`has the scheme "ftp"`)),
+			planFails(webhookEndpointTestConfig(e, attrs("https://")), regexp.MustCompile(`has no host`)),
+			planFails(webhookEndpointTestConfig(e, attrs("example.com/hook")), regexp.MustCompile(`has no scheme`)),
+			planFails(webhookEndpointTestConfig(e, "  url  = \""+webhookEndpointTestURL+"\"\n  name = \"\""), regexp.MustCompile(`(?s)name.*string length must be between 1 and 256`)),
+			planFails(webhookEndpointTestConfig(e, ok, `{ event_type = "EVERYTHING" }`), regexp.MustCompile(`(?s)event_type.*value must be one of`)),
+			planFails(webhookEndpointTestConfig(e, ok, `{ event_type = "ACTIVITY_UPDATES", filters_json = "[1, 2]" }`), regexp.MustCompile(`(?s)filters_json.*not an object`)),
+			planFails(webhookEndpointTestConfig(e, ok, `{ event_type = "ACTIVITY_UPDATES" }`, `{ event_type = "ACTIVITY_UPDATES", is_active = false }`), regexp.MustCompile(`Duplicate webhook subscription`)),
 		},
 	})
 	for op := range e.srv.RequestCounts() {
@@ -357,49 +254,4 @@ func TestAccWebhookEndpoint_validation(t *testing.T) {
 			t.Errorf("a plan with invalid configuration submitted %s", op)
 		}
 	}
-}
-
-// TestAccWebhookEndpoint_refreshListsOnce: refreshing five endpoints costs
-// one list_webhook_endpoints query, not five.
-func TestAccWebhookEndpoint_refreshListsOnce(t *testing.T) {
-	e := newAccEmulator(t)
-	var before map[string]int
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             webhookEndpointTestDestroyed(e),
-		Steps: []resource.TestStep{
-			{
-				Config: e.config(`
-resource "custody_webhook_endpoint" "many" {
-  count = 5
-  url   = "http://127.0.0.1:9/hook/${count.index}"
-  name  = "many-${count.index}"
-}
-`),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("custody_webhook_endpoint.many[4]", tfjsonpath.New("subscriptions"), knownvalue.SetExact([]knownvalue.Check{})),
-				},
-			},
-			{
-				// A RefreshState step runs exactly one `terraform refresh`
-				// (one provider configuration, so one list cache) between
-				// PreConfig and Check; `terraform show` reads no API. What is
-				// counted is the emulator's list_webhook_endpoints queries,
-				// as the difference between Check and PreConfig.
-				RefreshState: true,
-				PreConfig:    func() { before = e.srv.RequestCounts() },
-				Check: func(s *terraform.State) error {
-					const op = "query/list_webhook_endpoints"
-					if n := e.srv.RequestCounts()[op] - before[op]; n != 1 {
-						return fmt.Errorf("refreshing 5 endpoints made %d %s requests, want 1", n, op)
-					}
-					if n := len(s.RootModule().Resources); n != 5 {
-						return fmt.Errorf("refreshed state holds %d resources, want 5", n)
-					}
-					return nil
-				},
-			},
-		},
-	})
 }
