@@ -75,6 +75,12 @@ func accClient(t *testing.T, url string, key *client.APIKey) *client.Client {
 // providerBlock configures the provider for this emulator in HCL, with
 // extra attribute lines.
 func (e *accEmulator) providerBlock(extra ...string) string {
+	return e.providerBlockFor(accOrg, extra...)
+}
+
+// providerBlockFor is providerBlock for organization org (a fixture's
+// sub-organization, reached with the root user's key).
+func (e *accEmulator) providerBlockFor(org string, extra ...string) string {
 	return fmt.Sprintf(`
 provider "custody" {
   base_url        = %q
@@ -83,7 +89,7 @@ provider "custody" {
   api_private_key = %q
   %s
 }
-`, e.url, accOrg, e.key.PublicKeyHex(), e.key.PrivateKeyHex(), strings.Join(extra, "\n  "))
+`, e.url, org, e.key.PublicKeyHex(), e.key.PrivateKeyHex(), strings.Join(extra, "\n  "))
 }
 
 // config is the provider block followed by body.

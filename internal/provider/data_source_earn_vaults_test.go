@@ -88,16 +88,9 @@ func earnVaultsTestList(vaults []client.EarnEnabledVault, parent bool) knownvalu
 // configuration, so an aliased second block would overwrite the first one's
 // configuration (and race with it).
 func earnVaultsTestSubConfig(e *accEmulator) string {
-	return fmt.Sprintf(`
-provider "custody" {
-  base_url        = %q
-  organization_id = %q
-  api_public_key  = %q
-  api_private_key = %q
-}
-
+	return e.providerBlockFor(earnVaultsTestSubOrg) + `
 data "custody_earn_vaults" "sub" {}
-`, e.url, earnVaultsTestSubOrg, e.key.PublicKeyHex(), e.key.PrivateKeyHex())
+`
 }
 
 func TestAccEarnVaultsDataSource_filtersAndSubOrganization(t *testing.T) {

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -29,16 +28,9 @@ func TestAccOrganizationDataSource_basic(t *testing.T) {
 		}, {
 			// The data source follows the provider's organization_id: the
 			// fixtures' sub-organization, reached with the parent's key.
-			Config: fmt.Sprintf(`
-provider "custody" {
-  base_url        = %q
-  organization_id = %q
-  api_public_key  = %q
-  api_private_key = %q
-}
-
+			Config: e.providerBlockFor(earnVaultsTestSubOrg) + `
 data "custody_organization" "this" {}
-`, e.url, earnVaultsTestSubOrg, e.key.PublicKeyHex(), e.key.PrivateKeyHex()),
+`,
 			ConfigStateChecks: organizationTestChecks(earnVaultsTestSubOrg, "Acme Payments EU", "user-root", "root"),
 		}},
 	})

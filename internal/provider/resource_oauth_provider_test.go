@@ -283,30 +283,32 @@ resource "custody_oauth_provider" "test" {
 func TestAccOauthProvider_errors(t *testing.T) {
 	e := newAccEmulator(t)
 	tok := oauthProviderTestJWT("s", "a")
-	step := func(body, want string) resource.TestStep {
-		return resource.TestStep{PlanOnly: true, ExpectError: ipAllowlistErrRE(want), Config: e.config(`
+	cfg := func(user, body string) string {
+		return e.config(`
 resource "custody_oauth_provider" "test" {
-  user_id       = "user-root"
+  user_id       = "` + user + `"
   provider_name = "p"
 ` + body + `
 }
-`)}
+`)
 	}
+	step := func(body, want string) resource.TestStep {
+		return planFails(cfg("user-root", body), ipAllowlistErrRE(want))
+	}
+	const claims = `issuer = "i"
+  subject = "s"
+  audience = "a"`
 	tc := oauthProviderTestCase(e,
 		step(``, `No way to identify the OAuth provider`),
 		step(`oidc_token = "`+tok+`"
-  issuer = "i"
-  subject = "s"
-  audience = "a"`, `sets oidc_token and claims \(issuer, subject, audience\)`),
+  `+claims, `sets oidc_token and claims \(issuer, subject, audience\)`),
 		step(`oidc_token = "`+tok+`"
   oidc_token_wo = "`+tok+`"
   oidc_token_wo_version = 1`, `sets oidc_token_wo and oidc_token`),
 		step(`issuer = "i"
   subject = "s"`, `issuer, subject and audience must be set together; issuer, subject set, audience missing`),
 		step(`oidc_token_wo = "`+tok+`"`, `Missing oidc_token_wo_version`),
-		step(`issuer = "i"
-  subject = "s"
-  audience = "a"
+		step(claims+`
   oidc_token_wo_version = 1`, `oidc_token_wo_version versions the write-only token`),
 		step(`oidc_token = "not-a-jwt"`, `The token is not a JWT`),
 		step(`issuer = " "
@@ -314,27 +316,11 @@ resource "custody_oauth_provider" "test" {
   audience = "a"`, `must not be empty or only white space`),
 		resource.TestStep{
 			// Not at plan time, but the service's refusal must name the user.
-			Config: e.config(`
-resource "custody_oauth_provider" "test" {
-  user_id       = "user-nobody"
-  provider_name = "p"
-  issuer        = "i"
-  subject       = "s"
-  audience      = "a"
-}
-`),
+			Config:      cfg("user-nobody", claims),
 			ExpectError: ipAllowlistErrRE(`Error creating OAuth provider(.|\n)*user user-nobody not found`),
 		},
 		resource.TestStep{
-			Config: e.config(`
-resource "custody_oauth_provider" "test" {
-  user_id       = "user-root"
-  provider_name = "p"
-  issuer        = "i"
-  subject       = "s"
-  audience      = "a"
-}
-`),
+			Config:       cfg("user-root", claims),
 			ResourceName: oauthProviderTestAddr, ImportState: true, ImportStateId: "just-an-id",
 			ExpectError: ipAllowlistErrRE(`Expected an import ID of the form <user_id>/<provider_id>`),
 		},
