@@ -231,3 +231,14 @@ func policyIDs(t *testing.T, e *testEmulator) []string {
 	}
 	return ids
 }
+
+// nextMillisecond waits for the clock to pass the current millisecond.
+// Two users' approvals of one activity are bodies that differ only in
+// timestampMs, and the service answers a byte-identical body as the same
+// request; a test that has two users vote must not send both in one
+// millisecond, or the second vote is the first one's answer.
+func nextMillisecond() {
+	for start := time.Now().UnixMilli(); time.Now().UnixMilli() == start; {
+		time.Sleep(50 * time.Microsecond)
+	}
+}

@@ -174,6 +174,7 @@ func TestPolicyConsensusNeededThenCompleted(t *testing.T) {
 	if act, err := w.dave.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint}); err != nil || act.Status != client.StatusConsensusNeeded {
 		t.Fatalf("dave's approval: %+v %v", act, err)
 	}
+	nextMillisecond()
 	done, err := w.carol.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
 	if err != nil || done.Status != client.StatusCompleted {
 		t.Fatalf("carol's approval: %+v %v", done, err)
@@ -193,6 +194,7 @@ func TestPolicyConsensusNeededThenCompleted(t *testing.T) {
 		}
 	}
 	// The activity is over: no more votes.
+	nextMillisecond()
 	if _, err := w.dave.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint}); err == nil {
 		t.Fatal("a vote on a completed activity was accepted")
 	}
