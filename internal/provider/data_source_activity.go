@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -81,15 +79,11 @@ var (
 		"details_json": jsontypes.NormalizedType{}}
 )
 
-// activityIDShape is what an activity id may look like: the service's ids
-// are opaque, so only an empty or space-containing value is refused early.
-var activityIDShape = regexp.MustCompile(`^\S+$`)
-
 // activityIDValidators checks an activity_id input at plan time; shared with
-// custody_policy_evaluations.
+// custody_policy_evaluations. The service's ids are opaque, so only an
+// empty or space-containing value is refused early.
 func activityIDValidators() []validator.String {
-	return []validator.String{stringvalidator.RegexMatches(activityIDShape,
-		"must be an activity id as the service returns it (an activity's `id`): not empty and without spaces")}
+	return []validator.String{noSpaces("an activity id as the service returns it (an activity's `id`)")}
 }
 
 func (d *activityDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {

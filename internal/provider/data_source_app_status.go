@@ -2,9 +2,7 @@ package provider
 
 import (
 	"context"
-	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -36,10 +34,6 @@ type appStatusDeploymentModel struct {
 	LastUpdatedTime types.String `tfsdk:"last_updated_time"`
 }
 
-// appStatusNotBlank refuses an app id that could name nothing, at plan
-// time rather than after the service refuses it.
-var appStatusNotBlank = stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must not be empty or only white space")
-
 // appStatusDeploymentObject is the schema of one deployment; its Type() is
 // the list's element type.
 func appStatusDeploymentObject() schema.NestedAttributeObject {
@@ -61,7 +55,7 @@ func (d *appStatusDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		MarkdownDescription: "The runtime status of a TVC app: its deployments, their replicas, and which deployment " +
 			"serves traffic.",
 		Attributes: map[string]schema.Attribute{
-			"app_id": schema.StringAttribute{Required: true, Validators: []validator.String{appStatusNotBlank},
+			"app_id": schema.StringAttribute{Required: true, Validators: []validator.String{notBlank()},
 				MarkdownDescription: "The TVC app id."},
 			"deployments": schema.ListNestedAttribute{
 				Computed:            true,

@@ -2,9 +2,7 @@ package provider
 
 import (
 	"context"
-	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -97,8 +95,7 @@ func earnPositionObject() schema.NestedAttributeObject {
 }
 
 // earnPositionsWallet refuses an address the service could never match.
-var earnPositionsWallet = stringvalidator.RegexMatches(regexp.MustCompile(`^\S+$`),
-	"must be a wallet address, such as 0xe07ca4262d303f9b5ecf9d970bbbbfe06129621a: not empty and without spaces")
+var earnPositionsWallet = noSpaces("a wallet address, such as 0xe07ca4262d303f9b5ecf9d970bbbbfe06129621a")
 
 func (d *earnPositionsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_earn_positions"

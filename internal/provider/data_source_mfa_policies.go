@@ -50,7 +50,7 @@ func (d *mfaPoliciesDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 		MarkdownDescription: "All MFA policies of a user, in the order the service returns them. " +
 			"Use `custody_mfa_policy` to read one policy by id.",
 		Attributes: map[string]schema.Attribute{
-			"user_id": schema.StringAttribute{Required: true, Validators: []validator.String{mfaPolicyNotBlank},
+			"user_id": schema.StringAttribute{Required: true, Validators: []validator.String{notBlank()},
 				MarkdownDescription: "The id of the user whose MFA policies to list."},
 			"mfa_policies": schema.ListNestedAttribute{
 				Computed: true,

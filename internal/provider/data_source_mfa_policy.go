@@ -3,10 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -56,10 +54,6 @@ type mfaPolicyDataSourceModel struct {
 	MfaPolicyID types.String `tfsdk:"mfa_policy_id"`
 	mfaPolicyFieldsModel
 }
-
-// mfaPolicyNotBlank refuses an id the service could never match; the
-// service itself refuses an empty one only after the plan.
-var mfaPolicyNotBlank = stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must not be empty or only white space")
 
 // mfaPolicyMethodObject and mfaPolicyStepObject are the schemas of one
 // method and one step; their Type() is also the element type used to build
@@ -139,9 +133,9 @@ func (d *mfaPolicyDataSource) Metadata(_ context.Context, req datasource.Metadat
 
 func (d *mfaPolicyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := mfaPolicyAttributes()
-	attrs["user_id"] = schema.StringAttribute{Required: true, Validators: []validator.String{mfaPolicyNotBlank},
+	attrs["user_id"] = schema.StringAttribute{Required: true, Validators: []validator.String{notBlank()},
 		MarkdownDescription: "The id of the user whose MFA policy to read."}
-	attrs["mfa_policy_id"] = schema.StringAttribute{Required: true, Validators: []validator.String{mfaPolicyNotBlank},
+	attrs["mfa_policy_id"] = schema.StringAttribute{Required: true, Validators: []validator.String{notBlank()},
 		MarkdownDescription: "The id of the MFA policy to read."}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One MFA policy of a user: when it applies and which authentication steps it requires. " +

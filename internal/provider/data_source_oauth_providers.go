@@ -2,9 +2,7 @@ package provider
 
 import (
 	"context"
-	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -42,8 +40,7 @@ type oauthProvidersItemModel struct {
 
 // oauthProvidersUserID refuses an empty user id: the client leaves "" out
 // of the request, which would silently list the caller's providers instead.
-var oauthProvidersUserID = stringvalidator.RegexMatches(regexp.MustCompile(`^\S+$`),
-	"must be a user id: not empty and without spaces (omit user_id for the user of the provider's API key)")
+var oauthProvidersUserID = noSpaces("a user id (omit user_id for the user of the provider's API key)")
 
 // oauthProvidersObject is the schema of one provider; its Type() is also
 // the element type of the list.

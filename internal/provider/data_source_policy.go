@@ -3,9 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -79,8 +77,7 @@ func policyDataSourceFlatten(p client.Policy) policyDataSourceModel {
 }
 
 // policyDataSourceID refuses an id the service could never match.
-var policyDataSourceID = stringvalidator.RegexMatches(regexp.MustCompile(`^\S+$`),
-	"must be a policy id: not empty and without spaces")
+var policyDataSourceID = noSpaces("a policy id")
 
 func (d *policyDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_policy"

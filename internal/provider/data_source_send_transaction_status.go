@@ -2,9 +2,7 @@ package provider
 
 import (
 	"context"
-	"regexp"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -33,10 +31,6 @@ type sendTxStatusDataSourceModel struct {
 	Error                   types.Object `tfsdk:"error"`
 }
 
-// sendTxStatusNotBlank refuses an id that could name nothing, at plan time
-// rather than after the service refuses it.
-var sendTxStatusNotBlank = stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must not be empty or only white space")
-
 func (d *sendTxStatusDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_send_transaction_status"
 }
@@ -46,7 +40,7 @@ func (d *sendTxStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		MarkdownDescription: "The status of a transaction the service sent: whether it is confirmed, its hash or " +
 			"signature, and, when it failed, a structured explanation (EVM revert chain or Solana RPC details).",
 		Attributes: map[string]schema.Attribute{
-			"send_transaction_status_id": schema.StringAttribute{Required: true, Validators: []validator.String{sendTxStatusNotBlank},
+			"send_transaction_status_id": schema.StringAttribute{Required: true, Validators: []validator.String{notBlank()},
 				MarkdownDescription: "The id of the send-transaction status to read."},
 			"tx_status": schema.StringAttribute{Computed: true, MarkdownDescription: "The transaction's current status, " +
 				"such as `CONFIRMED` or `FAILED`."},

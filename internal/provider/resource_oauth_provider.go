@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -52,10 +51,6 @@ func (r *oauthProviderResource) Metadata(_ context.Context, req resource.Metadat
 	resp.TypeName = req.ProviderTypeName + "_oauth_provider"
 }
 
-// oauthProviderNotBlank refuses text that is empty or only white space,
-// which the service refuses.
-var oauthProviderNotBlank = stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must not be empty or only white space")
-
 // oauthProviderClaim is the schema of issuer, subject and audience: set
 // in configuration (the claims variant) or read back from the service.
 func oauthProviderClaim(desc string) schema.StringAttribute {
@@ -68,7 +63,7 @@ func oauthProviderClaim(desc string) schema.StringAttribute {
 		// are not in the configuration, and RequiresReplace would otherwise
 		// see an unknown value and replace on every plan.
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
-		Validators:    []validator.String{oauthProviderNotBlank},
+		Validators:    []validator.String{notBlank()},
 	}
 }
 
@@ -99,13 +94,13 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 				Required:            true,
 				MarkdownDescription: "The user the provider belongs to; the user must exist. Changing it replaces the provider.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{oauthProviderNotBlank},
+				Validators:          []validator.String{notBlank()},
 			},
 			"provider_name": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "A name for the provider, e.g. `google` (1 to 256 bytes, not blank). Changing it replaces the provider.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{stringvalidator.LengthBetween(1, 256), oauthProviderNotBlank},
+				Validators:          []validator.String{stringvalidator.LengthBetween(1, 256), notBlank()},
 			},
 			"oidc_token": schema.StringAttribute{
 				Optional:  true,

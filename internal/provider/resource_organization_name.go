@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -71,7 +70,7 @@ func (r *organizationNameResource) Schema(ctx context.Context, _ resource.Schema
 				MarkdownDescription: "The organization's name: 1 to 256 bytes, not only spaces. Changed in place.",
 				Validators: []validator.String{
 					stringvalidator.LengthBetween(1, 256),
-					stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must contain a character other than a space"),
+					notBlank(),
 				},
 			},
 			"timeouts": to,

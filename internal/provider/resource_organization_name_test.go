@@ -121,7 +121,7 @@ func TestAccOrganizationName_validation(t *testing.T) {
 		Steps: []resource.TestStep{
 			planFails(organizationNameTestConfig(e, ""), regexp.MustCompile(`(?s)name.*string length must be between 1 and 256`)),
 			planFails(organizationNameTestConfig(e, strings.Repeat("x", 257)), regexp.MustCompile(`string length must be between 1 and 256, got: 257`)),
-			planFails(organizationNameTestConfig(e, "  "), regexp.MustCompile(`must contain a character other than a space`)),
+			planFails(organizationNameTestConfig(e, "  "), regexp.MustCompile(`must not be empty or only white space`)),
 		},
 	})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -94,7 +93,7 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "The policy's name: 1 to 256 bytes, not only spaces. Changed in place.",
 				Validators: []validator.String{
 					stringvalidator.LengthBetween(1, 256),
-					stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must contain a character other than a space"),
+					notBlank(),
 				},
 			},
 			"effect": schema.StringAttribute{

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"regexp"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -85,7 +84,7 @@ func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaReq
 					"tags. Changed in place.",
 				Validators: []validator.String{
 					stringvalidator.LengthBetween(1, 256),
-					stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must contain a character other than a space"),
+					notBlank(),
 				},
 			},
 			"private_key_ids": schema.SetAttribute{

@@ -266,7 +266,7 @@ func TestAccPrivateKeyTag_validation(t *testing.T) {
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			planFails(privateKeyTagTestConfig(e, ""), regexp.MustCompile(`(?s)name.*string length must be between 1 and 256`)),
-			planFails(privateKeyTagTestConfig(e, "   "), regexp.MustCompile(`must contain a character other than a space`)),
+			planFails(privateKeyTagTestConfig(e, "   "), regexp.MustCompile(`must not be empty or only white space`)),
 			planFails(privateKeyTagTestConfig(e, "x", ""), regexp.MustCompile(`(?s)private_key_ids.*string length must be at least 1`)),
 		},
 	})

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"regexp"
 	"slices"
 	"time"
 
@@ -106,7 +105,7 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 				MarkdownDescription: "The endpoint's name: 1 to 256 bytes, not only spaces. Changed in place.",
 				Validators: []validator.String{
 					stringvalidator.LengthBetween(1, 256),
-					stringvalidator.RegexMatches(regexp.MustCompile(`\S`), "must contain a character other than a space"),
+					notBlank(),
 				},
 			},
 			"is_active": schema.BoolAttribute{
