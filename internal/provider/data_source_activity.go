@@ -91,9 +91,6 @@ func (d *activityDataSource) Metadata(_ context.Context, req datasource.Metadata
 }
 
 func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one activity (a submitted mutation) with `get_activity`: its status, the intent it echoes, " +
 			"its result, the votes cast on it and, when it failed, why. Use it to audit an activity, for example one a " +
@@ -101,10 +98,10 @@ func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 		Attributes: map[string]schema.Attribute{
 			"activity_id": schema.StringAttribute{Required: true, Validators: activityIDValidators(),
 				MarkdownDescription: "The activity's id, as shown in error messages of this provider or listed by the service."},
-			"organization_id": str("The organization that owns the activity."),
-			"status": str("The activity's status, e.g. `ACTIVITY_STATUS_COMPLETED`, `ACTIVITY_STATUS_FAILED`, " +
+			"organization_id": computedString("The organization that owns the activity."),
+			"status": computedString("The activity's status, e.g. `ACTIVITY_STATUS_COMPLETED`, `ACTIVITY_STATUS_FAILED`, " +
 				"`ACTIVITY_STATUS_CONSENSUS_NEEDED` or `ACTIVITY_STATUS_REJECTED`."),
-			"type": str("The activity's type, e.g. `" + client.OpCreatePolicies.Type + "`."),
+			"type": computedString("The activity's type, e.g. `" + client.OpCreatePolicies.Type + "`."),
 			"intent": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
 				MarkdownDescription: "The intent as JSON text: one member named for the type (e.g. `createPoliciesIntent`) that " +
 					"echoes the submitted parameters. Its shape varies with the type; object keys are sorted, so the text is " +
@@ -117,40 +114,39 @@ func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				MarkdownDescription: "The approvals and rejections cast on the activity, in the order they were cast. The " +
 					"requester's own approval is the first. Of the voter's user record only the id and name are kept.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":         str("The vote's id."),
-					"user_id":    str("The id of the user who voted."),
-					"user_name":  str("The name of the user who voted (the vote's `user.userName`); null if the service omits it."),
-					"selection":  str("`VOTE_SELECTION_APPROVED` or `VOTE_SELECTION_REJECTED`."),
-					"message":    str("The message the voter signed."),
-					"public_key": str("The public key (hex) of the credential that cast the vote."),
-					"signature": str("The voter's signature over `message`; public, not a secret. Null when the " +
+					"id":         computedString("The vote's id."),
+					"user_id":    computedString("The id of the user who voted."),
+					"user_name":  computedString("The name of the user who voted (the vote's `user.userName`); null if the service omits it."),
+					"selection":  computedString("`VOTE_SELECTION_APPROVED` or `VOTE_SELECTION_REJECTED`."),
+					"message":    computedString("The message the voter signed."),
+					"public_key": computedString("The public key (hex) of the credential that cast the vote."),
+					"signature": computedString("The voter's signature over `message`; public, not a secret. Null when the " +
 						"service sends none."),
-					"scheme":     str("The signature scheme, e.g. `SIGNATURE_SCHEME_TK_API_P256`."),
-					"created_at": str("When the vote was cast, RFC 3339 (UTC)."),
+					"scheme":     computedString("The signature scheme, e.g. `SIGNATURE_SCHEME_TK_API_P256`."),
+					"created_at": computedString("When the vote was cast, RFC 3339 (UTC)."),
 				}}},
 			"app_proofs": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "Verifiability proofs the service generated for the activity; null when it generated none.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"scheme":        str("The proof's signature scheme, e.g. `SIGNATURE_SCHEME_EPHEMERAL_KEY_P256`."),
-					"public_key":    str("The public key that signed the proof."),
-					"proof_payload": str("The signed payload, as the service sends it."),
-					"signature":     str("The signature over `proof_payload`."),
+					"scheme":        computedString("The proof's signature scheme, e.g. `SIGNATURE_SCHEME_EPHEMERAL_KEY_P256`."),
+					"public_key":    computedString("The public key that signed the proof."),
+					"proof_payload": computedString("The signed payload, as the service sends it."),
+					"signature":     computedString("The signature over `proof_payload`."),
 				}}},
-			"fingerprint": str("The activity's fingerprint: what other users approve or reject it by."),
-			"can_approve": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the activity can still be approved."},
-			"can_reject":  schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the activity can still be rejected."},
+			"fingerprint": computedString("The activity's fingerprint: what other users approve or reject it by."),
+			"can_approve": computedBool("Whether the activity can still be approved."),
+			"can_reject":  computedBool("Whether the activity can still be rejected."),
 			"failure": schema.SingleNestedAttribute{Computed: true,
 				MarkdownDescription: "Why the activity failed; null unless the service reports a failure (status `ACTIVITY_STATUS_FAILED`).",
 				Attributes: map[string]schema.Attribute{
-					"code": schema.Int64Attribute{Computed: true,
-						MarkdownDescription: "The failure's status code (gRPC numbering, e.g. `3` for an invalid argument, `5` for not found)."},
-					"message": str("The service's explanation of the failure."),
+					"code":    computedInt64("The failure's status code (gRPC numbering, e.g. `3` for an invalid argument, `5` for not found)."),
+					"message": computedString("The service's explanation of the failure."),
 					"details_json": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
 						MarkdownDescription: "The failure's details as a JSON array of objects, each with an `@type` member; " +
 							"object keys are sorted. Null when the service sends no details."},
 				}},
-			"created_at": str("When the activity was submitted, RFC 3339 (UTC)."),
-			"updated_at": str("When the activity last changed, RFC 3339 (UTC)."),
+			"created_at": computedString("When the activity was submitted, RFC 3339 (UTC)."),
+			"updated_at": computedString("When the activity last changed, RFC 3339 (UTC)."),
 		},
 	}
 }

@@ -38,11 +38,11 @@ type appStatusDeploymentModel struct {
 // the list's element type.
 func appStatusDeploymentObject() schema.NestedAttributeObject {
 	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-		"deployment_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The deployment's id " +
-			"(it matches the orchestrator's deployment label)."},
-		"ready_replicas":    schema.Int64Attribute{Computed: true, MarkdownDescription: "How many replicas (instances) are ready to serve."},
-		"desired_replicas":  schema.Int64Attribute{Computed: true, MarkdownDescription: "How many replicas (instances) the deployment should have."},
-		"last_updated_time": schema.StringAttribute{Computed: true, MarkdownDescription: "When the deployment's status last changed, RFC 3339 (UTC)."},
+		"deployment_id": computedString("The deployment's id " +
+			"(it matches the orchestrator's deployment label)."),
+		"ready_replicas":    computedInt64("How many replicas (instances) are ready to serve."),
+		"desired_replicas":  computedInt64("How many replicas (instances) the deployment should have."),
+		"last_updated_time": computedString("When the deployment's status last changed, RFC 3339 (UTC)."),
 	}}
 }
 
@@ -62,8 +62,7 @@ func (d *appStatusDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				MarkdownDescription: "The app's deployments, in the order the service returns them.",
 				NestedObject:        appStatusDeploymentObject(),
 			},
-			"targeted_deployment_id": schema.StringAttribute{Computed: true,
-				MarkdownDescription: "The id of the deployment currently serving traffic."},
+			"targeted_deployment_id": computedString("The id of the deployment currently serving traffic."),
 		},
 	}
 }

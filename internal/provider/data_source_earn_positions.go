@@ -55,12 +55,12 @@ type earnPositionDisplayModel struct {
 // types also build the display values.
 func earnPositionsDisplayAttributes() map[string]schema.Attribute {
 	usd := func(of string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: "`" + of + "` in US dollars, a decimal string " +
-			"for display only; null when the service leaves it out."}
+		return computedString("`" + of + "` in US dollars, a decimal string " +
+			"for display only; null when the service leaves it out.")
 	}
 	crypto := func(of string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: "`" + of + "` in units of the asset (normalized " +
-			"by its decimals), a decimal string for display only; null when the service leaves it out."}
+		return computedString("`" + of + "` in units of the asset (normalized " +
+			"by its decimals), a decimal string for display only; null when the service leaves it out.")
 	}
 	return map[string]schema.Attribute{
 		"current_value_usd":      usd("current_value"),
@@ -75,22 +75,19 @@ func earnPositionsDisplayAttributes() map[string]schema.Attribute {
 // earnPositionObject is the schema of one position; its Type() is also the
 // element type of the list.
 func earnPositionObject() schema.NestedAttributeObject {
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc + " Null when the service leaves it out."}
-	}
 	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-		"vault_address":   str("Address of the underlying yield vault."),
-		"wrapper_address": str("Address of the fee wrapper the wallet deposited into."),
-		"provider":        str("The lending protocol: `EARN_PROVIDER_PROTOCOL_A` or `EARN_PROVIDER_PROTOCOL_B`."),
-		"caip19":          str("CAIP-19 id of the underlying asset, e.g. `" + earnVaultsCaip19Example + "`."),
-		"current_value": str("Current value of the position in raw on-chain units of the underlying asset (an integer in a " +
+		"vault_address":   computedOmittable("Address of the underlying yield vault."),
+		"wrapper_address": computedOmittable("Address of the fee wrapper the wallet deposited into."),
+		"provider":        computedOmittable("The lending protocol: `EARN_PROVIDER_PROTOCOL_A` or `EARN_PROVIDER_PROTOCOL_B`."),
+		"caip19":          computedOmittable("CAIP-19 id of the underlying asset, e.g. `" + earnVaultsCaip19Example + "`."),
+		"current_value": computedOmittable("Current value of the position in raw on-chain units of the underlying asset (an integer in a " +
 			"string), already net of the wrapper's fee."),
-		"total_deposited": str("Lifetime total deposited, in raw on-chain units of the underlying asset (an integer in a string)."),
-		"total_withdrawn": str("Lifetime total withdrawn, in raw on-chain units of the underlying asset (an integer in a string)."),
+		"total_deposited": computedOmittable("Lifetime total deposited, in raw on-chain units of the underlying asset (an integer in a string)."),
+		"total_withdrawn": computedOmittable("Lifetime total withdrawn, in raw on-chain units of the underlying asset (an integer in a string)."),
 		"display": schema.SingleNestedAttribute{Computed: true, Attributes: earnPositionsDisplayAttributes(),
 			MarkdownDescription: "Display-only values of the amounts; null when the service leaves it out."},
-		"deposits_disabled": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether deposits into the wrapper " +
-			"are disabled. Null when the service leaves it out."},
+		"deposits_disabled": computedBool("Whether deposits into the wrapper " +
+			"are disabled. Null when the service leaves it out."),
 	}}
 }
 

@@ -71,39 +71,36 @@ const earnVaultsCaip19Example = "eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f
 // is said by desc.
 func earnVaultsDisplayAttribute(desc string) schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: desc, Attributes: map[string]schema.Attribute{
-		"usd": schema.StringAttribute{Computed: true, MarkdownDescription: "The value in US dollars, a decimal string for " +
-			"display only; null when the service leaves it out."},
-		"crypto": schema.StringAttribute{Computed: true, MarkdownDescription: "The amount in units of the asset " +
-			"(normalized by its decimals), a decimal string for display only; null when the service leaves it out."},
+		"usd": computedString("The value in US dollars, a decimal string for " +
+			"display only; null when the service leaves it out."),
+		"crypto": computedString("The amount in units of the asset " +
+			"(normalized by its decimals), a decimal string for display only; null when the service leaves it out."),
 	}}
 }
 
 // earnVaultObject is the schema of one vault; its Type() is also the
 // element type of the list, so that schema and values cannot disagree.
 func earnVaultObject() schema.NestedAttributeObject {
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc + " Null when the service leaves it out."}
-	}
 	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-		"vault_address":   str("Address of the underlying yield vault."),
-		"wrapper_address": str("Address of the organization's deployed fee wrapper: the deposit target."),
-		"provider":        str("The lending protocol: `EARN_PROVIDER_PROTOCOL_A` or `EARN_PROVIDER_PROTOCOL_B`."),
-		"caip19":          str("CAIP-19 id of the underlying asset, e.g. `" + earnVaultsCaip19Example + "`."),
-		"apy_pct":         str("Gross yield before fees, as a decimal fraction in a string (`0.0612` is 6.12 %)."),
-		"net_apy_pct":     str("Yield net of fees, as a decimal fraction in a string."),
-		"total_deposited": str("Total value deposited in the wrapper, in raw on-chain units of the underlying asset (an integer in a string)."),
+		"vault_address":   computedOmittable("Address of the underlying yield vault."),
+		"wrapper_address": computedOmittable("Address of the organization's deployed fee wrapper: the deposit target."),
+		"provider":        computedOmittable("The lending protocol: `EARN_PROVIDER_PROTOCOL_A` or `EARN_PROVIDER_PROTOCOL_B`."),
+		"caip19":          computedOmittable("CAIP-19 id of the underlying asset, e.g. `" + earnVaultsCaip19Example + "`."),
+		"apy_pct":         computedOmittable("Gross yield before fees, as a decimal fraction in a string (`0.0612` is 6.12 %)."),
+		"net_apy_pct":     computedOmittable("Yield net of fees, as a decimal fraction in a string."),
+		"total_deposited": computedOmittable("Total value deposited in the wrapper, in raw on-chain units of the underlying asset (an integer in a string)."),
 		"display":         earnVaultsDisplayAttribute("Display-only values of `total_deposited`; null when the service leaves it out."),
-		"client_fee_bps":  str("The client's fee on the yield, in basis points (an integer in a string; `1000` is 10 %)."),
-		"deposits_disabled": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether deposits into the wrapper " +
-			"are disabled. Null when the service leaves it out."},
-		"name":    str("The provider's name for the vault (the reserve symbol for `EARN_PROVIDER_PROTOCOL_B`)."),
-		"curator": str("The vault's curators, comma-separated; null for providers without curators."),
-		"claimable_client_fee": str("The client fee that can be released now, in raw on-chain units of the underlying asset " +
+		"client_fee_bps":  computedOmittable("The client's fee on the yield, in basis points (an integer in a string; `1000` is 10 %)."),
+		"deposits_disabled": computedBool("Whether deposits into the wrapper " +
+			"are disabled. Null when the service leaves it out."),
+		"name":    computedOmittable("The provider's name for the vault (the reserve symbol for `EARN_PROVIDER_PROTOCOL_B`)."),
+		"curator": computedOmittable("The vault's curators, comma-separated; null for providers without curators."),
+		"claimable_client_fee": computedOmittable("The client fee that can be released now, in raw on-chain units of the underlying asset " +
 			"(an integer in a string), excluding the service's own fee. Returned to a parent organization only: null when " +
 			"the provider is configured with a sub-organization."),
 		"claimable_client_fee_display": earnVaultsDisplayAttribute("Display-only values of `claimable_client_fee`; null " +
 			"when the service leaves it out, as it does for a sub-organization."),
-		"client_fee_wallet": str("Address that receives the client fee payouts. Returned to a parent organization only: " +
+		"client_fee_wallet": computedOmittable("Address that receives the client fee payouts. Returned to a parent organization only: " +
 			"null for a sub-organization."),
 	}}
 }

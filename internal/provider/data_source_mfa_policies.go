@@ -37,7 +37,7 @@ type mfaPoliciesItemModel struct {
 // list's element type.
 func mfaPoliciesItemObject() schema.NestedAttributeObject {
 	attrs := mfaPolicyAttributes()
-	attrs["mfa_policy_id"] = schema.StringAttribute{Computed: true, MarkdownDescription: "The policy's id."}
+	attrs["mfa_policy_id"] = computedString("The policy's id.")
 	return schema.NestedAttributeObject{Attributes: attrs}
 }
 

@@ -60,11 +60,11 @@ type mfaPolicyDataSourceModel struct {
 // the lists, so that schema and values cannot disagree.
 func mfaPolicyMethodObject() schema.NestedAttributeObject {
 	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-		"type": schema.StringAttribute{Computed: true, MarkdownDescription: "The kind of authentication: " +
+		"type": computedString("The kind of authentication: " +
 			"`AUTHENTICATION_TYPE_EMAIL_OTP`, `AUTHENTICATION_TYPE_SMS_OTP`, `AUTHENTICATION_TYPE_PASSKEY`, " +
-			"`AUTHENTICATION_TYPE_API_KEY`, `AUTHENTICATION_TYPE_OAUTH` or `AUTHENTICATION_TYPE_SESSION`."},
-		"id": schema.StringAttribute{Computed: true, MarkdownDescription: "A specific authenticator this method " +
-			"must use, such as a session profile id; null when any authenticator of the type will do."},
+			"`AUTHENTICATION_TYPE_API_KEY`, `AUTHENTICATION_TYPE_OAUTH` or `AUTHENTICATION_TYPE_SESSION`."),
+		"id": computedString("A specific authenticator this method " +
+			"must use, such as a session profile id; null when any authenticator of the type will do."),
 	}}
 }
 
@@ -83,20 +83,20 @@ func mfaPolicyStepObject() schema.NestedAttributeObject {
 // shared by custody_mfa_policy and the items of custody_mfa_policies.
 func mfaPolicyAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"name": schema.StringAttribute{Computed: true, MarkdownDescription: "The policy's name."},
-		"condition": schema.StringAttribute{Computed: true, MarkdownDescription: "The expression, evaluating to true " +
-			"or false, that decides when the policy applies."},
+		"name": computedString("The policy's name."),
+		"condition": computedString("The expression, evaluating to true " +
+			"or false, that decides when the policy applies."),
 		"required_authentication_methods": schema.ListNestedAttribute{
 			Computed: true,
 			MarkdownDescription: "The steps the user must satisfy, in this order, one after the other. " +
 				"Each step lists methods of which any one suffices.",
 			NestedObject: mfaPolicyStepObject(),
 		},
-		"order": schema.Int64Attribute{Computed: true, MarkdownDescription: "The evaluation order of this policy " +
-			"among the user's MFA policies."},
-		"notes":      schema.StringAttribute{Computed: true, MarkdownDescription: "Free-text notes; null when there are none."},
-		"created_at": schema.StringAttribute{Computed: true, MarkdownDescription: "When the policy was created, RFC 3339 (UTC)."},
-		"updated_at": schema.StringAttribute{Computed: true, MarkdownDescription: "When the policy was last updated, RFC 3339 (UTC)."},
+		"order": computedInt64("The evaluation order of this policy " +
+			"among the user's MFA policies."),
+		"notes":      computedString("Free-text notes; null when there are none."),
+		"created_at": computedString("When the policy was created, RFC 3339 (UTC)."),
+		"updated_at": computedString("When the policy was last updated, RFC 3339 (UTC)."),
 	}
 }
 

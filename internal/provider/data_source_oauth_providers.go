@@ -45,17 +45,14 @@ var oauthProvidersUserID = noSpaces("a user id (omit user_id for the user of the
 // oauthProvidersObject is the schema of one provider; its Type() is also
 // the element type of the list.
 func oauthProvidersObject() schema.NestedAttributeObject {
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-		"provider_id":   str("The provider's id, assigned by the service."),
-		"provider_name": str("The provider's name, e.g. `google`."),
-		"issuer":        str("The issuer (`iss`) of the tokens the provider accepts: the authentication server's URL."),
-		"audience":      str("The expected audience (`aud`) of the tokens: the application's client id."),
-		"subject":       str("The expected subject (`sub`) of the tokens: the user's id at the issuer."),
-		"created_at":    str("When the provider was added, RFC 3339 (UTC)."),
-		"updated_at":    str("When the provider was last changed, RFC 3339 (UTC)."),
+		"provider_id":   computedString("The provider's id, assigned by the service."),
+		"provider_name": computedString("The provider's name, e.g. `google`."),
+		"issuer":        computedString("The issuer (`iss`) of the tokens the provider accepts: the authentication server's URL."),
+		"audience":      computedString("The expected audience (`aud`) of the tokens: the application's client id."),
+		"subject":       computedString("The expected subject (`sub`) of the tokens: the user's id at the issuer."),
+		"created_at":    computedString("When the provider was added, RFC 3339 (UTC)."),
+		"updated_at":    computedString("When the provider was last changed, RFC 3339 (UTC)."),
 	}}
 }
 

@@ -32,18 +32,15 @@ func (d *organizationDataSource) Metadata(_ context.Context, req datasource.Meta
 }
 
 func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The organization the provider acts on and the user that owns the provider's API key " +
 			"(`whoami`). Useful to check the credentials, or to use the organization's current name or the caller's user id " +
 			"elsewhere in the configuration. Takes no arguments.",
 		Attributes: map[string]schema.Attribute{
-			"organization_id":   str("The organization's id: the provider's `organization_id`."),
-			"organization_name": str("The organization's current name (managed by `custody_organization_name`)."),
-			"user_id":           str("The id of the user that owns the provider's API key."),
-			"username":          str("The name of the user that owns the provider's API key."),
+			"organization_id":   computedString("The organization's id: the provider's `organization_id`."),
+			"organization_name": computedString("The organization's current name (managed by `custody_organization_name`)."),
+			"user_id":           computedString("The id of the user that owns the provider's API key."),
+			"username":          computedString("The name of the user that owns the provider's API key."),
 		},
 	}
 }

@@ -41,21 +41,18 @@ type policyDataSourceModel struct {
 // policyDataSourceAttributes are the attributes of one policy; id is the
 // id attribute, an input of custody_policy and an output of custody_policies.
 func policyDataSourceAttributes(id schema.StringAttribute) map[string]schema.Attribute {
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	return map[string]schema.Attribute{
 		"id":     id,
-		"name":   str("The policy's name."),
-		"effect": str("What the policy does to the activities it matches: `EFFECT_ALLOW` or `EFFECT_DENY`."),
-		"condition": str("The expression that selects the activities the policy applies to, e.g. " +
+		"name":   computedString("The policy's name."),
+		"effect": computedString("What the policy does to the activities it matches: `EFFECT_ALLOW` or `EFFECT_DENY`."),
+		"condition": computedString("The expression that selects the activities the policy applies to, e.g. " +
 			"`activity.resource == 'PRIVATE_KEY'`; null when the policy applies to every activity."),
-		"consensus": str("The expression that says which approvals the matched activities need, e.g. " +
+		"consensus": computedString("The expression that says which approvals the matched activities need, e.g. " +
 			"`approvers.count() >= 2`; null when none."),
-		"notes":      str("Free text about the policy; the empty string when there are none (the service stores \"\")."),
-		"time":       str("The expression that says when the policy is active; null when always."),
-		"created_at": str("When the policy was created, RFC 3339 (UTC)."),
-		"updated_at": str("When the policy was last changed, RFC 3339 (UTC)."),
+		"notes":      computedString("Free text about the policy; the empty string when there are none (the service stores \"\")."),
+		"time":       computedString("The expression that says when the policy is active; null when always."),
+		"created_at": computedString("When the policy was created, RFC 3339 (UTC)."),
+		"updated_at": computedString("When the policy was last changed, RFC 3339 (UTC)."),
 	}
 }
 

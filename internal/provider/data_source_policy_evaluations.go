@@ -52,9 +52,6 @@ func (d *policyEvaluationsDataSource) Metadata(_ context.Context, req datasource
 }
 
 func (d *policyEvaluationsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads how the organization's policies were evaluated for an activity " +
 			"(`get_policy_evaluations`): one record per vote cast on it, each listing the outcome of every policy that " +
@@ -66,18 +63,18 @@ func (d *policyEvaluationsDataSource) Schema(_ context.Context, _ datasource.Sch
 				MarkdownDescription: "The evaluation records, one per vote, in the order the service returns them; empty when " +
 					"none were recorded.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":      str("The evaluation record's id."),
-					"vote_id": str("The vote that triggered the evaluation (see `votes[*].id` of `custody_activity`)."),
+					"id":      computedString("The evaluation record's id."),
+					"vote_id": computedString("The vote that triggered the evaluation (see `votes[*].id` of `custody_activity`)."),
 					"policy_evaluations": schema.ListNestedAttribute{Computed: true,
 						MarkdownDescription: "The outcome of each policy that applied to the activity; policies whose " +
 							"condition did not hold are not listed.",
 						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-							"policy_id": str("The evaluated policy's id; null if the service omits it."),
-							"outcome": str("The outcome: `OUTCOME_ALLOW`, `OUTCOME_DENY_EXPLICIT`, `OUTCOME_DENY_IMPLICIT`, " +
+							"policy_id": computedString("The evaluated policy's id; null if the service omits it."),
+							"outcome": computedString("The outcome: `OUTCOME_ALLOW`, `OUTCOME_DENY_EXPLICIT`, `OUTCOME_DENY_IMPLICIT`, " +
 								"`OUTCOME_REQUIRES_CONSENSUS`, `OUTCOME_REJECTED`, `OUTCOME_ERROR`, " +
 								"`OUTCOME_REQUIRES_AUTHENTICATORS` or `OUTCOME_TIME_INACTIVE`; null if the service omits it."),
 						}}},
-					"created_at": str("When the evaluation was recorded, RFC 3339 (UTC)."),
+					"created_at": computedString("When the evaluation was recorded, RFC 3339 (UTC)."),
 				}}},
 		},
 	}

@@ -42,14 +42,14 @@ func (d *sendTxStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		Attributes: map[string]schema.Attribute{
 			"send_transaction_status_id": schema.StringAttribute{Required: true, Validators: []validator.String{notBlank()},
 				MarkdownDescription: "The id of the send-transaction status to read."},
-			"tx_status": schema.StringAttribute{Computed: true, MarkdownDescription: "The transaction's current status, " +
-				"such as `CONFIRMED` or `FAILED`."},
-			"eth_tx_hash": schema.StringAttribute{Computed: true, MarkdownDescription: "The transaction hash on an EVM " +
-				"chain; null for other chains or before it is known."},
-			"solana_signature": schema.StringAttribute{Computed: true, MarkdownDescription: "The transaction signature on " +
-				"Solana; null for other chains or before it is known."},
-			"tx_error": schema.StringAttribute{Computed: true, MarkdownDescription: "The error met while broadcasting or " +
-				"confirming the transaction; null when there was none."},
+			"tx_status": computedString("The transaction's current status, " +
+				"such as `CONFIRMED` or `FAILED`."),
+			"eth_tx_hash": computedString("The transaction hash on an EVM " +
+				"chain; null for other chains or before it is known."),
+			"solana_signature": computedString("The transaction signature on " +
+				"Solana; null for other chains or before it is known."),
+			"tx_error": computedString("The error met while broadcasting or " +
+				"confirming the transaction; null when there was none."),
 			"error": schema.SingleNestedAttribute{Computed: true, Attributes: sendTxStatusErrorAttributes(),
 				MarkdownDescription: "The structured error of a failed transaction; null when there is none."},
 		},

@@ -61,29 +61,25 @@ type sendTxStatusEthModel struct {
 	RevertChain types.List `tfsdk:"revert_chain"`
 }
 
-func sendTxStatusString(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Computed: true, MarkdownDescription: desc + " Null when the service leaves it out."}
-}
-
 func sendTxStatusUnknownAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"selector": sendTxStatusString("The 4-byte error selector, hex."),
-		"data":     sendTxStatusString("The raw revert data, hex."),
+		"selector": computedOmittable("The 4-byte error selector, hex."),
+		"data":     computedOmittable("The raw revert data, hex."),
 	}
 }
 
 func sendTxStatusNativeAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"native_type": sendTxStatusString("`error_string` (`Error(string)`), `panic` (`Panic(uint256)`) or `execution_reverted` (a bare revert)."),
-		"message":     sendTxStatusString("The message of an `Error(string)`."),
-		"panic_code":  sendTxStatusString("The code of a `Panic(uint256)`, as the service writes it."),
+		"native_type": computedOmittable("`error_string` (`Error(string)`), `panic` (`Panic(uint256)`) or `execution_reverted` (a bare revert)."),
+		"message":     computedOmittable("The message of an `Error(string)`."),
+		"panic_code":  computedOmittable("The code of a `Panic(uint256)`, as the service writes it."),
 	}
 }
 
 func sendTxStatusCustomAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"error_name":  sendTxStatusString("The custom error's name."),
-		"params_json": sendTxStatusString("The decoded parameters, as JSON object text."),
+		"error_name":  computedOmittable("The custom error's name."),
+		"params_json": computedOmittable("The decoded parameters, as JSON object text."),
 	}
 }
 
@@ -91,9 +87,9 @@ func sendTxStatusCustomAttributes() map[string]schema.Attribute {
 // (error.revert_chain and error.eth.revert_chain) use it.
 func sendTxStatusRevertAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"address":         sendTxStatusString("The contract where the revert happened."),
-		"error_type":      sendTxStatusString("`unknown`, `native` or `custom`: which of the objects below describes it."),
-		"display_message": sendTxStatusString("A human-readable explanation."),
+		"address":         computedOmittable("The contract where the revert happened."),
+		"error_type":      computedOmittable("`unknown`, `native` or `custom`: which of the objects below describes it."),
+		"display_message": computedOmittable("A human-readable explanation."),
 		"unknown": schema.SingleNestedAttribute{Computed: true, Attributes: sendTxStatusUnknownAttributes(),
 			MarkdownDescription: "A revert that could not be decoded; null unless `error_type` is `unknown`."},
 		"native": schema.SingleNestedAttribute{Computed: true, Attributes: sendTxStatusNativeAttributes(),
@@ -111,14 +107,14 @@ func sendTxStatusRevertChain() schema.ListNestedAttribute {
 
 func sendTxStatusSolanaAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"source":                 sendTxStatusString("Where the failure happened, such as `simulation` or `preflight`."),
-		"rpc_code":               schema.Int64Attribute{Computed: true, MarkdownDescription: "The RPC error code. Null when the service leaves it out."},
-		"rpc_message":            sendTxStatusString("The RPC error message."),
-		"transaction_error_json": sendTxStatusString("The raw transaction error, as JSON text."),
+		"source":                 computedOmittable("Where the failure happened, such as `simulation` or `preflight`."),
+		"rpc_code":               computedInt64("The RPC error code." + omittedNull),
+		"rpc_message":            computedOmittable("The RPC error message."),
+		"transaction_error_json": computedOmittable("The raw transaction error, as JSON text."),
 		"logs": schema.ListAttribute{Computed: true, ElementType: types.StringType,
 			MarkdownDescription: "The program logs, in order. Null when the service leaves them out."},
-		"units_consumed":          sendTxStatusString("The compute units consumed, a decimal number as a string."),
-		"inner_instructions_json": sendTxStatusString("The inner instructions, as JSON text."),
+		"units_consumed":          computedOmittable("The compute units consumed, a decimal number as a string."),
+		"inner_instructions_json": computedOmittable("The inner instructions, as JSON text."),
 	}
 }
 
@@ -128,7 +124,7 @@ func sendTxStatusEthAttributes() map[string]schema.Attribute {
 
 func sendTxStatusErrorAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"message":      sendTxStatusString("The error message."),
+		"message":      computedOmittable("The error message."),
 		"revert_chain": sendTxStatusRevertChain(),
 		"solana": schema.SingleNestedAttribute{Computed: true, Attributes: sendTxStatusSolanaAttributes(),
 			MarkdownDescription: "Details of a Solana failure; null for other chains."},

@@ -52,15 +52,15 @@ type supportedAssetModel struct {
 // list's element type.
 func supportedAssetObject() schema.NestedAttributeObject {
 	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-		"caip19": schema.StringAttribute{Computed: true, MarkdownDescription: "The CAIP-19 asset id, such as " +
-			"`eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48`; null when the service leaves it out."},
-		"symbol": schema.StringAttribute{Computed: true, MarkdownDescription: "The ticker symbol, such as `USDC`; null when the service leaves it out."},
-		"decimals": schema.Int64Attribute{Computed: true, MarkdownDescription: "The number of decimals: an amount in " +
-			"raw on-chain units divided by 10^decimals is the amount in whole tokens. Null when the service leaves it out."},
-		"logo_url": schema.StringAttribute{Computed: true, MarkdownDescription: "The URL of the asset's logo; null when the service leaves it out."},
-		"name":     schema.StringAttribute{Computed: true, MarkdownDescription: "The asset's name; null when the service leaves it out."},
-		"stable": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the asset is on the service's " +
-			"stablecoin list (used for stable-pair swap fee pricing); null when the service leaves it out."},
+		"caip19": computedString("The CAIP-19 asset id, such as " +
+			"`eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48`; null when the service leaves it out."),
+		"symbol": computedString("The ticker symbol, such as `USDC`; null when the service leaves it out."),
+		"decimals": computedInt64("The number of decimals: an amount in " +
+			"raw on-chain units divided by 10^decimals is the amount in whole tokens. Null when the service leaves it out."),
+		"logo_url": computedString("The URL of the asset's logo; null when the service leaves it out."),
+		"name":     computedString("The asset's name; null when the service leaves it out."),
+		"stable": computedBool("Whether the asset is on the service's " +
+			"stablecoin list (used for stable-pair swap fee pricing); null when the service leaves it out."),
 	}}
 }
 

@@ -51,9 +51,6 @@ func (d *webhookVerificationKeysDataSource) Metadata(_ context.Context, req data
 }
 
 func (d *webhookVerificationKeysDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	str := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads the public key set (a JWKS) whose Ed25519 keys sign the service's webhook deliveries, " +
 			"for example to hand to the receiver that verifies them.\n\n" +
@@ -65,15 +62,15 @@ func (d *webhookVerificationKeysDataSource) Schema(_ context.Context, _ datasour
 			"keys": schema.ListNestedAttribute{Computed: true,
 				MarkdownDescription: "The keys, in the order the service publishes them.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"kid": str("The key id; a delivery names the key that signed it in its `X-Service-Signature-Key-Id` header."),
-					"kty": str("The key type: `OKP`."),
-					"crv": str("The curve: `Ed25519`."),
-					"alg": str("The algorithm: `EdDSA`."),
-					"use": str("The key's use: `sig` (signatures)."),
-					"x":   str("The 32-byte public key, base64url-encoded without padding."),
-					"signature_algorithm": str("The webhook signature algorithm (the key's `service_signature_algorithm`): " +
+					"kid": computedString("The key id; a delivery names the key that signed it in its `X-Service-Signature-Key-Id` header."),
+					"kty": computedString("The key type: `OKP`."),
+					"crv": computedString("The curve: `Ed25519`."),
+					"alg": computedString("The algorithm: `EdDSA`."),
+					"use": computedString("The key's use: `sig` (signatures)."),
+					"x":   computedString("The 32-byte public key, base64url-encoded without padding."),
+					"signature_algorithm": computedString("The webhook signature algorithm (the key's `service_signature_algorithm`): " +
 						"`ed25519`."),
-					"signature_version": str("The webhook signature version (the key's `service_signature_version`): `v1`."),
+					"signature_version": computedString("The webhook signature version (the key's `service_signature_version`): `v1`."),
 				}}},
 		},
 	}

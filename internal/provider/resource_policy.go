@@ -166,14 +166,6 @@ func (r *policyResource) Configure(_ context.Context, req resource.ConfigureRequ
 	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// policyOptional maps the service's "" (absent) to null.
-func policyOptional(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
 // policyTimestamp renders a service timestamp as RFC 3339 in UTC.
 func policyTimestamp(ts client.Timestamp) (types.String, error) {
 	t, err := ts.Time()
@@ -189,9 +181,9 @@ func (m *policyModel) flattenContent(p *client.Policy) {
 	m.ID = types.StringValue(p.PolicyID)
 	m.Name = types.StringValue(p.PolicyName)
 	m.Effect = types.StringValue(p.Effect)
-	m.Condition = policyOptional(p.Condition)
-	m.Consensus = policyOptional(p.Consensus)
-	m.Time = policyOptional(p.Time)
+	m.Condition = optionalString(p.Condition)
+	m.Consensus = optionalString(p.Consensus)
+	m.Time = optionalString(p.Time)
 	m.Notes = types.StringValue(p.Notes)
 }
 

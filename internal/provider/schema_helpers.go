@@ -2,9 +2,14 @@ package provider
 
 import (
 	"regexp"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
 // Small schema helpers that the resources and data sources share, each
@@ -26,4 +31,65 @@ func notBlank() validator.String {
 // the message, e.g. "a policy id".
 func noSpaces(what string) validator.String {
 	return stringvalidator.RegexMatches(noSpacesRE, "must be "+what+": not empty and without spaces")
+}
+
+// computedString is a read-only string attribute of a data source.
+func computedString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+}
+
+// omittedNull ends the description of an attribute that the service may
+// leave out of its answer.
+const omittedNull = " Null when the service leaves it out."
+
+// computedOmittable is a read-only string attribute that the service may
+// leave out: null then, as its description says.
+func computedOmittable(desc string) schema.StringAttribute { return computedString(desc + omittedNull) }
+
+// computedBool is a read-only bool attribute of a data source.
+func computedBool(desc string) schema.BoolAttribute {
+	return schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
+}
+
+// computedInt64 is a read-only number attribute of a data source.
+func computedInt64(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
+}
+
+// timestampValue writes a service timestamp as RFC 3339 (UTC, with
+// nanoseconds when there are any); an absent one is null.
+func timestampValue(ts client.Timestamp) types.String {
+	if ts.IsZero() {
+		return types.StringNull()
+	}
+	t, err := ts.Time()
+	if err != nil {
+		// Keep what the service said rather than hide it.
+		return types.StringValue(ts.Seconds + ts.Text)
+	}
+	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
+}
+
+// optionalString maps the service's omitted (empty) string to null.
+func optionalString(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// optionalBool maps an omitted bool to null.
+func optionalBool(b *bool) types.Bool {
+	if b == nil {
+		return types.BoolNull()
+	}
+	return types.BoolValue(*b)
+}
+
+// optionalInt maps an omitted number to null.
+func optionalInt(n *int) types.Int64 {
+	if n == nil {
+		return types.Int64Null()
+	}
+	return types.Int64Value(int64(*n))
 }
