@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -28,20 +27,20 @@ func NewActivityDataSource() datasource.DataSource { return &activityDataSource{
 type activityDataSource struct{ pd *providerData }
 
 type activityDataSourceModel struct {
-	ActivityID     types.String         `tfsdk:"activity_id"`
-	OrganizationID types.String         `tfsdk:"organization_id"`
-	Status         types.String         `tfsdk:"status"`
-	Type           types.String         `tfsdk:"type"`
-	Intent         jsontypes.Normalized `tfsdk:"intent"`
-	Result         jsontypes.Normalized `tfsdk:"result"`
-	Votes          types.List           `tfsdk:"votes"`
-	AppProofs      types.List           `tfsdk:"app_proofs"`
-	Fingerprint    types.String         `tfsdk:"fingerprint"`
-	CanApprove     types.Bool           `tfsdk:"can_approve"`
-	CanReject      types.Bool           `tfsdk:"can_reject"`
-	Failure        types.Object         `tfsdk:"failure"`
-	CreatedAt      types.String         `tfsdk:"created_at"`
-	UpdatedAt      types.String         `tfsdk:"updated_at"`
+	ActivityID     types.String            `tfsdk:"activity_id"`
+	OrganizationID types.String            `tfsdk:"organization_id"`
+	Status         types.String            `tfsdk:"status"`
+	Type           types.String            `tfsdk:"type"`
+	Intent         jsontypes.Normalized    `tfsdk:"intent"`
+	Result         jsontypes.Normalized    `tfsdk:"result"`
+	Votes          []activityVoteModel     `tfsdk:"votes"`
+	AppProofs      []activityAppProofModel `tfsdk:"app_proofs"`
+	Fingerprint    types.String            `tfsdk:"fingerprint"`
+	CanApprove     types.Bool              `tfsdk:"can_approve"`
+	CanReject      types.Bool              `tfsdk:"can_reject"`
+	Failure        *activityFailureModel   `tfsdk:"failure"`
+	CreatedAt      types.String            `tfsdk:"created_at"`
+	UpdatedAt      types.String            `tfsdk:"updated_at"`
 }
 
 type activityVoteModel struct {
@@ -68,16 +67,6 @@ type activityFailureModel struct {
 	Message     types.String         `tfsdk:"message"`
 	DetailsJSON jsontypes.Normalized `tfsdk:"details_json"`
 }
-
-var (
-	activityVoteAttrTypes = map[string]attr.Type{"id": types.StringType, "user_id": types.StringType, "user_name": types.StringType,
-		"selection": types.StringType, "message": types.StringType, "public_key": types.StringType, "signature": types.StringType,
-		"scheme": types.StringType, "created_at": types.StringType}
-	activityAppProofAttrTypes = map[string]attr.Type{"scheme": types.StringType, "public_key": types.StringType,
-		"proof_payload": types.StringType, "signature": types.StringType}
-	activityFailureAttrTypes = map[string]attr.Type{"code": types.Int64Type, "message": types.StringType,
-		"details_json": jsontypes.NormalizedType{}}
-)
 
 // activityIDValidators checks an activity_id input at plan time; shared with
 // custody_policy_evaluations. The service's ids are opaque, so only an
@@ -171,15 +160,17 @@ func (d *activityDataSource) Read(ctx context.Context, req datasource.ReadReques
 		addAPIError(&resp.Diagnostics, "Error reading activity", "get_activity", "activity "+id, err)
 		return
 	}
-	resp.Diagnostics.Append(activityToModel(ctx, act, &m)...)
+	resp.Diagnostics.Append(activityToModel(act, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// activityToModel fills every attribute but the input from act.
-func activityToModel(ctx context.Context, act *client.Activity, m *activityDataSourceModel) diag.Diagnostics {
+// activityToModel fills every attribute but the input from act. votes is
+// never null (an activity without votes has an empty list); app_proofs and
+// failure are null when the service sends none.
+func activityToModel(act *client.Activity, m *activityDataSourceModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.OrganizationID = types.StringValue(act.OrganizationID)
 	m.Status, m.Type, m.Fingerprint = types.StringValue(act.Status), types.StringValue(act.Type), types.StringValue(act.Fingerprint)
@@ -187,35 +178,25 @@ func activityToModel(ctx context.Context, act *client.Activity, m *activityDataS
 	m.CreatedAt, m.UpdatedAt = timestampValue(act.CreatedAt), timestampValue(act.UpdatedAt)
 	m.Intent = activityJSONAttr(&diags, "intent", act.Intent, act.Intent == nil)
 	m.Result = activityJSONAttr(&diags, "result", act.Result, act.Result == nil)
-
-	votes := make([]activityVoteModel, 0, len(act.Votes))
+	m.Votes = make([]activityVoteModel, 0, len(act.Votes))
 	for _, v := range act.Votes {
-		votes = append(votes, activityVoteModel{ID: types.StringValue(v.ID), UserID: types.StringValue(v.UserID),
+		m.Votes = append(m.Votes, activityVoteModel{ID: types.StringValue(v.ID), UserID: types.StringValue(v.UserID),
 			UserName: optionalString(v.User.UserName), Selection: types.StringValue(v.Selection), Message: types.StringValue(v.Message),
 			PublicKey: types.StringValue(v.PublicKey), Signature: optionalString(v.Signature), Scheme: types.StringValue(v.Scheme),
 			CreatedAt: timestampValue(v.CreatedAt)})
 	}
-	var d diag.Diagnostics
-	m.Votes, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: activityVoteAttrTypes}, votes)
-	diags.Append(d...)
-
-	m.AppProofs = types.ListNull(types.ObjectType{AttrTypes: activityAppProofAttrTypes})
+	m.AppProofs = nil
 	if act.AppProofs != nil {
-		proofs := make([]activityAppProofModel, 0, len(act.AppProofs))
+		m.AppProofs = make([]activityAppProofModel, 0, len(act.AppProofs))
 		for _, p := range act.AppProofs {
-			proofs = append(proofs, activityAppProofModel{Scheme: types.StringValue(p.Scheme), PublicKey: types.StringValue(p.PublicKey),
+			m.AppProofs = append(m.AppProofs, activityAppProofModel{Scheme: types.StringValue(p.Scheme), PublicKey: types.StringValue(p.PublicKey),
 				ProofPayload: types.StringValue(p.ProofPayload), Signature: types.StringValue(p.Signature)})
 		}
-		m.AppProofs, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: activityAppProofAttrTypes}, proofs)
-		diags.Append(d...)
 	}
-
-	m.Failure = types.ObjectNull(activityFailureAttrTypes)
+	m.Failure = nil
 	if f := act.Failure; f != nil {
-		fm := activityFailureModel{Code: types.Int64Value(int64(f.Code)), Message: types.StringValue(f.Message),
+		m.Failure = &activityFailureModel{Code: types.Int64Value(int64(f.Code)), Message: types.StringValue(f.Message),
 			DetailsJSON: activityJSONAttr(&diags, "failure.details", f.Details, f.Details == nil)}
-		m.Failure, d = types.ObjectValueFrom(ctx, activityFailureAttrTypes, fm)
-		diags.Append(d...)
 	}
 	return diags
 }

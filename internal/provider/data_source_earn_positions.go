@@ -3,10 +3,8 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -24,21 +22,21 @@ func NewEarnPositionsDataSource() datasource.DataSource { return &earnPositionsD
 type earnPositionsDataSource struct{ pd *providerData }
 
 type earnPositionsModel struct {
-	WalletAddress types.String `tfsdk:"wallet_address"`
-	Positions     types.List   `tfsdk:"positions"`
+	WalletAddress types.String        `tfsdk:"wallet_address"`
+	Positions     []earnPositionModel `tfsdk:"positions"`
 }
 
 // earnPositionModel is one item of positions.
 type earnPositionModel struct {
-	VaultAddress     types.String `tfsdk:"vault_address"`
-	WrapperAddress   types.String `tfsdk:"wrapper_address"`
-	Provider         types.String `tfsdk:"provider"`
-	Caip19           types.String `tfsdk:"caip19"`
-	CurrentValue     types.String `tfsdk:"current_value"`
-	TotalDeposited   types.String `tfsdk:"total_deposited"`
-	TotalWithdrawn   types.String `tfsdk:"total_withdrawn"`
-	Display          types.Object `tfsdk:"display"`
-	DepositsDisabled types.Bool   `tfsdk:"deposits_disabled"`
+	VaultAddress     types.String              `tfsdk:"vault_address"`
+	WrapperAddress   types.String              `tfsdk:"wrapper_address"`
+	Provider         types.String              `tfsdk:"provider"`
+	Caip19           types.String              `tfsdk:"caip19"`
+	CurrentValue     types.String              `tfsdk:"current_value"`
+	TotalDeposited   types.String              `tfsdk:"total_deposited"`
+	TotalWithdrawn   types.String              `tfsdk:"total_withdrawn"`
+	Display          *earnPositionDisplayModel `tfsdk:"display"`
+	DepositsDisabled types.Bool                `tfsdk:"deposits_disabled"`
 }
 
 // earnPositionDisplayModel holds the display-only values of a position.
@@ -51,8 +49,7 @@ type earnPositionDisplayModel struct {
 	TotalWithdrawnCrypto types.String `tfsdk:"total_withdrawn_crypto"`
 }
 
-// earnPositionsDisplayAttributes is the schema of display; its attribute
-// types also build the display values.
+// earnPositionsDisplayAttributes is the schema of display.
 func earnPositionsDisplayAttributes() map[string]schema.Attribute {
 	usd := func(of string) schema.StringAttribute {
 		return computedString("`" + of + "` in US dollars, a decimal string " +
@@ -72,8 +69,7 @@ func earnPositionsDisplayAttributes() map[string]schema.Attribute {
 	}
 }
 
-// earnPositionObject is the schema of one position; its Type() is also the
-// element type of the list.
+// earnPositionObject is the schema of one position.
 func earnPositionObject() schema.NestedAttributeObject {
 	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 		"vault_address":   computedOmittable("Address of the underlying yield vault."),
@@ -122,27 +118,21 @@ func (d *earnPositionsDataSource) Configure(_ context.Context, req datasource.Co
 	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// earnPositionsFlatten converts the service's positions to the list value.
-func earnPositionsFlatten(ctx context.Context, in []client.EarnPosition) (types.List, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	displayTypes := map[string]attr.Type{}
-	for name, a := range earnPositionsDisplayAttributes() {
-		displayTypes[name] = a.GetType()
-	}
+// earnPositionsFlatten converts the service's positions; never nil, so
+// that a wallet without positions has an empty list, not null.
+func earnPositionsFlatten(in []client.EarnPosition) []earnPositionModel {
 	items := make([]earnPositionModel, 0, len(in))
 	for _, p := range in {
-		display := types.ObjectNull(displayTypes)
+		var display *earnPositionDisplayModel
 		if v := p.Display; v != nil {
-			var d diag.Diagnostics
-			display, d = types.ObjectValueFrom(ctx, displayTypes, earnPositionDisplayModel{
+			display = &earnPositionDisplayModel{
 				CurrentValueUSD:      optionalString(v.CurrentValueUSD),
 				TotalDepositedUSD:    optionalString(v.TotalDepositedUSD),
 				TotalWithdrawnUSD:    optionalString(v.TotalWithdrawnUSD),
 				CurrentValueCrypto:   optionalString(v.CurrentValueCrypto),
 				TotalDepositedCrypto: optionalString(v.TotalDepositedCrypto),
 				TotalWithdrawnCrypto: optionalString(v.TotalWithdrawnCrypto),
-			})
-			diags.Append(d...)
+			}
 		}
 		items = append(items, earnPositionModel{
 			VaultAddress:     optionalString(p.VaultAddress),
@@ -156,9 +146,7 @@ func earnPositionsFlatten(ctx context.Context, in []client.EarnPosition) (types.
 			DepositsDisabled: optionalBool(p.DepositsDisabled),
 		})
 	}
-	list, d := types.ListValueFrom(ctx, earnPositionObject().Type(), items)
-	diags.Append(d...)
-	return list, diags
+	return items
 }
 
 func (d *earnPositionsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -173,11 +161,6 @@ func (d *earnPositionsDataSource) Read(ctx context.Context, req datasource.ReadR
 		addAPIError(&resp.Diagnostics, "Error reading earn positions", "list_earn_positions", "wallet "+wallet, err)
 		return
 	}
-	var diags diag.Diagnostics
-	m.Positions, diags = earnPositionsFlatten(ctx, out.Positions)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+	m.Positions = earnPositionsFlatten(out.Positions)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

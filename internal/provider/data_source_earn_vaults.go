@@ -7,10 +7,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -31,28 +29,28 @@ type earnVaultsDataSource struct{ pd *providerData }
 // `provider`: that is a meta-argument of every data block, which the
 // framework refuses as a root attribute name.
 type earnVaultsModel struct {
-	EarnProvider types.String `tfsdk:"earn_provider"`
-	Caip19       types.String `tfsdk:"caip19"`
-	Vaults       types.List   `tfsdk:"vaults"`
+	EarnProvider types.String     `tfsdk:"earn_provider"`
+	Caip19       types.String     `tfsdk:"caip19"`
+	Vaults       []earnVaultModel `tfsdk:"vaults"`
 }
 
 // earnVaultModel is one item of vaults.
 type earnVaultModel struct {
-	VaultAddress              types.String `tfsdk:"vault_address"`
-	WrapperAddress            types.String `tfsdk:"wrapper_address"`
-	Provider                  types.String `tfsdk:"provider"`
-	Caip19                    types.String `tfsdk:"caip19"`
-	ApyPct                    types.String `tfsdk:"apy_pct"`
-	NetApyPct                 types.String `tfsdk:"net_apy_pct"`
-	TotalDeposited            types.String `tfsdk:"total_deposited"`
-	Display                   types.Object `tfsdk:"display"`
-	ClientFeeBps              types.String `tfsdk:"client_fee_bps"`
-	DepositsDisabled          types.Bool   `tfsdk:"deposits_disabled"`
-	Name                      types.String `tfsdk:"name"`
-	Curator                   types.String `tfsdk:"curator"`
-	ClaimableClientFee        types.String `tfsdk:"claimable_client_fee"`
-	ClaimableClientFeeDisplay types.Object `tfsdk:"claimable_client_fee_display"`
-	ClientFeeWallet           types.String `tfsdk:"client_fee_wallet"`
+	VaultAddress              types.String           `tfsdk:"vault_address"`
+	WrapperAddress            types.String           `tfsdk:"wrapper_address"`
+	Provider                  types.String           `tfsdk:"provider"`
+	Caip19                    types.String           `tfsdk:"caip19"`
+	ApyPct                    types.String           `tfsdk:"apy_pct"`
+	NetApyPct                 types.String           `tfsdk:"net_apy_pct"`
+	TotalDeposited            types.String           `tfsdk:"total_deposited"`
+	Display                   *earnValueDisplayModel `tfsdk:"display"`
+	ClientFeeBps              types.String           `tfsdk:"client_fee_bps"`
+	DepositsDisabled          types.Bool             `tfsdk:"deposits_disabled"`
+	Name                      types.String           `tfsdk:"name"`
+	Curator                   types.String           `tfsdk:"curator"`
+	ClaimableClientFee        types.String           `tfsdk:"claimable_client_fee"`
+	ClaimableClientFeeDisplay *earnValueDisplayModel `tfsdk:"claimable_client_fee_display"`
+	ClientFeeWallet           types.String           `tfsdk:"client_fee_wallet"`
 }
 
 // earnValueDisplayModel is a display-only {usd, crypto} pair.
@@ -78,8 +76,7 @@ func earnVaultsDisplayAttribute(desc string) schema.SingleNestedAttribute {
 	}}
 }
 
-// earnVaultObject is the schema of one vault; its Type() is also the
-// element type of the list, so that schema and values cannot disagree.
+// earnVaultObject is the schema of one vault.
 func earnVaultObject() schema.NestedAttributeObject {
 	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 		"vault_address":   computedOmittable("Address of the underlying yield vault."),
@@ -145,24 +142,19 @@ func (d *earnVaultsDataSource) Configure(_ context.Context, req datasource.Confi
 	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// earnVaultsDisplay converts a display pair; absent is null.
-func earnVaultsDisplay(ctx context.Context, v *client.EarnValueDisplay) (types.Object, diag.Diagnostics) {
-	attrTypes := map[string]attr.Type{"usd": types.StringType, "crypto": types.StringType}
+// earnVaultsDisplay converts a display pair; absent is nil (null).
+func earnVaultsDisplay(v *client.EarnValueDisplay) *earnValueDisplayModel {
 	if v == nil {
-		return types.ObjectNull(attrTypes), nil
+		return nil
 	}
-	return types.ObjectValueFrom(ctx, attrTypes, earnValueDisplayModel{USD: optionalString(v.USD), Crypto: optionalString(v.Crypto)})
+	return &earnValueDisplayModel{USD: optionalString(v.USD), Crypto: optionalString(v.Crypto)}
 }
 
-// earnVaultsFlatten converts the service's vaults to the list value.
-func earnVaultsFlatten(ctx context.Context, in []client.EarnEnabledVault) (types.List, diag.Diagnostics) {
-	var diags diag.Diagnostics
+// earnVaultsFlatten converts the service's vaults; never nil, so that no
+// match is an empty list, not null.
+func earnVaultsFlatten(in []client.EarnEnabledVault) []earnVaultModel {
 	items := make([]earnVaultModel, 0, len(in))
 	for _, v := range in {
-		display, d := earnVaultsDisplay(ctx, v.Display)
-		diags.Append(d...)
-		feeDisplay, d := earnVaultsDisplay(ctx, v.ClaimableClientFeeDisplay)
-		diags.Append(d...)
 		items = append(items, earnVaultModel{
 			VaultAddress:              optionalString(v.VaultAddress),
 			WrapperAddress:            optionalString(v.WrapperAddress),
@@ -171,19 +163,17 @@ func earnVaultsFlatten(ctx context.Context, in []client.EarnEnabledVault) (types
 			ApyPct:                    optionalString(v.ApyPct),
 			NetApyPct:                 optionalString(v.NetApyPct),
 			TotalDeposited:            optionalString(v.TotalDeposited),
-			Display:                   display,
+			Display:                   earnVaultsDisplay(v.Display),
 			ClientFeeBps:              optionalString(v.ClientFeeBps),
 			DepositsDisabled:          optionalBool(v.DepositsDisabled),
 			Name:                      optionalString(v.Name),
 			Curator:                   optionalString(v.Curator),
 			ClaimableClientFee:        optionalString(v.ClaimableClientFee),
-			ClaimableClientFeeDisplay: feeDisplay,
+			ClaimableClientFeeDisplay: earnVaultsDisplay(v.ClaimableClientFeeDisplay),
 			ClientFeeWallet:           optionalString(v.ClientFeeWallet),
 		})
 	}
-	list, d := types.ListValueFrom(ctx, earnVaultObject().Type(), items)
-	diags.Append(d...)
-	return list, diags
+	return items
 }
 
 func (d *earnVaultsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -198,12 +188,7 @@ func (d *earnVaultsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		addAPIError(&resp.Diagnostics, "Error reading earn vaults", "list_earn_enabled_vaults", earnVaultsFilters(q), err)
 		return
 	}
-	var diags diag.Diagnostics
-	m.Vaults, diags = earnVaultsFlatten(ctx, out.EnabledVaults)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+	m.Vaults = earnVaultsFlatten(out.EnabledVaults)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

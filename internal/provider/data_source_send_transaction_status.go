@@ -23,12 +23,12 @@ func NewSendTransactionStatusDataSource() datasource.DataSource { return &sendTx
 type sendTxStatusDataSource struct{ pd *providerData }
 
 type sendTxStatusDataSourceModel struct {
-	SendTransactionStatusID types.String `tfsdk:"send_transaction_status_id"`
-	TxStatus                types.String `tfsdk:"tx_status"`
-	EthTxHash               types.String `tfsdk:"eth_tx_hash"`
-	SolanaSignature         types.String `tfsdk:"solana_signature"`
-	TxError                 types.String `tfsdk:"tx_error"`
-	Error                   types.Object `tfsdk:"error"`
+	SendTransactionStatusID types.String            `tfsdk:"send_transaction_status_id"`
+	TxStatus                types.String            `tfsdk:"tx_status"`
+	EthTxHash               types.String            `tfsdk:"eth_tx_hash"`
+	SolanaSignature         types.String            `tfsdk:"solana_signature"`
+	TxError                 types.String            `tfsdk:"tx_error"`
+	Error                   *sendTxStatusErrorModel `tfsdk:"error"`
 }
 
 func (d *sendTxStatusDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -82,9 +82,6 @@ func (d *sendTxStatusDataSource) Read(ctx context.Context, req datasource.ReadRe
 		m.SolanaSignature = optionalString(out.Solana.Signature)
 	}
 	m.TxError = optionalString(out.TxError)
-	m.Error = sendTxStatusErrorFlatten(ctx, out.Error, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+	m.Error = sendTxStatusErrorFlatten(out.Error)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

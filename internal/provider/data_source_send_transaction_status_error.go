@@ -1,11 +1,7 @@
 package provider
 
 import (
-	"context"
-
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -16,19 +12,19 @@ import (
 // object or list included, is null.
 
 type sendTxStatusErrorModel struct {
-	Message     types.String `tfsdk:"message"`
-	RevertChain types.List   `tfsdk:"revert_chain"`
-	Solana      types.Object `tfsdk:"solana"`
-	Eth         types.Object `tfsdk:"eth"`
+	Message     types.String              `tfsdk:"message"`
+	RevertChain []sendTxStatusRevertModel `tfsdk:"revert_chain"`
+	Solana      *sendTxStatusSolanaModel  `tfsdk:"solana"`
+	Eth         *sendTxStatusEthModel     `tfsdk:"eth"`
 }
 
 type sendTxStatusRevertModel struct {
-	Address        types.String `tfsdk:"address"`
-	ErrorType      types.String `tfsdk:"error_type"`
-	DisplayMessage types.String `tfsdk:"display_message"`
-	Unknown        types.Object `tfsdk:"unknown"`
-	Native         types.Object `tfsdk:"native"`
-	Custom         types.Object `tfsdk:"custom"`
+	Address        types.String              `tfsdk:"address"`
+	ErrorType      types.String              `tfsdk:"error_type"`
+	DisplayMessage types.String              `tfsdk:"display_message"`
+	Unknown        *sendTxStatusUnknownModel `tfsdk:"unknown"`
+	Native         *sendTxStatusNativeModel  `tfsdk:"native"`
+	Custom         *sendTxStatusCustomModel  `tfsdk:"custom"`
 }
 
 type sendTxStatusUnknownModel struct {
@@ -52,13 +48,13 @@ type sendTxStatusSolanaModel struct {
 	RPCCode               types.Int64  `tfsdk:"rpc_code"`
 	RPCMessage            types.String `tfsdk:"rpc_message"`
 	TransactionErrorJSON  types.String `tfsdk:"transaction_error_json"`
-	Logs                  types.List   `tfsdk:"logs"`
+	Logs                  []string     `tfsdk:"logs"`
 	UnitsConsumed         types.String `tfsdk:"units_consumed"`
 	InnerInstructionsJSON types.String `tfsdk:"inner_instructions_json"`
 }
 
 type sendTxStatusEthModel struct {
-	RevertChain types.List `tfsdk:"revert_chain"`
+	RevertChain []sendTxStatusRevertModel `tfsdk:"revert_chain"`
 }
 
 func sendTxStatusUnknownAttributes() map[string]schema.Attribute {
@@ -133,48 +129,28 @@ func sendTxStatusErrorAttributes() map[string]schema.Attribute {
 	}
 }
 
-// sendTxStatusAttrTypes derives the object type from the schema, so the
-// values built here always match what the schema declares.
-func sendTxStatusAttrTypes(attrs map[string]schema.Attribute) map[string]attr.Type {
-	out := make(map[string]attr.Type, len(attrs))
-	for name, a := range attrs {
-		out[name] = a.GetType()
+// sendTxStatusErrorFlatten converts the structured error; nil (null) when
+// the service sends none.
+func sendTxStatusErrorFlatten(e *client.TxError) *sendTxStatusErrorModel {
+	if e == nil {
+		return nil
 	}
-	return out
+	m := &sendTxStatusErrorModel{
+		Message:     optionalString(e.Message),
+		RevertChain: sendTxStatusRevertChainFlatten(e.RevertChain),
+		Solana:      sendTxStatusSolanaFlatten(e.Solana),
+	}
+	if e.Eth != nil {
+		m.Eth = &sendTxStatusEthModel{RevertChain: sendTxStatusRevertChainFlatten(e.Eth.RevertChain)}
+	}
+	return m
 }
 
-// sendTxStatusObject is m as an object of attrs, or null when m is nil.
-func sendTxStatusObject[M any](ctx context.Context, attrs map[string]schema.Attribute, m *M, diags *diag.Diagnostics) types.Object {
-	t := sendTxStatusAttrTypes(attrs)
-	if m == nil {
-		return types.ObjectNull(t)
-	}
-	o, d := types.ObjectValueFrom(ctx, t, m)
-	diags.Append(d...)
-	return o
-}
-
-func sendTxStatusErrorFlatten(ctx context.Context, e *client.TxError, diags *diag.Diagnostics) types.Object {
-	var m *sendTxStatusErrorModel
-	if e != nil {
-		m = &sendTxStatusErrorModel{
-			Message:     optionalString(e.Message),
-			RevertChain: sendTxStatusRevertChainFlatten(ctx, e.RevertChain, diags),
-			Solana:      sendTxStatusObject(ctx, sendTxStatusSolanaAttributes(), sendTxStatusSolanaFlatten(ctx, e.Solana, diags), diags),
-		}
-		var eth *sendTxStatusEthModel
-		if e.Eth != nil {
-			eth = &sendTxStatusEthModel{RevertChain: sendTxStatusRevertChainFlatten(ctx, e.Eth.RevertChain, diags)}
-		}
-		m.Eth = sendTxStatusObject(ctx, sendTxStatusEthAttributes(), eth, diags)
-	}
-	return sendTxStatusObject(ctx, sendTxStatusErrorAttributes(), m, diags)
-}
-
-func sendTxStatusRevertChainFlatten(ctx context.Context, chain []client.RevertChainEntry, diags *diag.Diagnostics) types.List {
-	elem := types.ObjectType{AttrTypes: sendTxStatusAttrTypes(sendTxStatusRevertAttributes())}
+// sendTxStatusRevertChainFlatten converts a revert chain: an omitted one is
+// nil (null), an empty one stays an empty list.
+func sendTxStatusRevertChainFlatten(chain []client.RevertChainEntry) []sendTxStatusRevertModel {
 	if chain == nil {
-		return types.ListNull(elem)
+		return nil
 	}
 	items := make([]sendTxStatusRevertModel, 0, len(chain))
 	for _, r := range chain {
@@ -183,45 +159,33 @@ func sendTxStatusRevertChainFlatten(ctx context.Context, chain []client.RevertCh
 			ErrorType:      optionalString(r.ErrorType),
 			DisplayMessage: optionalString(r.DisplayMessage),
 		}
-		var unknown *sendTxStatusUnknownModel
 		if r.Unknown != nil {
-			unknown = &sendTxStatusUnknownModel{Selector: optionalString(r.Unknown.Selector), Data: optionalString(r.Unknown.Data)}
+			item.Unknown = &sendTxStatusUnknownModel{Selector: optionalString(r.Unknown.Selector), Data: optionalString(r.Unknown.Data)}
 		}
-		var native *sendTxStatusNativeModel
 		if r.Native != nil {
-			native = &sendTxStatusNativeModel{NativeType: optionalString(r.Native.NativeType),
+			item.Native = &sendTxStatusNativeModel{NativeType: optionalString(r.Native.NativeType),
 				Message: optionalString(r.Native.Message), PanicCode: optionalString(r.Native.PanicCode)}
 		}
-		var custom *sendTxStatusCustomModel
 		if r.Custom != nil {
-			custom = &sendTxStatusCustomModel{ErrorName: optionalString(r.Custom.ErrorName), ParamsJSON: optionalString(r.Custom.ParamsJSON)}
+			item.Custom = &sendTxStatusCustomModel{ErrorName: optionalString(r.Custom.ErrorName), ParamsJSON: optionalString(r.Custom.ParamsJSON)}
 		}
-		item.Unknown = sendTxStatusObject(ctx, sendTxStatusUnknownAttributes(), unknown, diags)
-		item.Native = sendTxStatusObject(ctx, sendTxStatusNativeAttributes(), native, diags)
-		item.Custom = sendTxStatusObject(ctx, sendTxStatusCustomAttributes(), custom, diags)
 		items = append(items, item)
 	}
-	l, d := types.ListValueFrom(ctx, elem, items)
-	diags.Append(d...)
-	return l
+	return items
 }
 
-func sendTxStatusSolanaFlatten(ctx context.Context, s *client.SolanaFailureDetails, diags *diag.Diagnostics) *sendTxStatusSolanaModel {
+// sendTxStatusSolanaFlatten converts the Solana details; omitted logs stay
+// nil (null), empty ones an empty list.
+func sendTxStatusSolanaFlatten(s *client.SolanaFailureDetails) *sendTxStatusSolanaModel {
 	if s == nil {
 		return nil
-	}
-	logs := types.ListNull(types.StringType)
-	if s.Logs != nil {
-		var d diag.Diagnostics
-		logs, d = types.ListValueFrom(ctx, types.StringType, s.Logs)
-		diags.Append(d...)
 	}
 	return &sendTxStatusSolanaModel{
 		Source:                optionalString(s.Source),
 		RPCCode:               optionalInt(s.RPCCode),
 		RPCMessage:            optionalString(s.RPCMessage),
 		TransactionErrorJSON:  optionalString(s.TransactionErrorJSON),
-		Logs:                  logs,
+		Logs:                  s.Logs,
 		UnitsConsumed:         optionalString(s.UnitsConsumed),
 		InnerInstructionsJSON: optionalString(s.InnerInstructionsJSON),
 	}
