@@ -22,9 +22,9 @@ func NewAppStatusDataSource() datasource.DataSource { return &appStatusDataSourc
 type appStatusDataSource struct{ pd *providerData }
 
 type appStatusDataSourceModel struct {
-	AppID                types.String `tfsdk:"app_id"`
-	Deployments          types.List   `tfsdk:"deployments"`
-	TargetedDeploymentID types.String `tfsdk:"targeted_deployment_id"`
+	AppID                types.String               `tfsdk:"app_id"`
+	Deployments          []appStatusDeploymentModel `tfsdk:"deployments"`
+	TargetedDeploymentID types.String               `tfsdk:"targeted_deployment_id"`
 }
 
 type appStatusDeploymentModel struct {
@@ -32,18 +32,6 @@ type appStatusDeploymentModel struct {
 	ReadyReplicas   types.Int64  `tfsdk:"ready_replicas"`
 	DesiredReplicas types.Int64  `tfsdk:"desired_replicas"`
 	LastUpdatedTime types.String `tfsdk:"last_updated_time"`
-}
-
-// appStatusDeploymentObject is the schema of one deployment; its Type() is
-// the list's element type.
-func appStatusDeploymentObject() schema.NestedAttributeObject {
-	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-		"deployment_id": computedString("The deployment's id " +
-			"(it matches the orchestrator's deployment label)."),
-		"ready_replicas":    computedInt64("How many replicas (instances) are ready to serve."),
-		"desired_replicas":  computedInt64("How many replicas (instances) the deployment should have."),
-		"last_updated_time": computedString("When the deployment's status last changed, RFC 3339 (UTC)."),
-	}}
 }
 
 func (d *appStatusDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -60,7 +48,12 @@ func (d *appStatusDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"deployments": schema.ListNestedAttribute{
 				Computed:            true,
 				MarkdownDescription: "The app's deployments, in the order the service returns them.",
-				NestedObject:        appStatusDeploymentObject(),
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"deployment_id":     computedString("The deployment's id (it matches the orchestrator's deployment label)."),
+					"ready_replicas":    computedInt64("How many replicas (instances) are ready to serve."),
+					"desired_replicas":  computedInt64("How many replicas (instances) the deployment should have."),
+					"last_updated_time": computedString("When the deployment's status last changed, RFC 3339 (UTC)."),
+				}},
 			},
 			"targeted_deployment_id": computedString("The id of the deployment currently serving traffic."),
 		},
@@ -82,21 +75,16 @@ func (d *appStatusDataSource) Read(ctx context.Context, req datasource.ReadReque
 		addAPIError(&resp.Diagnostics, "Error reading app status", "get_app_status", "app "+m.AppID.ValueString(), err)
 		return
 	}
-	deployments := make([]appStatusDeploymentModel, 0, len(out.AppStatus.Deployments))
+	// Never null: an app without deployments has an empty list.
+	m.Deployments = make([]appStatusDeploymentModel, 0, len(out.AppStatus.Deployments))
 	for _, dep := range out.AppStatus.Deployments {
-		deployments = append(deployments, appStatusDeploymentModel{
+		m.Deployments = append(m.Deployments, appStatusDeploymentModel{
 			DeploymentID:    types.StringValue(dep.DeploymentID),
 			ReadyReplicas:   types.Int64Value(int64(dep.ReadyReplicas)),
 			DesiredReplicas: types.Int64Value(int64(dep.DesiredReplicas)),
 			LastUpdatedTime: timestampValue(dep.LastUpdatedTime),
 		})
 	}
-	list, diags := types.ListValueFrom(ctx, appStatusDeploymentObject().Type(), deployments)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m.Deployments = list
 	m.TargetedDeploymentID = types.StringValue(out.AppStatus.TargetedDeploymentID)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

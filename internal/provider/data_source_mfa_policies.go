@@ -22,8 +22,8 @@ func NewMfaPoliciesDataSource() datasource.DataSource { return &mfaPoliciesDataS
 type mfaPoliciesDataSource struct{ pd *providerData }
 
 type mfaPoliciesDataSourceModel struct {
-	UserID      types.String `tfsdk:"user_id"`
-	MfaPolicies types.List   `tfsdk:"mfa_policies"`
+	UserID      types.String           `tfsdk:"user_id"`
+	MfaPolicies []mfaPoliciesItemModel `tfsdk:"mfa_policies"`
 }
 
 // mfaPoliciesItemModel is one policy: its id plus the fields that
@@ -33,8 +33,7 @@ type mfaPoliciesItemModel struct {
 	mfaPolicyFieldsModel
 }
 
-// mfaPoliciesItemObject is the schema of one list item; its Type() is the
-// list's element type.
+// mfaPoliciesItemObject is the schema of one list item.
 func mfaPoliciesItemObject() schema.NestedAttributeObject {
 	attrs := mfaPolicyAttributes()
 	attrs["mfa_policy_id"] = computedString("The policy's id.")
@@ -79,18 +78,11 @@ func (d *mfaPoliciesDataSource) Read(ctx context.Context, req datasource.ReadReq
 	}
 	// Never null: "no policies" is an empty list, which a for_each or a
 	// length() can use without a null check.
-	items := make([]mfaPoliciesItemModel, 0, len(out.MfaPolicies))
+	m.MfaPolicies = make([]mfaPoliciesItemModel, 0, len(out.MfaPolicies))
 	for _, p := range out.MfaPolicies {
-		fields, diags := mfaPolicyFlatten(ctx, p)
-		resp.Diagnostics.Append(diags...)
-		items = append(items, mfaPoliciesItemModel{MfaPolicyID: types.StringValue(p.MfaPolicyID), mfaPolicyFieldsModel: fields})
+		m.MfaPolicies = append(m.MfaPolicies, mfaPoliciesItemModel{MfaPolicyID: types.StringValue(p.MfaPolicyID),
+			mfaPolicyFieldsModel: mfaPolicyFlatten(p)})
 	}
-	list, diags := types.ListValueFrom(ctx, mfaPoliciesItemObject().Type(), items)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m.MfaPolicies = list
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -29,18 +28,18 @@ type mfaPolicyDataSource struct{ pd *providerData }
 // both custody_mfa_policy and the items of custody_mfa_policies, whose
 // attributes come from mfaPolicyAttributes, so the two cannot drift apart.
 type mfaPolicyFieldsModel struct {
-	Name                          types.String `tfsdk:"name"`
-	Condition                     types.String `tfsdk:"condition"`
-	RequiredAuthenticationMethods types.List   `tfsdk:"required_authentication_methods"`
-	Order                         types.Int64  `tfsdk:"order"`
-	Notes                         types.String `tfsdk:"notes"`
-	CreatedAt                     types.String `tfsdk:"created_at"`
-	UpdatedAt                     types.String `tfsdk:"updated_at"`
+	Name                          types.String         `tfsdk:"name"`
+	Condition                     types.String         `tfsdk:"condition"`
+	RequiredAuthenticationMethods []mfaPolicyStepModel `tfsdk:"required_authentication_methods"`
+	Order                         types.Int64          `tfsdk:"order"`
+	Notes                         types.String         `tfsdk:"notes"`
+	CreatedAt                     types.String         `tfsdk:"created_at"`
+	UpdatedAt                     types.String         `tfsdk:"updated_at"`
 }
 
 // mfaPolicyStepModel is one step of required_authentication_methods.
 type mfaPolicyStepModel struct {
-	Any types.List `tfsdk:"any"`
+	Any []mfaPolicyMethodModel `tfsdk:"any"`
 }
 
 // mfaPolicyMethodModel is one method that satisfies a step.
@@ -56,8 +55,7 @@ type mfaPolicyDataSourceModel struct {
 }
 
 // mfaPolicyMethodObject and mfaPolicyStepObject are the schemas of one
-// method and one step; their Type() is also the element type used to build
-// the lists, so that schema and values cannot disagree.
+// method and one step.
 func mfaPolicyMethodObject() schema.NestedAttributeObject {
 	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 		"type": computedString("The kind of authentication: " +
@@ -100,31 +98,26 @@ func mfaPolicyAttributes() map[string]schema.Attribute {
 	}
 }
 
-// mfaPolicyFlatten converts one policy of the service to its model.
-func mfaPolicyFlatten(ctx context.Context, p client.MfaPolicy) (mfaPolicyFieldsModel, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	stepType, methodType := mfaPolicyStepObject().Type(), mfaPolicyMethodObject().Type()
+// mfaPolicyFlatten converts one policy of the service to its model. Its
+// lists are never nil, so that none is null.
+func mfaPolicyFlatten(p client.MfaPolicy) mfaPolicyFieldsModel {
 	steps := make([]mfaPolicyStepModel, 0, len(p.RequiredAuthenticationMethods))
 	for _, s := range p.RequiredAuthenticationMethods {
 		methods := make([]mfaPolicyMethodModel, 0, len(s.Any))
 		for _, m := range s.Any {
 			methods = append(methods, mfaPolicyMethodModel{Type: types.StringValue(m.Type), ID: optionalString(m.ID)})
 		}
-		anyList, d := types.ListValueFrom(ctx, methodType, methods)
-		diags.Append(d...)
-		steps = append(steps, mfaPolicyStepModel{Any: anyList})
+		steps = append(steps, mfaPolicyStepModel{Any: methods})
 	}
-	stepList, d := types.ListValueFrom(ctx, stepType, steps)
-	diags.Append(d...)
 	return mfaPolicyFieldsModel{
 		Name:                          types.StringValue(p.MfaPolicyName),
 		Condition:                     types.StringValue(p.Condition),
-		RequiredAuthenticationMethods: stepList,
+		RequiredAuthenticationMethods: steps,
 		Order:                         types.Int64Value(p.Order),
 		Notes:                         optionalString(p.Notes),
 		CreatedAt:                     timestampValue(p.CreatedAt),
 		UpdatedAt:                     timestampValue(p.UpdatedAt),
-	}, diags
+	}
 }
 
 func (d *mfaPolicyDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -169,11 +162,6 @@ func (d *mfaPolicyDataSource) Read(ctx context.Context, req datasource.ReadReque
 			what+" does not exist: get_mfa_policies does not list it.")
 		return
 	}
-	fields, diags := mfaPolicyFlatten(ctx, out.MfaPolicies[i])
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m.mfaPolicyFieldsModel = fields
+	m.mfaPolicyFieldsModel = mfaPolicyFlatten(out.MfaPolicies[i])
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

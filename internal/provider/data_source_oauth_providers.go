@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -23,8 +22,8 @@ func NewOauthProvidersDataSource() datasource.DataSource { return &oauthProvider
 type oauthProvidersDataSource struct{ pd *providerData }
 
 type oauthProvidersModel struct {
-	UserID    types.String `tfsdk:"user_id"`
-	Providers types.List   `tfsdk:"providers"`
+	UserID    types.String              `tfsdk:"user_id"`
+	Providers []oauthProvidersItemModel `tfsdk:"providers"`
 }
 
 // oauthProvidersItemModel is one item of providers.
@@ -42,8 +41,7 @@ type oauthProvidersItemModel struct {
 // of the request, which would silently list the caller's providers instead.
 var oauthProvidersUserID = noSpaces("a user id (omit user_id for the user of the provider's API key)")
 
-// oauthProvidersObject is the schema of one provider; its Type() is also
-// the element type of the list.
+// oauthProvidersObject is the schema of one provider.
 func oauthProvidersObject() schema.NestedAttributeObject {
 	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 		"provider_id":   computedString("The provider's id, assigned by the service."),
@@ -84,8 +82,9 @@ func (d *oauthProvidersDataSource) Configure(_ context.Context, req datasource.C
 	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// oauthProvidersFlatten converts the service's providers to the list value.
-func oauthProvidersFlatten(ctx context.Context, in []client.OauthProvider) (types.List, diag.Diagnostics) {
+// oauthProvidersFlatten converts the service's providers; never nil, so
+// that a user without providers has an empty list, not null.
+func oauthProvidersFlatten(in []client.OauthProvider) []oauthProvidersItemModel {
 	items := make([]oauthProvidersItemModel, 0, len(in))
 	for _, p := range in {
 		items = append(items, oauthProvidersItemModel{
@@ -98,7 +97,7 @@ func oauthProvidersFlatten(ctx context.Context, in []client.OauthProvider) (type
 			UpdatedAt:    timestampValue(p.UpdatedAt),
 		})
 	}
-	return types.ListValueFrom(ctx, oauthProvidersObject().Type(), items)
+	return items
 }
 
 func (d *oauthProvidersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -119,11 +118,6 @@ func (d *oauthProvidersDataSource) Read(ctx context.Context, req datasource.Read
 		addAPIError(&resp.Diagnostics, "Error reading OAuth providers", "get_oauth_providers", who, err)
 		return
 	}
-	var diags diag.Diagnostics
-	m.Providers, diags = oauthProvidersFlatten(ctx, out.OauthProviders)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+	m.Providers = oauthProvidersFlatten(out.OauthProviders)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 var (
@@ -19,12 +18,11 @@ func NewPoliciesDataSource() datasource.DataSource { return &policiesDataSource{
 type policiesDataSource struct{ pd *providerData }
 
 type policiesDataSourceModel struct {
-	Policies types.List `tfsdk:"policies"`
+	Policies []policyDataSourceModel `tfsdk:"policies"`
 }
 
 // policiesObject is the schema of one item, the same attributes as the
-// custody_policy data source with id as an output; its Type() is also the
-// element type of the list.
+// custody_policy data source with id as an output.
 func policiesObject() schema.NestedAttributeObject {
 	return schema.NestedAttributeObject{Attributes: policyDataSourceAttributes(schema.StringAttribute{
 		Computed: true, MarkdownDescription: "The policy id assigned by the service.",
@@ -59,14 +57,10 @@ func (d *policiesDataSource) Read(ctx context.Context, _ datasource.ReadRequest,
 		addAPIError(&resp.Diagnostics, "Error reading policies", "list_policies", "", err)
 		return
 	}
-	items := make([]policyDataSourceModel, 0, len(out.all))
+	// Never null: an organization without policies has an empty list.
+	m := policiesDataSourceModel{Policies: make([]policyDataSourceModel, 0, len(out.all))}
 	for _, p := range out.all {
-		items = append(items, policyDataSourceFlatten(p))
+		m.Policies = append(m.Policies, policyDataSourceFlatten(p))
 	}
-	list, diags := types.ListValueFrom(ctx, policiesObject().Type(), items)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &policiesDataSourceModel{Policies: list})...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -22,30 +21,24 @@ func NewPolicyEvaluationsDataSource() datasource.DataSource { return &policyEval
 type policyEvaluationsDataSource struct{ pd *providerData }
 
 type policyEvaluationsDataSourceModel struct {
-	ActivityID  types.String `tfsdk:"activity_id"`
-	Evaluations types.List   `tfsdk:"evaluations"`
+	ActivityID  types.String                   `tfsdk:"activity_id"`
+	Evaluations []policyEvaluationsRecordModel `tfsdk:"evaluations"`
 }
 
 // policyEvaluationsRecordModel is one evaluation record (one per vote). The
 // record's activityId and organizationId are not mapped: they always equal
 // the activity_id input and the provider's organization.
 type policyEvaluationsRecordModel struct {
-	ID                types.String `tfsdk:"id"`
-	VoteID            types.String `tfsdk:"vote_id"`
-	PolicyEvaluations types.List   `tfsdk:"policy_evaluations"`
-	CreatedAt         types.String `tfsdk:"created_at"`
+	ID                types.String                    `tfsdk:"id"`
+	VoteID            types.String                    `tfsdk:"vote_id"`
+	PolicyEvaluations []policyEvaluationsOutcomeModel `tfsdk:"policy_evaluations"`
+	CreatedAt         types.String                    `tfsdk:"created_at"`
 }
 
 type policyEvaluationsOutcomeModel struct {
 	PolicyID types.String `tfsdk:"policy_id"`
 	Outcome  types.String `tfsdk:"outcome"`
 }
-
-var (
-	policyEvaluationsOutcomeType = types.ObjectType{AttrTypes: map[string]attr.Type{"policy_id": types.StringType, "outcome": types.StringType}}
-	policyEvaluationsRecordType  = types.ObjectType{AttrTypes: map[string]attr.Type{"id": types.StringType, "vote_id": types.StringType,
-		"policy_evaluations": types.ListType{ElemType: policyEvaluationsOutcomeType}, "created_at": types.StringType}}
-)
 
 func (d *policyEvaluationsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_policy_evaluations"
@@ -100,22 +93,15 @@ func (d *policyEvaluationsDataSource) Read(ctx context.Context, req datasource.R
 		addAPIError(&resp.Diagnostics, "Error reading policy evaluations", "get_policy_evaluations", "activity "+id, err)
 		return
 	}
-	records := make([]policyEvaluationsRecordModel, 0, len(got.PolicyEvaluations))
+	// Neither list is ever null: none recorded is an empty list.
+	m.Evaluations = make([]policyEvaluationsRecordModel, 0, len(got.PolicyEvaluations))
 	for _, r := range got.PolicyEvaluations {
 		outcomes := make([]policyEvaluationsOutcomeModel, 0, len(r.PolicyEvaluations))
 		for _, e := range r.PolicyEvaluations {
 			outcomes = append(outcomes, policyEvaluationsOutcomeModel{PolicyID: optionalString(e.PolicyID), Outcome: optionalString(e.Outcome)})
 		}
-		list, diags := types.ListValueFrom(ctx, policyEvaluationsOutcomeType, outcomes)
-		resp.Diagnostics.Append(diags...)
-		records = append(records, policyEvaluationsRecordModel{ID: types.StringValue(r.ID), VoteID: types.StringValue(r.VoteID),
-			PolicyEvaluations: list, CreatedAt: timestampValue(r.CreatedAt)})
-	}
-	evaluations, diags := types.ListValueFrom(ctx, policyEvaluationsRecordType, records)
-	resp.Diagnostics.Append(diags...)
-	m.Evaluations = evaluations
-	if resp.Diagnostics.HasError() {
-		return
+		m.Evaluations = append(m.Evaluations, policyEvaluationsRecordModel{ID: types.StringValue(r.ID), VoteID: types.StringValue(r.VoteID),
+			PolicyEvaluations: outcomes, CreatedAt: timestampValue(r.CreatedAt)})
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

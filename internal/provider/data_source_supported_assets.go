@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -35,8 +34,8 @@ func NewSupportedAssetsDataSource() datasource.DataSource { return &supportedAss
 type supportedAssetsDataSource struct{ pd *providerData }
 
 type supportedAssetsDataSourceModel struct {
-	Caip2  types.String `tfsdk:"caip2"`
-	Assets types.List   `tfsdk:"assets"`
+	Caip2  types.String          `tfsdk:"caip2"`
+	Assets []supportedAssetModel `tfsdk:"assets"`
 }
 
 type supportedAssetModel struct {
@@ -48,8 +47,7 @@ type supportedAssetModel struct {
 	Stable   types.Bool   `tfsdk:"stable"`
 }
 
-// supportedAssetObject is the schema of one asset; its Type() is the
-// list's element type.
+// supportedAssetObject is the schema of one asset.
 func supportedAssetObject() schema.NestedAttributeObject {
 	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 		"caip19": computedString("The CAIP-19 asset id, such as " +
@@ -107,19 +105,14 @@ func (d *supportedAssetsDataSource) Read(ctx context.Context, req datasource.Rea
 		addAPIError(&resp.Diagnostics, "Error reading supported assets", "list_supported_assets", "chain "+m.Caip2.ValueString(), err)
 		return
 	}
-	list, diags := supportedAssetsFlatten(ctx, out.Assets)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m.Assets = list
+	m.Assets = supportedAssetsFlatten(out.Assets)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // supportedAssetsFlatten converts the service's assets; every field is
 // optional there, so each omitted one becomes null. The service may leave
-// the whole list out: that is an empty list, not null.
-func supportedAssetsFlatten(ctx context.Context, assets []client.AssetMetadata) (types.List, diag.Diagnostics) {
+// the whole list out: that is an empty list (a nil slice would be null).
+func supportedAssetsFlatten(assets []client.AssetMetadata) []supportedAssetModel {
 	items := make([]supportedAssetModel, 0, len(assets))
 	for _, a := range assets {
 		items = append(items, supportedAssetModel{
@@ -131,5 +124,5 @@ func supportedAssetsFlatten(ctx context.Context, assets []client.AssetMetadata) 
 			Stable:   optionalBool(a.Stable),
 		})
 	}
-	return types.ListValueFrom(ctx, supportedAssetObject().Type(), items)
+	return items
 }

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -27,7 +26,7 @@ func NewWebhookVerificationKeysDataSource() datasource.DataSource {
 type webhookVerificationKeysDataSource struct{ keys *client.WebhookKeyCache }
 
 type webhookVerificationKeysDataSourceModel struct {
-	Keys types.List `tfsdk:"keys"`
+	Keys []webhookVerificationKeyModel `tfsdk:"keys"`
 }
 
 type webhookVerificationKeyModel struct {
@@ -40,11 +39,6 @@ type webhookVerificationKeyModel struct {
 	SignatureAlgorithm types.String `tfsdk:"signature_algorithm"`
 	SignatureVersion   types.String `tfsdk:"signature_version"`
 }
-
-var webhookVerificationKeyType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"kid": types.StringType, "kty": types.StringType, "crv": types.StringType, "alg": types.StringType, "use": types.StringType,
-	"x": types.StringType, "signature_algorithm": types.StringType, "signature_version": types.StringType,
-}}
 
 func (d *webhookVerificationKeysDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_webhook_verification_keys"
@@ -91,16 +85,12 @@ func (d *webhookVerificationKeysDataSource) Read(ctx context.Context, _ datasour
 		addAPIError(&resp.Diagnostics, "Error reading webhook verification keys", "GET "+client.WebhookKeySetPath, "", err)
 		return
 	}
-	keys := make([]webhookVerificationKeyModel, 0, len(set.Keys))
+	// Never null: a set without keys is an empty list.
+	m := webhookVerificationKeysDataSourceModel{Keys: make([]webhookVerificationKeyModel, 0, len(set.Keys))}
 	for _, k := range set.Keys {
-		keys = append(keys, webhookVerificationKeyModel{Kid: types.StringValue(k.Kid), Kty: types.StringValue(k.Kty),
+		m.Keys = append(m.Keys, webhookVerificationKeyModel{Kid: types.StringValue(k.Kid), Kty: types.StringValue(k.Kty),
 			Crv: types.StringValue(k.Crv), Alg: types.StringValue(k.Alg), Use: types.StringValue(k.Use), X: types.StringValue(k.X),
 			SignatureAlgorithm: types.StringValue(k.ServiceSignatureAlgorithm), SignatureVersion: types.StringValue(k.ServiceSignatureVersion)})
 	}
-	list, diags := types.ListValueFrom(ctx, webhookVerificationKeyType, keys)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &webhookVerificationKeysDataSourceModel{Keys: list})...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
