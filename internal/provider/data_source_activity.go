@@ -10,21 +10,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ datasource.DataSource              = &activityDataSource{}
-	_ datasource.DataSourceWithConfigure = &activityDataSource{}
-)
-
 // NewActivityDataSource is the custody_activity data source.
-func NewActivityDataSource() datasource.DataSource { return &activityDataSource{} }
+func NewActivityDataSource() datasource.DataSource {
+	return &activityDataSource{dataSourceBase{typeName: "activity"}}
+}
 
-type activityDataSource struct{ pd *providerData }
+type activityDataSource struct{ dataSourceBase }
 
 type activityDataSourceModel struct {
 	ActivityID     types.String            `tfsdk:"activity_id"`
@@ -68,16 +64,10 @@ type activityFailureModel struct {
 	DetailsJSON jsontypes.Normalized `tfsdk:"details_json"`
 }
 
-// activityIDValidators checks an activity_id input at plan time; shared with
+// activityIDShape checks an activity_id input at plan time; shared with
 // custody_policy_evaluations. The service's ids are opaque, so only an
 // empty or space-containing value is refused early.
-func activityIDValidators() []validator.String {
-	return []validator.String{noSpaces("an activity id as the service returns it (an activity's `id`)")}
-}
-
-func (d *activityDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_activity"
-}
+var activityIDShape = noSpaces("an activity id as the service returns it (an activity's `id`)")
 
 func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -85,8 +75,8 @@ func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"its result, the votes cast on it and, when it failed, why. Use it to audit an activity, for example one a " +
 			"resource of this provider submitted, or to find the fingerprint other users approve.",
 		Attributes: map[string]schema.Attribute{
-			"activity_id": schema.StringAttribute{Required: true, Validators: activityIDValidators(),
-				MarkdownDescription: "The activity's id, as shown in error messages of this provider or listed by the service."},
+			"activity_id": requiredArgument("The activity's id, as shown in error messages of this provider or listed by the service.",
+				activityIDShape),
 			"organization_id": computedString("The organization that owns the activity."),
 			"status": computedString("The activity's status, e.g. `ACTIVITY_STATUS_COMPLETED`, `ACTIVITY_STATUS_FAILED`, " +
 				"`ACTIVITY_STATUS_CONSENSUS_NEEDED` or `ACTIVITY_STATUS_REJECTED`."),
@@ -99,10 +89,9 @@ func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				MarkdownDescription: "The result as JSON text: members named for the type (e.g. `createPoliciesResult` with " +
 					"`policyIds`); `{}` while the activity has not completed or when it failed. Object keys are sorted. " +
 					"Decode it with `jsondecode`."},
-			"votes": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "The approvals and rejections cast on the activity, in the order they were cast. The " +
-					"requester's own approval is the first. Of the voter's user record only the id and name are kept.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"votes": computedList("The approvals and rejections cast on the activity, in the order they were cast. The "+
+				"requester's own approval is the first. Of the voter's user record only the id and name are kept.",
+				map[string]schema.Attribute{
 					"id":         computedString("The vote's id."),
 					"user_id":    computedString("The id of the user who voted."),
 					"user_name":  computedString("The name of the user who voted (the vote's `user.userName`); null if the service omits it."),
@@ -113,58 +102,45 @@ func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 						"service sends none."),
 					"scheme":     computedString("The signature scheme, e.g. `SIGNATURE_SCHEME_TK_API_P256`."),
 					"created_at": computedString("When the vote was cast, RFC 3339 (UTC)."),
-				}}},
-			"app_proofs": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "Verifiability proofs the service generated for the activity; null when it generated none.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				}),
+			"app_proofs": computedList("Verifiability proofs the service generated for the activity; null when it generated none.",
+				map[string]schema.Attribute{
 					"scheme":        computedString("The proof's signature scheme, e.g. `SIGNATURE_SCHEME_EPHEMERAL_KEY_P256`."),
 					"public_key":    computedString("The public key that signed the proof."),
 					"proof_payload": computedString("The signed payload, as the service sends it."),
 					"signature":     computedString("The signature over `proof_payload`."),
-				}}},
+				}),
 			"fingerprint": computedString("The activity's fingerprint: what other users approve or reject it by."),
 			"can_approve": computedBool("Whether the activity can still be approved."),
 			"can_reject":  computedBool("Whether the activity can still be rejected."),
-			"failure": schema.SingleNestedAttribute{Computed: true,
-				MarkdownDescription: "Why the activity failed; null unless the service reports a failure (status `ACTIVITY_STATUS_FAILED`).",
-				Attributes: map[string]schema.Attribute{
+			"failure": computedObject("Why the activity failed; null unless the service reports a failure (status `ACTIVITY_STATUS_FAILED`).",
+				map[string]schema.Attribute{
 					"code":    computedInt64("The failure's status code (gRPC numbering, e.g. `3` for an invalid argument, `5` for not found)."),
 					"message": computedString("The service's explanation of the failure."),
 					"details_json": schema.StringAttribute{Computed: true, CustomType: jsontypes.NormalizedType{},
 						MarkdownDescription: "The failure's details as a JSON array of objects, each with an `@type` member; " +
 							"object keys are sorted. Null when the service sends no details."},
-				}},
+				}),
 			"created_at": computedString("When the activity was submitted, RFC 3339 (UTC)."),
 			"updated_at": computedString("When the activity last changed, RFC 3339 (UTC)."),
 		},
 	}
 }
 
-func (d *activityDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (d *activityDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m activityDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if d.pd == nil {
-		resp.Diagnostics.AddError("Provider not configured", "The activity cannot be read before the provider is configured. This is always a bug in the provider; please report it.")
-		return
-	}
-	id := m.ActivityID.ValueString()
-	act, err := d.pd.client.GetActivity(ctx, client.GetActivityRequest{ActivityID: id})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading activity", "get_activity", "activity "+id, err)
-		return
-	}
-	resp.Diagnostics.Append(activityToModel(act, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	readModel(ctx, req, resp, func(m *activityDataSourceModel, diags *diag.Diagnostics) {
+		if d.pd == nil {
+			diags.AddError("Provider not configured", "The activity cannot be read before the provider is configured. This is always a bug in the provider; please report it.")
+			return
+		}
+		id := m.ActivityID.ValueString()
+		act, err := d.pd.client.GetActivity(ctx, client.GetActivityRequest{ActivityID: id})
+		if err != nil {
+			addAPIError(diags, "Error reading activity", "get_activity", "activity "+id, err)
+			return
+		}
+		diags.Append(activityToModel(act, m)...)
+	})
 }
 
 // activityToModel fills every attribute but the input from act. votes is

@@ -5,21 +5,18 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ datasource.DataSource              = &earnPositionsDataSource{}
-	_ datasource.DataSourceWithConfigure = &earnPositionsDataSource{}
-)
-
 // NewEarnPositionsDataSource is the custody_earn_positions data source.
-func NewEarnPositionsDataSource() datasource.DataSource { return &earnPositionsDataSource{} }
+func NewEarnPositionsDataSource() datasource.DataSource {
+	return &earnPositionsDataSource{dataSourceBase{typeName: "earn_positions"}}
+}
 
-type earnPositionsDataSource struct{ pd *providerData }
+type earnPositionsDataSource struct{ dataSourceBase }
 
 type earnPositionsModel struct {
 	WalletAddress types.String        `tfsdk:"wallet_address"`
@@ -69,9 +66,9 @@ func earnPositionsDisplayAttributes() map[string]schema.Attribute {
 	}
 }
 
-// earnPositionObject is the schema of one position.
-func earnPositionObject() schema.NestedAttributeObject {
-	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+// earnPositionAttributes are the attributes of one position.
+func earnPositionAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
 		"vault_address":   computedOmittable("Address of the underlying yield vault."),
 		"wrapper_address": computedOmittable("Address of the fee wrapper the wallet deposited into."),
 		"provider":        computedOmittable("The lending protocol: `EARN_PROVIDER_PROTOCOL_A` or `EARN_PROVIDER_PROTOCOL_B`."),
@@ -80,42 +77,27 @@ func earnPositionObject() schema.NestedAttributeObject {
 			"string), already net of the wrapper's fee."),
 		"total_deposited": computedOmittable("Lifetime total deposited, in raw on-chain units of the underlying asset (an integer in a string)."),
 		"total_withdrawn": computedOmittable("Lifetime total withdrawn, in raw on-chain units of the underlying asset (an integer in a string)."),
-		"display": schema.SingleNestedAttribute{Computed: true, Attributes: earnPositionsDisplayAttributes(),
-			MarkdownDescription: "Display-only values of the amounts; null when the service leaves it out."},
+		"display": computedObject("Display-only values of the amounts; null when the service leaves it out.",
+			earnPositionsDisplayAttributes()),
 		"deposits_disabled": computedBool("Whether deposits into the wrapper " +
 			"are disabled. Null when the service leaves it out."),
-	}}
+	}
 }
 
 // earnPositionsWallet refuses an address the service could never match.
 var earnPositionsWallet = noSpaces("a wallet address, such as 0xe07ca4262d303f9b5ecf9d970bbbbfe06129621a")
-
-func (d *earnPositionsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_earn_positions"
-}
 
 func (d *earnPositionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The active earn positions of one wallet (`list_earn_positions`): for each vault it " +
 			"deposited into, the current value and lifetime totals in raw on-chain units, in the service's order.",
 		Attributes: map[string]schema.Attribute{
-			"wallet_address": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The wallet whose positions to list, e.g. `0xe07ca4262d303f9b5ecf9d970bbbbfe06129621a`. " +
-					"The service compares `0x` addresses without regard to case.",
-				Validators: []validator.String{earnPositionsWallet},
-			},
-			"positions": schema.ListNestedAttribute{
-				Computed:            true,
-				MarkdownDescription: "The wallet's active positions, in the service's order; empty when it has none.",
-				NestedObject:        earnPositionObject(),
-			},
+			"wallet_address": requiredArgument("The wallet whose positions to list, e.g. `0xe07ca4262d303f9b5ecf9d970bbbbfe06129621a`. "+
+				"The service compares `0x` addresses without regard to case.", earnPositionsWallet),
+			"positions": computedList("The wallet's active positions, in the service's order; empty when it has none.",
+				earnPositionAttributes()),
 		},
 	}
-}
-
-func (d *earnPositionsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // earnPositionsFlatten converts the service's positions; never nil, so
@@ -150,17 +132,13 @@ func earnPositionsFlatten(in []client.EarnPosition) []earnPositionModel {
 }
 
 func (d *earnPositionsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m earnPositionsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	wallet := m.WalletAddress.ValueString()
-	out, err := d.pd.client.ListEarnPositions(ctx, client.ListEarnPositionsRequest{WalletAddress: wallet})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading earn positions", "list_earn_positions", "wallet "+wallet, err)
-		return
-	}
-	m.Positions = earnPositionsFlatten(out.Positions)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	readModel(ctx, req, resp, func(m *earnPositionsModel, diags *diag.Diagnostics) {
+		wallet := m.WalletAddress.ValueString()
+		out, err := d.pd.client.ListEarnPositions(ctx, client.ListEarnPositionsRequest{WalletAddress: wallet})
+		if err != nil {
+			addAPIError(diags, "Error reading earn positions", "list_earn_positions", "wallet "+wallet, err)
+			return
+		}
+		m.Positions = earnPositionsFlatten(out.Positions)
+	})
 }

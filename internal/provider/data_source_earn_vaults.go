@@ -9,21 +9,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ datasource.DataSource              = &earnVaultsDataSource{}
-	_ datasource.DataSourceWithConfigure = &earnVaultsDataSource{}
-)
-
 // NewEarnVaultsDataSource is the custody_earn_vaults data source.
-func NewEarnVaultsDataSource() datasource.DataSource { return &earnVaultsDataSource{} }
+func NewEarnVaultsDataSource() datasource.DataSource {
+	return &earnVaultsDataSource{dataSourceBase{typeName: "earn_vaults"}}
+}
 
-type earnVaultsDataSource struct{ pd *providerData }
+type earnVaultsDataSource struct{ dataSourceBase }
 
 // earnVaultsModel is the data source. The provider filter cannot be called
 // `provider`: that is a meta-argument of every data block, which the
@@ -68,17 +65,17 @@ const earnVaultsCaip19Example = "eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f
 // earnVaultsDisplayAttribute is a {usd, crypto} object; what it displays
 // is said by desc.
 func earnVaultsDisplayAttribute(desc string) schema.SingleNestedAttribute {
-	return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: desc, Attributes: map[string]schema.Attribute{
+	return computedObject(desc, map[string]schema.Attribute{
 		"usd": computedString("The value in US dollars, a decimal string for " +
 			"display only; null when the service leaves it out."),
 		"crypto": computedString("The amount in units of the asset " +
 			"(normalized by its decimals), a decimal string for display only; null when the service leaves it out."),
-	}}
+	})
 }
 
-// earnVaultObject is the schema of one vault.
-func earnVaultObject() schema.NestedAttributeObject {
-	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+// earnVaultAttributes are the attributes of one vault.
+func earnVaultAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
 		"vault_address":   computedOmittable("Address of the underlying yield vault."),
 		"wrapper_address": computedOmittable("Address of the organization's deployed fee wrapper: the deposit target."),
 		"provider":        computedOmittable("The lending protocol: `EARN_PROVIDER_PROTOCOL_A` or `EARN_PROVIDER_PROTOCOL_B`."),
@@ -99,11 +96,7 @@ func earnVaultObject() schema.NestedAttributeObject {
 			"when the service leaves it out, as it does for a sub-organization."),
 		"client_fee_wallet": computedOmittable("Address that receives the client fee payouts. Returned to a parent organization only: " +
 			"null for a sub-organization."),
-	}}
-}
-
-func (d *earnVaultsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_earn_vaults"
+	}
 }
 
 func (d *earnVaultsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -114,32 +107,16 @@ func (d *earnVaultsDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"`claimable_client_fee`, `claimable_client_fee_display` and `client_fee_wallet` are returned only when the " +
 			"provider's `organization_id` is the parent organization; for a sub-organization they are null.",
 		Attributes: map[string]schema.Attribute{
-			"earn_provider": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Only the vaults of this lending protocol: `EARN_PROVIDER_PROTOCOL_A` or " +
-					"`EARN_PROVIDER_PROTOCOL_B`. Omit it for every provider. (Named `earn_provider` because `provider` " +
-					"is a meta-argument of every data block.)",
-				Validators: []validator.String{stringvalidator.OneOf(providers...)},
-			},
-			"caip19": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "Only the vaults whose underlying asset has this CAIP-19 id, " +
-					"`<namespace>:<reference>/<asset_namespace>:<asset_reference>` such as `" + earnVaultsCaip19Example +
-					"`; the chain is taken from the id. Omit it for every asset.",
-				Validators: []validator.String{stringvalidator.RegexMatches(earnVaultsCaip19,
-					"must be a CAIP-19 asset id <namespace>:<reference>/<asset_namespace>:<asset_reference>, such as "+earnVaultsCaip19Example)},
-			},
-			"vaults": schema.ListNestedAttribute{
-				Computed:            true,
-				MarkdownDescription: "The matching vaults, in the service's order; empty when none matches.",
-				NestedObject:        earnVaultObject(),
-			},
+			"earn_provider": optionalArgument("Only the vaults of this lending protocol: `EARN_PROVIDER_PROTOCOL_A` or "+
+				"`EARN_PROVIDER_PROTOCOL_B`. Omit it for every provider. (Named `earn_provider` because `provider` "+
+				"is a meta-argument of every data block.)", stringvalidator.OneOf(providers...)),
+			"caip19": optionalArgument("Only the vaults whose underlying asset has this CAIP-19 id, "+
+				"`<namespace>:<reference>/<asset_namespace>:<asset_reference>` such as `"+earnVaultsCaip19Example+
+				"`; the chain is taken from the id. Omit it for every asset.", stringvalidator.RegexMatches(earnVaultsCaip19,
+				"must be a CAIP-19 asset id <namespace>:<reference>/<asset_namespace>:<asset_reference>, such as "+earnVaultsCaip19Example)),
+			"vaults": computedList("The matching vaults, in the service's order; empty when none matches.", earnVaultAttributes()),
 		},
 	}
-}
-
-func (d *earnVaultsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // earnVaultsDisplay converts a display pair; absent is nil (null).
@@ -177,19 +154,15 @@ func earnVaultsFlatten(in []client.EarnEnabledVault) []earnVaultModel {
 }
 
 func (d *earnVaultsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m earnVaultsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	q := client.ListEarnEnabledVaultsRequest{Provider: m.EarnProvider.ValueString(), Caip19: m.Caip19.ValueString()}
-	out, err := d.pd.client.ListEarnEnabledVaults(ctx, q)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading earn vaults", "list_earn_enabled_vaults", earnVaultsFilters(q), err)
-		return
-	}
-	m.Vaults = earnVaultsFlatten(out.EnabledVaults)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	readModel(ctx, req, resp, func(m *earnVaultsModel, diags *diag.Diagnostics) {
+		q := client.ListEarnEnabledVaultsRequest{Provider: m.EarnProvider.ValueString(), Caip19: m.Caip19.ValueString()}
+		out, err := d.pd.client.ListEarnEnabledVaults(ctx, q)
+		if err != nil {
+			addAPIError(diags, "Error reading earn vaults", "list_earn_enabled_vaults", earnVaultsFilters(q), err)
+			return
+		}
+		m.Vaults = earnVaultsFlatten(out.EnabledVaults)
+	})
 }
 
 // earnVaultsFilters names the filters in an error, so that a refused one

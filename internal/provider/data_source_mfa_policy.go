@@ -7,22 +7,19 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ datasource.DataSource              = &mfaPolicyDataSource{}
-	_ datasource.DataSourceWithConfigure = &mfaPolicyDataSource{}
-)
-
 // NewMfaPolicyDataSource is the custody_mfa_policy data source.
-func NewMfaPolicyDataSource() datasource.DataSource { return &mfaPolicyDataSource{} }
+func NewMfaPolicyDataSource() datasource.DataSource {
+	return &mfaPolicyDataSource{dataSourceBase{typeName: "mfa_policy"}}
+}
 
-type mfaPolicyDataSource struct{ pd *providerData }
+type mfaPolicyDataSource struct{ dataSourceBase }
 
 // mfaPolicyFieldsModel holds what every MFA policy has. It is embedded in
 // both custody_mfa_policy and the items of custody_mfa_policies, whose
@@ -54,27 +51,19 @@ type mfaPolicyDataSourceModel struct {
 	mfaPolicyFieldsModel
 }
 
-// mfaPolicyMethodObject and mfaPolicyStepObject are the schemas of one
-// method and one step.
-func mfaPolicyMethodObject() schema.NestedAttributeObject {
-	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-		"type": computedString("The kind of authentication: " +
-			"`AUTHENTICATION_TYPE_EMAIL_OTP`, `AUTHENTICATION_TYPE_SMS_OTP`, `AUTHENTICATION_TYPE_PASSKEY`, " +
-			"`AUTHENTICATION_TYPE_API_KEY`, `AUTHENTICATION_TYPE_OAUTH` or `AUTHENTICATION_TYPE_SESSION`."),
-		"id": computedString("A specific authenticator this method " +
-			"must use, such as a session profile id; null when any authenticator of the type will do."),
-	}}
-}
-
-func mfaPolicyStepObject() schema.NestedAttributeObject {
-	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-		"any": schema.ListNestedAttribute{
-			Computed: true,
-			MarkdownDescription: "The methods of this step; any one of them satisfies it (a single entry means that method " +
-				"is required).",
-			NestedObject: mfaPolicyMethodObject(),
-		},
-	}}
+// mfaPolicyStepAttributes are the attributes of one step: the methods of
+// which any one satisfies it.
+func mfaPolicyStepAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"any": computedList("The methods of this step; any one of them satisfies it (a single entry means that method "+
+			"is required).", map[string]schema.Attribute{
+			"type": computedString("The kind of authentication: " +
+				"`AUTHENTICATION_TYPE_EMAIL_OTP`, `AUTHENTICATION_TYPE_SMS_OTP`, `AUTHENTICATION_TYPE_PASSKEY`, " +
+				"`AUTHENTICATION_TYPE_API_KEY`, `AUTHENTICATION_TYPE_OAUTH` or `AUTHENTICATION_TYPE_SESSION`."),
+			"id": computedString("A specific authenticator this method " +
+				"must use, such as a session profile id; null when any authenticator of the type will do."),
+		}),
+	}
 }
 
 // mfaPolicyAttributes are the read-only attributes of one MFA policy,
@@ -84,12 +73,8 @@ func mfaPolicyAttributes() map[string]schema.Attribute {
 		"name": computedString("The policy's name."),
 		"condition": computedString("The expression, evaluating to true " +
 			"or false, that decides when the policy applies."),
-		"required_authentication_methods": schema.ListNestedAttribute{
-			Computed: true,
-			MarkdownDescription: "The steps the user must satisfy, in this order, one after the other. " +
-				"Each step lists methods of which any one suffices.",
-			NestedObject: mfaPolicyStepObject(),
-		},
+		"required_authentication_methods": computedList("The steps the user must satisfy, in this order, one after the other. "+
+			"Each step lists methods of which any one suffices.", mfaPolicyStepAttributes()),
 		"order": computedInt64("The evaluation order of this policy " +
 			"among the user's MFA policies."),
 		"notes":      computedString("Free-text notes; null when there are none."),
@@ -120,16 +105,10 @@ func mfaPolicyFlatten(p client.MfaPolicy) mfaPolicyFieldsModel {
 	}
 }
 
-func (d *mfaPolicyDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_mfa_policy"
-}
-
 func (d *mfaPolicyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := mfaPolicyAttributes()
-	attrs["user_id"] = schema.StringAttribute{Required: true, Validators: []validator.String{notBlank()},
-		MarkdownDescription: "The id of the user whose MFA policy to read."}
-	attrs["mfa_policy_id"] = schema.StringAttribute{Required: true, Validators: []validator.String{notBlank()},
-		MarkdownDescription: "The id of the MFA policy to read."}
+	attrs["user_id"] = requiredArgument("The id of the user whose MFA policy to read.", notBlank())
+	attrs["mfa_policy_id"] = requiredArgument("The id of the MFA policy to read.", notBlank())
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One MFA policy of a user: when it applies and which authentication steps it requires. " +
 			"Use `custody_mfa_policies` to list all of a user's policies. It reads the user's policies with one `get_mfa_policies` " +
@@ -138,30 +117,22 @@ func (d *mfaPolicyDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	}
 }
 
-func (d *mfaPolicyDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (d *mfaPolicyDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m mfaPolicyDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	// The user's list, shared with the command's other MFA data sources of
-	// that user, answers as get_mfa_policy would, in one request for all.
-	what := fmt.Sprintf("MFA policy %s of user %s", m.MfaPolicyID.ValueString(), m.UserID.ValueString())
-	out, err := cachedMfaPolicies(ctx, d.pd, m.UserID.ValueString())
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading MFA policy", "get_mfa_policies", what, err)
-		return
-	}
-	i := slices.IndexFunc(out.MfaPolicies, func(p client.MfaPolicy) bool { return p.MfaPolicyID == m.MfaPolicyID.ValueString() })
-	if i < 0 {
-		resp.Diagnostics.AddAttributeError(path.Root("mfa_policy_id"), "Error reading MFA policy",
-			what+" does not exist: get_mfa_policies does not list it.")
-		return
-	}
-	m.mfaPolicyFieldsModel = mfaPolicyFlatten(out.MfaPolicies[i])
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	readModel(ctx, req, resp, func(m *mfaPolicyDataSourceModel, diags *diag.Diagnostics) {
+		// The user's list, shared with the command's other MFA data sources of
+		// that user, answers as get_mfa_policy would, in one request for all.
+		what := fmt.Sprintf("MFA policy %s of user %s", m.MfaPolicyID.ValueString(), m.UserID.ValueString())
+		out, err := cachedMfaPolicies(ctx, d.pd, m.UserID.ValueString())
+		if err != nil {
+			addAPIError(diags, "Error reading MFA policy", "get_mfa_policies", what, err)
+			return
+		}
+		i := slices.IndexFunc(out.MfaPolicies, func(p client.MfaPolicy) bool { return p.MfaPolicyID == m.MfaPolicyID.ValueString() })
+		if i < 0 {
+			diags.AddAttributeError(path.Root("mfa_policy_id"), "Error reading MFA policy",
+				what+" does not exist: get_mfa_policies does not list it.")
+			return
+		}
+		m.mfaPolicyFieldsModel = mfaPolicyFlatten(out.MfaPolicies[i])
+	})
 }

@@ -5,21 +5,18 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ datasource.DataSource              = &oauthProvidersDataSource{}
-	_ datasource.DataSourceWithConfigure = &oauthProvidersDataSource{}
-)
-
 // NewOauthProvidersDataSource is the custody_oauth_providers data source.
-func NewOauthProvidersDataSource() datasource.DataSource { return &oauthProvidersDataSource{} }
+func NewOauthProvidersDataSource() datasource.DataSource {
+	return &oauthProvidersDataSource{dataSourceBase{typeName: "oauth_providers"}}
+}
 
-type oauthProvidersDataSource struct{ pd *providerData }
+type oauthProvidersDataSource struct{ dataSourceBase }
 
 type oauthProvidersModel struct {
 	UserID    types.String              `tfsdk:"user_id"`
@@ -41,9 +38,9 @@ type oauthProvidersItemModel struct {
 // of the request, which would silently list the caller's providers instead.
 var oauthProvidersUserID = noSpaces("a user id (omit user_id for the user of the provider's API key)")
 
-// oauthProvidersObject is the schema of one provider.
-func oauthProvidersObject() schema.NestedAttributeObject {
-	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+// oauthProvidersItemAttributes are the attributes of one provider.
+func oauthProvidersItemAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
 		"provider_id":   computedString("The provider's id, assigned by the service."),
 		"provider_name": computedString("The provider's name, e.g. `google`."),
 		"issuer":        computedString("The issuer (`iss`) of the tokens the provider accepts: the authentication server's URL."),
@@ -51,11 +48,7 @@ func oauthProvidersObject() schema.NestedAttributeObject {
 		"subject":       computedString("The expected subject (`sub`) of the tokens: the user's id at the issuer."),
 		"created_at":    computedString("When the provider was added, RFC 3339 (UTC)."),
 		"updated_at":    computedString("When the provider was last changed, RFC 3339 (UTC)."),
-	}}
-}
-
-func (d *oauthProvidersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_oauth_providers"
+	}
 }
 
 func (d *oauthProvidersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -63,23 +56,12 @@ func (d *oauthProvidersDataSource) Schema(_ context.Context, _ datasource.Schema
 		MarkdownDescription: "The OAuth (OIDC) providers of one user (`get_oauth_providers`): the token issuers, audiences " +
 			"and subjects the user can authenticate with, in the service's order. Manage them with `custody_oauth_provider`.",
 		Attributes: map[string]schema.Attribute{
-			"user_id": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "The user whose providers to list. Omit it for the user that owns the provider's API key. " +
-					"An unknown user is an error.",
-				Validators: []validator.String{oauthProvidersUserID},
-			},
-			"providers": schema.ListNestedAttribute{
-				Computed:            true,
-				MarkdownDescription: "The user's providers, in the service's order; empty when there are none.",
-				NestedObject:        oauthProvidersObject(),
-			},
+			"user_id": optionalArgument("The user whose providers to list. Omit it for the user that owns the provider's API key. "+
+				"An unknown user is an error.", oauthProvidersUserID),
+			"providers": computedList("The user's providers, in the service's order; empty when there are none.",
+				oauthProvidersItemAttributes()),
 		},
 	}
-}
-
-func (d *oauthProvidersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // oauthProvidersFlatten converts the service's providers; never nil, so
@@ -101,23 +83,19 @@ func oauthProvidersFlatten(in []client.OauthProvider) []oauthProvidersItemModel 
 }
 
 func (d *oauthProvidersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m oauthProvidersModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	user := m.UserID.ValueString()
-	// Shared with the user's custody_oauth_provider resources: one request
-	// per user per command.
-	out, err := cachedOauthProviders(ctx, d.pd, user)
-	if err != nil {
-		who := "user " + user
-		if user == "" {
-			who = "the user of the provider's API key"
+	readModel(ctx, req, resp, func(m *oauthProvidersModel, diags *diag.Diagnostics) {
+		user := m.UserID.ValueString()
+		// Shared with the user's custody_oauth_provider resources: one request
+		// per user per command.
+		out, err := cachedOauthProviders(ctx, d.pd, user)
+		if err != nil {
+			who := "user " + user
+			if user == "" {
+				who = "the user of the provider's API key"
+			}
+			addAPIError(diags, "Error reading OAuth providers", "get_oauth_providers", who, err)
+			return
 		}
-		addAPIError(&resp.Diagnostics, "Error reading OAuth providers", "get_oauth_providers", who, err)
-		return
-	}
-	m.Providers = oauthProvidersFlatten(out.OauthProviders)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		m.Providers = oauthProvidersFlatten(out.OauthProviders)
+	})
 }

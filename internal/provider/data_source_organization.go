@@ -5,30 +5,24 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ datasource.DataSource              = &organizationDataSource{}
-	_ datasource.DataSourceWithConfigure = &organizationDataSource{}
-)
-
 // NewOrganizationDataSource is the custody_organization data source.
-func NewOrganizationDataSource() datasource.DataSource { return &organizationDataSource{} }
+func NewOrganizationDataSource() datasource.DataSource {
+	return &organizationDataSource{dataSourceBase{typeName: "organization"}}
+}
 
-type organizationDataSource struct{ pd *providerData }
+type organizationDataSource struct{ dataSourceBase }
 
 type organizationDataSourceModel struct {
 	OrganizationID   types.String `tfsdk:"organization_id"`
 	OrganizationName types.String `tfsdk:"organization_name"`
 	UserID           types.String `tfsdk:"user_id"`
 	Username         types.String `tfsdk:"username"`
-}
-
-func (d *organizationDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_organization"
 }
 
 func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -45,21 +39,18 @@ func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	}
 }
 
-func (d *organizationDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (d *organizationDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	out, err := d.pd.client.Whoami(ctx, client.WhoamiRequest{})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading organization", "whoami", "", err)
-		return
-	}
-	m := organizationDataSourceModel{
-		OrganizationID:   types.StringValue(out.OrganizationID),
-		OrganizationName: types.StringValue(out.OrganizationName),
-		UserID:           types.StringValue(out.UserID),
-		Username:         types.StringValue(out.Username),
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+func (d *organizationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	readModel(ctx, req, resp, func(m *organizationDataSourceModel, diags *diag.Diagnostics) {
+		out, err := d.pd.client.Whoami(ctx, client.WhoamiRequest{})
+		if err != nil {
+			addAPIError(diags, "Error reading organization", "whoami", "", err)
+			return
+		}
+		*m = organizationDataSourceModel{
+			OrganizationID:   types.StringValue(out.OrganizationID),
+			OrganizationName: types.StringValue(out.OrganizationName),
+			UserID:           types.StringValue(out.UserID),
+			Username:         types.StringValue(out.Username),
+		}
+	})
 }

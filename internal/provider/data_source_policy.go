@@ -6,22 +6,19 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ datasource.DataSource              = &policyDataSource{}
-	_ datasource.DataSourceWithConfigure = &policyDataSource{}
-)
-
 // NewPolicyDataSource is the custody_policy data source.
-func NewPolicyDataSource() datasource.DataSource { return &policyDataSource{} }
+func NewPolicyDataSource() datasource.DataSource {
+	return &policyDataSource{dataSourceBase{typeName: "policy"}}
+}
 
-type policyDataSource struct{ pd *providerData }
+type policyDataSource struct{ dataSourceBase }
 
 // policyDataSourceModel is one policy as read: the custody_policy data
 // source and each item of custody_policies, whose attributes both come from
@@ -76,10 +73,6 @@ func policyDataSourceFlatten(p client.Policy) policyDataSourceModel {
 // policyDataSourceID refuses an id the service could never match.
 var policyDataSourceID = noSpaces("a policy id")
 
-func (d *policyDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_policy"
-}
-
 func (d *policyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One policy of the organization: its effect and the expressions that say " +
@@ -87,38 +80,27 @@ func (d *policyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"It reads the policy from one `list_policies` per Terraform command, shared with every `custody_policy` " +
 			"resource and data source, so many of them cost one request. " +
 			"Use `custody_policies` to list every policy.",
-		Attributes: policyDataSourceAttributes(schema.StringAttribute{
-			Required:            true,
-			MarkdownDescription: "The id of the policy to read, e.g. `custody_policy.example.id`.",
-			Validators:          []validator.String{policyDataSourceID},
-		}),
+		Attributes: policyDataSourceAttributes(requiredArgument("The id of the policy to read, e.g. `custody_policy.example.id`.",
+			policyDataSourceID)),
 	}
-}
-
-func (d *policyDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *policyDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m policyDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := m.ID.ValueString()
-	// The list shared with every custody_policy of the command answers as
-	// get_policy would, and N such data sources cost one request, not N.
-	list, err := cachedPolicies(ctx, d.pd)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading policy", "list_policies", "policy "+id, err)
-		return
-	}
-	got, ok := list.byID[id]
-	if !ok {
-		resp.Diagnostics.AddAttributeError(path.Root("id"), "Policy not found",
-			fmt.Sprintf("The organization has no policy %s (list_policies does not list it). It may have been deleted, or the id is of another organization.", id))
-		return
-	}
-	m = policyDataSourceFlatten(*got)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	readModel(ctx, req, resp, func(m *policyDataSourceModel, diags *diag.Diagnostics) {
+		id := m.ID.ValueString()
+		// The list shared with every custody_policy of the command answers as
+		// get_policy would, and N such data sources cost one request, not N.
+		list, err := cachedPolicies(ctx, d.pd)
+		if err != nil {
+			addAPIError(diags, "Error reading policy", "list_policies", "policy "+id, err)
+			return
+		}
+		got, ok := list.byID[id]
+		if !ok {
+			diags.AddAttributeError(path.Root("id"), "Policy not found",
+				fmt.Sprintf("The organization has no policy %s (list_policies does not list it). It may have been deleted, or the id is of another organization.", id))
+			return
+		}
+		*m = policyDataSourceFlatten(*got)
+	})
 }

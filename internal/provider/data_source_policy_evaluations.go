@@ -5,20 +5,18 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ datasource.DataSource              = &policyEvaluationsDataSource{}
-	_ datasource.DataSourceWithConfigure = &policyEvaluationsDataSource{}
-)
-
 // NewPolicyEvaluationsDataSource is the custody_policy_evaluations data source.
-func NewPolicyEvaluationsDataSource() datasource.DataSource { return &policyEvaluationsDataSource{} }
+func NewPolicyEvaluationsDataSource() datasource.DataSource {
+	return &policyEvaluationsDataSource{dataSourceBase{typeName: "policy_evaluations"}}
+}
 
-type policyEvaluationsDataSource struct{ pd *providerData }
+type policyEvaluationsDataSource struct{ dataSourceBase }
 
 type policyEvaluationsDataSourceModel struct {
 	ActivityID  types.String                   `tfsdk:"activity_id"`
@@ -40,68 +38,53 @@ type policyEvaluationsOutcomeModel struct {
 	Outcome  types.String `tfsdk:"outcome"`
 }
 
-func (d *policyEvaluationsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_policy_evaluations"
-}
-
 func (d *policyEvaluationsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads how the organization's policies were evaluated for an activity " +
 			"(`get_policy_evaluations`): one record per vote cast on it, each listing the outcome of every policy that " +
 			"applied. Use it to find out why an activity was allowed, denied or sent to consensus.",
 		Attributes: map[string]schema.Attribute{
-			"activity_id": schema.StringAttribute{Required: true, Validators: activityIDValidators(),
-				MarkdownDescription: "The id of the activity whose evaluations to read."},
-			"evaluations": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "The evaluation records, one per vote, in the order the service returns them; empty when " +
-					"none were recorded.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"activity_id": requiredArgument("The id of the activity whose evaluations to read.", activityIDShape),
+			"evaluations": computedList("The evaluation records, one per vote, in the order the service returns them; empty when "+
+				"none were recorded.",
+				map[string]schema.Attribute{
 					"id":      computedString("The evaluation record's id."),
 					"vote_id": computedString("The vote that triggered the evaluation (see `votes[*].id` of `custody_activity`)."),
-					"policy_evaluations": schema.ListNestedAttribute{Computed: true,
-						MarkdownDescription: "The outcome of each policy that applied to the activity; policies whose " +
-							"condition did not hold are not listed.",
-						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"policy_evaluations": computedList("The outcome of each policy that applied to the activity; policies whose "+
+						"condition did not hold are not listed.",
+						map[string]schema.Attribute{
 							"policy_id": computedString("The evaluated policy's id; null if the service omits it."),
 							"outcome": computedString("The outcome: `OUTCOME_ALLOW`, `OUTCOME_DENY_EXPLICIT`, `OUTCOME_DENY_IMPLICIT`, " +
 								"`OUTCOME_REQUIRES_CONSENSUS`, `OUTCOME_REJECTED`, `OUTCOME_ERROR`, " +
 								"`OUTCOME_REQUIRES_AUTHENTICATORS` or `OUTCOME_TIME_INACTIVE`; null if the service omits it."),
-						}}},
+						}),
 					"created_at": computedString("When the evaluation was recorded, RFC 3339 (UTC)."),
-				}}},
+				}),
 		},
 	}
 }
 
-func (d *policyEvaluationsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (d *policyEvaluationsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m policyEvaluationsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if d.pd == nil {
-		resp.Diagnostics.AddError("Provider not configured", "The policy evaluations cannot be read before the provider is configured. This is always a bug in the provider; please report it.")
-		return
-	}
-	id := m.ActivityID.ValueString()
-	got, err := d.pd.client.GetPolicyEvaluations(ctx, client.GetPolicyEvaluationsRequest{ActivityID: id})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading policy evaluations", "get_policy_evaluations", "activity "+id, err)
-		return
-	}
-	// Neither list is ever null: none recorded is an empty list.
-	m.Evaluations = make([]policyEvaluationsRecordModel, 0, len(got.PolicyEvaluations))
-	for _, r := range got.PolicyEvaluations {
-		outcomes := make([]policyEvaluationsOutcomeModel, 0, len(r.PolicyEvaluations))
-		for _, e := range r.PolicyEvaluations {
-			outcomes = append(outcomes, policyEvaluationsOutcomeModel{PolicyID: optionalString(e.PolicyID), Outcome: optionalString(e.Outcome)})
+	readModel(ctx, req, resp, func(m *policyEvaluationsDataSourceModel, diags *diag.Diagnostics) {
+		if d.pd == nil {
+			diags.AddError("Provider not configured", "The policy evaluations cannot be read before the provider is configured. This is always a bug in the provider; please report it.")
+			return
 		}
-		m.Evaluations = append(m.Evaluations, policyEvaluationsRecordModel{ID: types.StringValue(r.ID), VoteID: types.StringValue(r.VoteID),
-			PolicyEvaluations: outcomes, CreatedAt: timestampValue(r.CreatedAt)})
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		id := m.ActivityID.ValueString()
+		got, err := d.pd.client.GetPolicyEvaluations(ctx, client.GetPolicyEvaluationsRequest{ActivityID: id})
+		if err != nil {
+			addAPIError(diags, "Error reading policy evaluations", "get_policy_evaluations", "activity "+id, err)
+			return
+		}
+		// Neither list is ever null: none recorded is an empty list.
+		m.Evaluations = make([]policyEvaluationsRecordModel, 0, len(got.PolicyEvaluations))
+		for _, r := range got.PolicyEvaluations {
+			outcomes := make([]policyEvaluationsOutcomeModel, 0, len(r.PolicyEvaluations))
+			for _, e := range r.PolicyEvaluations {
+				outcomes = append(outcomes, policyEvaluationsOutcomeModel{PolicyID: optionalString(e.PolicyID), Outcome: optionalString(e.Outcome)})
+			}
+			m.Evaluations = append(m.Evaluations, policyEvaluationsRecordModel{ID: types.StringValue(r.ID), VoteID: types.StringValue(r.VoteID),
+				PolicyEvaluations: outcomes, CreatedAt: timestampValue(r.CreatedAt)})
+		}
+	})
 }

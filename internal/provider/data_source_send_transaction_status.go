@@ -5,22 +5,19 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ datasource.DataSource              = &sendTxStatusDataSource{}
-	_ datasource.DataSourceWithConfigure = &sendTxStatusDataSource{}
-)
-
 // NewSendTransactionStatusDataSource is the custody_send_transaction_status
 // data source.
-func NewSendTransactionStatusDataSource() datasource.DataSource { return &sendTxStatusDataSource{} }
+func NewSendTransactionStatusDataSource() datasource.DataSource {
+	return &sendTxStatusDataSource{dataSourceBase{typeName: "send_transaction_status"}}
+}
 
-type sendTxStatusDataSource struct{ pd *providerData }
+type sendTxStatusDataSource struct{ dataSourceBase }
 
 type sendTxStatusDataSourceModel struct {
 	SendTransactionStatusID types.String            `tfsdk:"send_transaction_status_id"`
@@ -31,17 +28,12 @@ type sendTxStatusDataSourceModel struct {
 	Error                   *sendTxStatusErrorModel `tfsdk:"error"`
 }
 
-func (d *sendTxStatusDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_send_transaction_status"
-}
-
 func (d *sendTxStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The status of a transaction the service sent: whether it is confirmed, its hash or " +
 			"signature, and, when it failed, a structured explanation (EVM revert chain or Solana RPC details).",
 		Attributes: map[string]schema.Attribute{
-			"send_transaction_status_id": schema.StringAttribute{Required: true, Validators: []validator.String{notBlank()},
-				MarkdownDescription: "The id of the send-transaction status to read."},
+			"send_transaction_status_id": requiredArgument("The id of the send-transaction status to read.", notBlank()),
 			"tx_status": computedString("The transaction's current status, " +
 				"such as `CONFIRMED` or `FAILED`."),
 			"eth_tx_hash": computedString("The transaction hash on an EVM " +
@@ -50,38 +42,29 @@ func (d *sendTxStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 				"Solana; null for other chains or before it is known."),
 			"tx_error": computedString("The error met while broadcasting or " +
 				"confirming the transaction; null when there was none."),
-			"error": schema.SingleNestedAttribute{Computed: true, Attributes: sendTxStatusErrorAttributes(),
-				MarkdownDescription: "The structured error of a failed transaction; null when there is none."},
+			"error": sendTxStatusError(),
 		},
 	}
 }
 
-func (d *sendTxStatusDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (d *sendTxStatusDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m sendTxStatusDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := m.SendTransactionStatusID.ValueString()
-	out, err := d.pd.client.GetSendTransactionStatus(ctx, client.GetSendTransactionStatusRequest{SendTransactionStatusID: id})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading send-transaction status", "get_send_transaction_status",
-			"send-transaction status "+id, err)
-		return
-	}
-	m.TxStatus = types.StringValue(out.TxStatus)
-	m.EthTxHash, m.SolanaSignature = types.StringNull(), types.StringNull()
-	if out.Eth != nil {
-		m.EthTxHash = optionalString(out.Eth.TxHash)
-	}
-	if out.Solana != nil {
-		m.SolanaSignature = optionalString(out.Solana.Signature)
-	}
-	m.TxError = optionalString(out.TxError)
-	m.Error = sendTxStatusErrorFlatten(out.Error)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	readModel(ctx, req, resp, func(m *sendTxStatusDataSourceModel, diags *diag.Diagnostics) {
+		id := m.SendTransactionStatusID.ValueString()
+		out, err := d.pd.client.GetSendTransactionStatus(ctx, client.GetSendTransactionStatusRequest{SendTransactionStatusID: id})
+		if err != nil {
+			addAPIError(diags, "Error reading send-transaction status", "get_send_transaction_status",
+				"send-transaction status "+id, err)
+			return
+		}
+		m.TxStatus = types.StringValue(out.TxStatus)
+		m.EthTxHash, m.SolanaSignature = types.StringNull(), types.StringNull()
+		if out.Eth != nil {
+			m.EthTxHash = optionalString(out.Eth.TxHash)
+		}
+		if out.Solana != nil {
+			m.SolanaSignature = optionalString(out.Solana.Signature)
+		}
+		m.TxError = optionalString(out.TxError)
+		m.Error = sendTxStatusErrorFlatten(out.Error)
+	})
 }

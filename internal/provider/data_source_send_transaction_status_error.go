@@ -57,28 +57,6 @@ type sendTxStatusEthModel struct {
 	RevertChain []sendTxStatusRevertModel `tfsdk:"revert_chain"`
 }
 
-func sendTxStatusUnknownAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"selector": computedOmittable("The 4-byte error selector, hex."),
-		"data":     computedOmittable("The raw revert data, hex."),
-	}
-}
-
-func sendTxStatusNativeAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"native_type": computedOmittable("`error_string` (`Error(string)`), `panic` (`Panic(uint256)`) or `execution_reverted` (a bare revert)."),
-		"message":     computedOmittable("The message of an `Error(string)`."),
-		"panic_code":  computedOmittable("The code of a `Panic(uint256)`, as the service writes it."),
-	}
-}
-
-func sendTxStatusCustomAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"error_name":  computedOmittable("The custom error's name."),
-		"params_json": computedOmittable("The decoded parameters, as JSON object text."),
-	}
-}
-
 // sendTxStatusRevertAttributes is one revert of a chain; both revert chains
 // (error.revert_chain and error.eth.revert_chain) use it.
 func sendTxStatusRevertAttributes() map[string]schema.Attribute {
@@ -86,47 +64,45 @@ func sendTxStatusRevertAttributes() map[string]schema.Attribute {
 		"address":         computedOmittable("The contract where the revert happened."),
 		"error_type":      computedOmittable("`unknown`, `native` or `custom`: which of the objects below describes it."),
 		"display_message": computedOmittable("A human-readable explanation."),
-		"unknown": schema.SingleNestedAttribute{Computed: true, Attributes: sendTxStatusUnknownAttributes(),
-			MarkdownDescription: "A revert that could not be decoded; null unless `error_type` is `unknown`."},
-		"native": schema.SingleNestedAttribute{Computed: true, Attributes: sendTxStatusNativeAttributes(),
-			MarkdownDescription: "A Solidity built-in error; null unless `error_type` is `native`."},
-		"custom": schema.SingleNestedAttribute{Computed: true, Attributes: sendTxStatusCustomAttributes(),
-			MarkdownDescription: "A decoded custom error; null unless `error_type` is `custom`."},
+		"unknown": computedObject("A revert that could not be decoded; null unless `error_type` is `unknown`.", map[string]schema.Attribute{
+			"selector": computedOmittable("The 4-byte error selector, hex."),
+			"data":     computedOmittable("The raw revert data, hex."),
+		}),
+		"native": computedObject("A Solidity built-in error; null unless `error_type` is `native`.", map[string]schema.Attribute{
+			"native_type": computedOmittable("`error_string` (`Error(string)`), `panic` (`Panic(uint256)`) or `execution_reverted` (a bare revert)."),
+			"message":     computedOmittable("The message of an `Error(string)`."),
+			"panic_code":  computedOmittable("The code of a `Panic(uint256)`, as the service writes it."),
+		}),
+		"custom": computedObject("A decoded custom error; null unless `error_type` is `custom`.", map[string]schema.Attribute{
+			"error_name":  computedOmittable("The custom error's name."),
+			"params_json": computedOmittable("The decoded parameters, as JSON object text."),
+		}),
 	}
 }
 
 func sendTxStatusRevertChain() schema.ListNestedAttribute {
-	return schema.ListNestedAttribute{Computed: true,
-		NestedObject:        schema.NestedAttributeObject{Attributes: sendTxStatusRevertAttributes()},
-		MarkdownDescription: "The reverts, outermost call first, innermost last; null when the service leaves it out."}
+	return computedList("The reverts, outermost call first, innermost last; null when the service leaves it out.",
+		sendTxStatusRevertAttributes())
 }
 
-func sendTxStatusSolanaAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"source":                 computedOmittable("Where the failure happened, such as `simulation` or `preflight`."),
-		"rpc_code":               computedInt64("The RPC error code." + omittedNull),
-		"rpc_message":            computedOmittable("The RPC error message."),
-		"transaction_error_json": computedOmittable("The raw transaction error, as JSON text."),
-		"logs": schema.ListAttribute{Computed: true, ElementType: types.StringType,
-			MarkdownDescription: "The program logs, in order. Null when the service leaves them out."},
-		"units_consumed":          computedOmittable("The compute units consumed, a decimal number as a string."),
-		"inner_instructions_json": computedOmittable("The inner instructions, as JSON text."),
-	}
-}
-
-func sendTxStatusEthAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{"revert_chain": sendTxStatusRevertChain()}
-}
-
-func sendTxStatusErrorAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
+// sendTxStatusError is the schema of the structured error.
+func sendTxStatusError() schema.SingleNestedAttribute {
+	return computedObject("The structured error of a failed transaction; null when there is none.", map[string]schema.Attribute{
 		"message":      computedOmittable("The error message."),
 		"revert_chain": sendTxStatusRevertChain(),
-		"solana": schema.SingleNestedAttribute{Computed: true, Attributes: sendTxStatusSolanaAttributes(),
-			MarkdownDescription: "Details of a Solana failure; null for other chains."},
-		"eth": schema.SingleNestedAttribute{Computed: true, Attributes: sendTxStatusEthAttributes(),
-			MarkdownDescription: "Details of an EVM failure; null for other chains."},
-	}
+		"solana": computedObject("Details of a Solana failure; null for other chains.", map[string]schema.Attribute{
+			"source":                 computedOmittable("Where the failure happened, such as `simulation` or `preflight`."),
+			"rpc_code":               computedInt64("The RPC error code." + omittedNull),
+			"rpc_message":            computedOmittable("The RPC error message."),
+			"transaction_error_json": computedOmittable("The raw transaction error, as JSON text."),
+			"logs": schema.ListAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "The program logs, in order. Null when the service leaves them out."},
+			"units_consumed":          computedOmittable("The compute units consumed, a decimal number as a string."),
+			"inner_instructions_json": computedOmittable("The inner instructions, as JSON text."),
+		}),
+		"eth": computedObject("Details of an EVM failure; null for other chains.",
+			map[string]schema.Attribute{"revert_chain": sendTxStatusRevertChain()}),
+	})
 }
 
 // sendTxStatusErrorFlatten converts the structured error; nil (null) when

@@ -6,15 +6,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
-)
-
-var (
-	_ datasource.DataSource              = &supportedAssetsDataSource{}
-	_ datasource.DataSourceWithConfigure = &supportedAssetsDataSource{}
 )
 
 // supportedAssetsChains are the caip2 values of spec 4.2.5, in its order:
@@ -29,9 +24,11 @@ var supportedAssetsChains = []string{
 }
 
 // NewSupportedAssetsDataSource is the custody_supported_assets data source.
-func NewSupportedAssetsDataSource() datasource.DataSource { return &supportedAssetsDataSource{} }
+func NewSupportedAssetsDataSource() datasource.DataSource {
+	return &supportedAssetsDataSource{dataSourceBase{typeName: "supported_assets"}}
+}
 
-type supportedAssetsDataSource struct{ pd *providerData }
+type supportedAssetsDataSource struct{ dataSourceBase }
 
 type supportedAssetsDataSourceModel struct {
 	Caip2  types.String          `tfsdk:"caip2"`
@@ -47,9 +44,9 @@ type supportedAssetModel struct {
 	Stable   types.Bool   `tfsdk:"stable"`
 }
 
-// supportedAssetObject is the schema of one asset.
-func supportedAssetObject() schema.NestedAttributeObject {
-	return schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+// supportedAssetAttributes are the attributes of one asset.
+func supportedAssetAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
 		"caip19": computedString("The CAIP-19 asset id, such as " +
 			"`eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48`; null when the service leaves it out."),
 		"symbol": computedString("The ticker symbol, such as `USDC`; null when the service leaves it out."),
@@ -59,11 +56,7 @@ func supportedAssetObject() schema.NestedAttributeObject {
 		"name":     computedString("The asset's name; null when the service leaves it out."),
 		"stable": computedBool("Whether the asset is on the service's " +
 			"stablecoin list (used for stable-pair swap fee pricing); null when the service leaves it out."),
-	}}
-}
-
-func (d *supportedAssetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_supported_assets"
+	}
 }
 
 func (d *supportedAssetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -71,42 +64,28 @@ func (d *supportedAssetsDataSource) Schema(_ context.Context, _ datasource.Schem
 		MarkdownDescription: "The assets the service supports on one chain, with the metadata needed to display " +
 			"amounts (symbol, decimals, logo).",
 		Attributes: map[string]schema.Attribute{
-			"caip2": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The chain, as a CAIP-2 id: `eip155:<chain id>` for EVM chains (`eip155:1`, " +
-					"`eip155:11155111`, `eip155:8453`, `eip155:84532`, `eip155:137`, `eip155:80002`, `eip155:56`, " +
-					"`eip155:97`, `eip155:10`, `eip155:11155420`, `eip155:143`, `eip155:10143`, `eip155:42161`, " +
-					"`eip155:4217`, `eip155:42431`, `eip155:421614`), `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp` " +
-					"(Solana mainnet) or `solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1` (devnet). The aliases " +
-					"`solana:mainnet` and `solana:devnet` are accepted too; the asset ids then use the canonical id.",
-				Validators: []validator.String{stringvalidator.OneOf(supportedAssetsChains...)},
-			},
-			"assets": schema.ListNestedAttribute{
-				Computed:            true,
-				MarkdownDescription: "The chain's assets, in the order the service returns them; an empty list when there are none.",
-				NestedObject:        supportedAssetObject(),
-			},
+			"caip2": requiredArgument("The chain, as a CAIP-2 id: `eip155:<chain id>` for EVM chains (`eip155:1`, "+
+				"`eip155:11155111`, `eip155:8453`, `eip155:84532`, `eip155:137`, `eip155:80002`, `eip155:56`, "+
+				"`eip155:97`, `eip155:10`, `eip155:11155420`, `eip155:143`, `eip155:10143`, `eip155:42161`, "+
+				"`eip155:4217`, `eip155:42431`, `eip155:421614`), `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp` "+
+				"(Solana mainnet) or `solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1` (devnet). The aliases "+
+				"`solana:mainnet` and `solana:devnet` are accepted too; the asset ids then use the canonical id.",
+				stringvalidator.OneOf(supportedAssetsChains...)),
+			"assets": computedList("The chain's assets, in the order the service returns them; an empty list when there are none.",
+				supportedAssetAttributes()),
 		},
 	}
 }
 
-func (d *supportedAssetsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (d *supportedAssetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m supportedAssetsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	out, err := d.pd.client.ListSupportedAssets(ctx, client.ListSupportedAssetsRequest{Caip2: m.Caip2.ValueString()})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading supported assets", "list_supported_assets", "chain "+m.Caip2.ValueString(), err)
-		return
-	}
-	m.Assets = supportedAssetsFlatten(out.Assets)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	readModel(ctx, req, resp, func(m *supportedAssetsDataSourceModel, diags *diag.Diagnostics) {
+		out, err := d.pd.client.ListSupportedAssets(ctx, client.ListSupportedAssetsRequest{Caip2: m.Caip2.ValueString()})
+		if err != nil {
+			addAPIError(diags, "Error reading supported assets", "list_supported_assets", "chain "+m.Caip2.ValueString(), err)
+			return
+		}
+		m.Assets = supportedAssetsFlatten(out.Assets)
+	})
 }
 
 // supportedAssetsFlatten converts the service's assets; every field is

@@ -5,25 +5,25 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ datasource.DataSource              = &webhookVerificationKeysDataSource{}
-	_ datasource.DataSourceWithConfigure = &webhookVerificationKeysDataSource{}
-)
-
 // NewWebhookVerificationKeysDataSource is the custody_webhook_verification_keys
 // data source.
 func NewWebhookVerificationKeysDataSource() datasource.DataSource {
-	return &webhookVerificationKeysDataSource{}
+	return &webhookVerificationKeysDataSource{dataSourceBase: dataSourceBase{typeName: "webhook_verification_keys"}}
 }
 
-// webhookVerificationKeysDataSource holds only the key set cache: the key set
-// is public, so this works with a provider configured without credentials.
-type webhookVerificationKeysDataSource struct{ keys *client.WebhookKeyCache }
+// webhookVerificationKeysDataSource reads through the key set cache, which
+// its own Configure sets in place of the base's: the key set is public, so
+// this works with a provider configured without credentials.
+type webhookVerificationKeysDataSource struct {
+	dataSourceBase
+	keys *client.WebhookKeyCache
+}
 
 type webhookVerificationKeysDataSourceModel struct {
 	Keys []webhookVerificationKeyModel `tfsdk:"keys"`
@@ -40,10 +40,6 @@ type webhookVerificationKeyModel struct {
 	SignatureVersion   types.String `tfsdk:"signature_version"`
 }
 
-func (d *webhookVerificationKeysDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_webhook_verification_keys"
-}
-
 func (d *webhookVerificationKeysDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads the public key set (a JWKS) whose Ed25519 keys sign the service's webhook deliveries, " +
@@ -53,19 +49,17 @@ func (d *webhookVerificationKeysDataSource) Schema(_ context.Context, _ datasour
 			"command as its `Cache-Control` header allows. Receivers should refetch the set before rejecting a delivery whose " +
 			"key id is unknown, since keys rotate.",
 		Attributes: map[string]schema.Attribute{
-			"keys": schema.ListNestedAttribute{Computed: true,
-				MarkdownDescription: "The keys, in the order the service publishes them.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"kid": computedString("The key id; a delivery names the key that signed it in its `X-Service-Signature-Key-Id` header."),
-					"kty": computedString("The key type: `OKP`."),
-					"crv": computedString("The curve: `Ed25519`."),
-					"alg": computedString("The algorithm: `EdDSA`."),
-					"use": computedString("The key's use: `sig` (signatures)."),
-					"x":   computedString("The 32-byte public key, base64url-encoded without padding."),
-					"signature_algorithm": computedString("The webhook signature algorithm (the key's `service_signature_algorithm`): " +
-						"`ed25519`."),
-					"signature_version": computedString("The webhook signature version (the key's `service_signature_version`): `v1`."),
-				}}},
+			"keys": computedList("The keys, in the order the service publishes them.", map[string]schema.Attribute{
+				"kid": computedString("The key id; a delivery names the key that signed it in its `X-Service-Signature-Key-Id` header."),
+				"kty": computedString("The key type: `OKP`."),
+				"crv": computedString("The curve: `Ed25519`."),
+				"alg": computedString("The algorithm: `EdDSA`."),
+				"use": computedString("The key's use: `sig` (signatures)."),
+				"x":   computedString("The 32-byte public key, base64url-encoded without padding."),
+				"signature_algorithm": computedString("The webhook signature algorithm (the key's `service_signature_algorithm`): " +
+					"`ed25519`."),
+				"signature_version": computedString("The webhook signature version (the key's `service_signature_version`): `v1`."),
+			}),
 		},
 	}
 }
@@ -74,23 +68,24 @@ func (d *webhookVerificationKeysDataSource) Configure(_ context.Context, req dat
 	d.keys = keySetFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-func (d *webhookVerificationKeysDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if d.keys == nil {
-		resp.Diagnostics.AddError("Provider not configured",
-			"The webhook key set cannot be read before the provider is configured. This is always a bug in the provider; please report it.")
-		return
-	}
-	set, err := d.keys.KeySet(ctx)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading webhook verification keys", "GET "+client.WebhookKeySetPath, "", err)
-		return
-	}
-	// Never null: a set without keys is an empty list.
-	m := webhookVerificationKeysDataSourceModel{Keys: make([]webhookVerificationKeyModel, 0, len(set.Keys))}
-	for _, k := range set.Keys {
-		m.Keys = append(m.Keys, webhookVerificationKeyModel{Kid: types.StringValue(k.Kid), Kty: types.StringValue(k.Kty),
-			Crv: types.StringValue(k.Crv), Alg: types.StringValue(k.Alg), Use: types.StringValue(k.Use), X: types.StringValue(k.X),
-			SignatureAlgorithm: types.StringValue(k.ServiceSignatureAlgorithm), SignatureVersion: types.StringValue(k.ServiceSignatureVersion)})
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+func (d *webhookVerificationKeysDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	readModel(ctx, req, resp, func(m *webhookVerificationKeysDataSourceModel, diags *diag.Diagnostics) {
+		if d.keys == nil {
+			diags.AddError("Provider not configured",
+				"The webhook key set cannot be read before the provider is configured. This is always a bug in the provider; please report it.")
+			return
+		}
+		set, err := d.keys.KeySet(ctx)
+		if err != nil {
+			addAPIError(diags, "Error reading webhook verification keys", "GET "+client.WebhookKeySetPath, "", err)
+			return
+		}
+		// Never null: a set without keys is an empty list.
+		*m = webhookVerificationKeysDataSourceModel{Keys: make([]webhookVerificationKeyModel, 0, len(set.Keys))}
+		for _, k := range set.Keys {
+			m.Keys = append(m.Keys, webhookVerificationKeyModel{Kid: types.StringValue(k.Kid), Kty: types.StringValue(k.Kty),
+				Crv: types.StringValue(k.Crv), Alg: types.StringValue(k.Alg), Use: types.StringValue(k.Use), X: types.StringValue(k.X),
+				SignatureAlgorithm: types.StringValue(k.ServiceSignatureAlgorithm), SignatureVersion: types.StringValue(k.ServiceSignatureVersion)})
+		}
+	})
 }

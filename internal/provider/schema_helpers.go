@@ -33,6 +33,16 @@ func noSpaces(what string) validator.String {
 	return stringvalidator.RegexMatches(noSpacesRE, "must be "+what+": not empty and without spaces")
 }
 
+// requiredArgument is a string argument a data source needs.
+func requiredArgument(desc string, validators ...validator.String) schema.StringAttribute {
+	return schema.StringAttribute{Required: true, MarkdownDescription: desc, Validators: validators}
+}
+
+// optionalArgument is a string argument a data source may be given.
+func optionalArgument(desc string, validators ...validator.String) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: desc, Validators: validators}
+}
+
 // computedString is a read-only string attribute of a data source.
 func computedString(desc string) schema.StringAttribute {
 	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
@@ -54,6 +64,17 @@ func computedBool(desc string) schema.BoolAttribute {
 // computedInt64 is a read-only number attribute of a data source.
 func computedInt64(desc string) schema.Int64Attribute {
 	return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
+}
+
+// computedList is a read-only list of objects with the given attributes.
+func computedList(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Computed: true, MarkdownDescription: desc,
+		NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
+}
+
+// computedObject is a read-only object with the given attributes.
+func computedObject(desc string, attrs map[string]schema.Attribute) schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: desc, Attributes: attrs}
 }
 
 // timestampValue writes a service timestamp as RFC 3339 (UTC, with

@@ -1,0 +1,40 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+)
+
+// dataSourceBase is what every data source has in common: its type name
+// and the provider's data, which Configure sets. A data source embeds it
+// and adds Schema and Read.
+type dataSourceBase struct {
+	typeName string // the name after "custody_"
+	pd       *providerData
+}
+
+func (d *dataSourceBase) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + d.typeName
+}
+
+func (d *dataSourceBase) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// readModel is the frame of every Read: it reads the configuration into a
+// model, lets fill complete it from the service, and saves the model as
+// the state unless fill reported an error.
+func readModel[M any](ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse, fill func(m *M, diags *diag.Diagnostics)) {
+	var m M
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	fill(&m, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
