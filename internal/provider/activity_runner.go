@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
@@ -37,7 +37,7 @@ func runActivity[P, R any](ctx context.Context, pd *providerData, timeout time.D
 // activityTime is when an activity last changed, which for a completed one
 // is when it completed. Resources take their created_at and updated_at from
 // it rather than read the object back after a change.
-func activityTime(act *client.Activity) types.String { return timestampValue(act.UpdatedAt) }
+func activityTime(act *client.Activity) timetypes.RFC3339 { return timestampValue(act.UpdatedAt) }
 
 // approvalMargin is the time kept back from a timeout for the last poll and
 // the error: a fifth of it, at most 10 s.

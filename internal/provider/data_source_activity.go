@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -35,20 +36,20 @@ type activityDataSourceModel struct {
 	CanApprove     types.Bool              `tfsdk:"can_approve"`
 	CanReject      types.Bool              `tfsdk:"can_reject"`
 	Failure        *activityFailureModel   `tfsdk:"failure"`
-	CreatedAt      types.String            `tfsdk:"created_at"`
-	UpdatedAt      types.String            `tfsdk:"updated_at"`
+	CreatedAt      timetypes.RFC3339       `tfsdk:"created_at"`
+	UpdatedAt      timetypes.RFC3339       `tfsdk:"updated_at"`
 }
 
 type activityVoteModel struct {
-	ID        types.String `tfsdk:"id"`
-	UserID    types.String `tfsdk:"user_id"`
-	UserName  types.String `tfsdk:"user_name"`
-	Selection types.String `tfsdk:"selection"`
-	Message   types.String `tfsdk:"message"`
-	PublicKey types.String `tfsdk:"public_key"`
-	Signature types.String `tfsdk:"signature"`
-	Scheme    types.String `tfsdk:"scheme"`
-	CreatedAt types.String `tfsdk:"created_at"`
+	ID        types.String      `tfsdk:"id"`
+	UserID    types.String      `tfsdk:"user_id"`
+	UserName  types.String      `tfsdk:"user_name"`
+	Selection types.String      `tfsdk:"selection"`
+	Message   types.String      `tfsdk:"message"`
+	PublicKey types.String      `tfsdk:"public_key"`
+	Signature types.String      `tfsdk:"signature"`
+	Scheme    types.String      `tfsdk:"scheme"`
+	CreatedAt timetypes.RFC3339 `tfsdk:"created_at"`
 }
 
 type activityAppProofModel struct {
@@ -101,7 +102,7 @@ func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"signature": computedString("The voter's signature over `message`; public, not a secret. Null when the " +
 						"service sends none."),
 					"scheme":     computedString("The signature scheme, e.g. `SIGNATURE_SCHEME_TK_API_P256`."),
-					"created_at": computedString("When the vote was cast, RFC 3339 (UTC)."),
+					"created_at": computedTimestamp("When the vote was cast, RFC 3339 (UTC)."),
 				}),
 			"app_proofs": computedList("Verifiability proofs the service generated for the activity; null when it generated none.",
 				map[string]schema.Attribute{
@@ -121,8 +122,8 @@ func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 						MarkdownDescription: "The failure's details as a JSON array of objects, each with an `@type` member; " +
 							"object keys are sorted. Null when the service sends no details."},
 				}),
-			"created_at": computedString("When the activity was submitted, RFC 3339 (UTC)."),
-			"updated_at": computedString("When the activity last changed, RFC 3339 (UTC)."),
+			"created_at": computedTimestamp("When the activity was submitted, RFC 3339 (UTC)."),
+			"updated_at": computedTimestamp("When the activity last changed, RFC 3339 (UTC)."),
 		},
 	}
 }

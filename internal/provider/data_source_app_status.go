@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -25,10 +26,10 @@ type appStatusDataSourceModel struct {
 }
 
 type appStatusDeploymentModel struct {
-	DeploymentID    types.String `tfsdk:"deployment_id"`
-	ReadyReplicas   types.Int64  `tfsdk:"ready_replicas"`
-	DesiredReplicas types.Int64  `tfsdk:"desired_replicas"`
-	LastUpdatedTime types.String `tfsdk:"last_updated_time"`
+	DeploymentID    types.String      `tfsdk:"deployment_id"`
+	ReadyReplicas   types.Int64       `tfsdk:"ready_replicas"`
+	DesiredReplicas types.Int64       `tfsdk:"desired_replicas"`
+	LastUpdatedTime timetypes.RFC3339 `tfsdk:"last_updated_time"`
 }
 
 func (d *appStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -41,7 +42,7 @@ func (d *appStatusDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				"deployment_id":     computedString("The deployment's id (it matches the orchestrator's deployment label)."),
 				"ready_replicas":    computedInt64("How many replicas (instances) are ready to serve."),
 				"desired_replicas":  computedInt64("How many replicas (instances) the deployment should have."),
-				"last_updated_time": computedString("When the deployment's status last changed, RFC 3339 (UTC)."),
+				"last_updated_time": computedTimestamp("When the deployment's status last changed, RFC 3339 (UTC)."),
 			}),
 			"targeted_deployment_id": computedString("The id of the deployment currently serving traffic."),
 		},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -30,8 +31,8 @@ type mfaPolicyFieldsModel struct {
 	RequiredAuthenticationMethods []mfaPolicyStepModel `tfsdk:"required_authentication_methods"`
 	Order                         types.Int64          `tfsdk:"order"`
 	Notes                         types.String         `tfsdk:"notes"`
-	CreatedAt                     types.String         `tfsdk:"created_at"`
-	UpdatedAt                     types.String         `tfsdk:"updated_at"`
+	CreatedAt                     timetypes.RFC3339    `tfsdk:"created_at"`
+	UpdatedAt                     timetypes.RFC3339    `tfsdk:"updated_at"`
 }
 
 // mfaPolicyStepModel is one step of required_authentication_methods.
@@ -78,8 +79,8 @@ func mfaPolicyAttributes() map[string]schema.Attribute {
 		"order": computedInt64("The evaluation order of this policy " +
 			"among the user's MFA policies."),
 		"notes":      computedString("Free-text notes; null when there are none."),
-		"created_at": computedString("When the policy was created, RFC 3339 (UTC)."),
-		"updated_at": computedString("When the policy was last updated, RFC 3339 (UTC)."),
+		"created_at": computedTimestamp("When the policy was created, RFC 3339 (UTC)."),
+		"updated_at": computedTimestamp("When the policy was last updated, RFC 3339 (UTC)."),
 	}
 }
 

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -25,13 +26,13 @@ type oauthProvidersModel struct {
 
 // oauthProvidersItemModel is one item of providers.
 type oauthProvidersItemModel struct {
-	ProviderID   types.String `tfsdk:"provider_id"`
-	ProviderName types.String `tfsdk:"provider_name"`
-	Issuer       types.String `tfsdk:"issuer"`
-	Audience     types.String `tfsdk:"audience"`
-	Subject      types.String `tfsdk:"subject"`
-	CreatedAt    types.String `tfsdk:"created_at"`
-	UpdatedAt    types.String `tfsdk:"updated_at"`
+	ProviderID   types.String      `tfsdk:"provider_id"`
+	ProviderName types.String      `tfsdk:"provider_name"`
+	Issuer       types.String      `tfsdk:"issuer"`
+	Audience     types.String      `tfsdk:"audience"`
+	Subject      types.String      `tfsdk:"subject"`
+	CreatedAt    timetypes.RFC3339 `tfsdk:"created_at"`
+	UpdatedAt    timetypes.RFC3339 `tfsdk:"updated_at"`
 }
 
 // oauthProvidersUserID refuses an empty user id: the client leaves "" out
@@ -46,8 +47,8 @@ func oauthProvidersItemAttributes() map[string]schema.Attribute {
 		"issuer":        computedString("The issuer (`iss`) of the tokens the provider accepts: the authentication server's URL."),
 		"audience":      computedString("The expected audience (`aud`) of the tokens: the application's client id."),
 		"subject":       computedString("The expected subject (`sub`) of the tokens: the user's id at the issuer."),
-		"created_at":    computedString("When the provider was added, RFC 3339 (UTC)."),
-		"updated_at":    computedString("When the provider was last changed, RFC 3339 (UTC)."),
+		"created_at":    computedTimestamp("When the provider was added, RFC 3339 (UTC)."),
+		"updated_at":    computedTimestamp("When the provider was last changed, RFC 3339 (UTC)."),
 	}
 }
 

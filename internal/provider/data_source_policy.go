@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -24,15 +25,15 @@ type policyDataSource struct{ dataSourceBase }
 // source and each item of custody_policies, whose attributes both come from
 // policyDataSourceAttributes.
 type policyDataSourceModel struct {
-	ID        types.String `tfsdk:"id"`
-	Name      types.String `tfsdk:"name"`
-	Effect    types.String `tfsdk:"effect"`
-	Condition types.String `tfsdk:"condition"`
-	Consensus types.String `tfsdk:"consensus"`
-	Notes     types.String `tfsdk:"notes"`
-	Time      types.String `tfsdk:"time"`
-	CreatedAt types.String `tfsdk:"created_at"`
-	UpdatedAt types.String `tfsdk:"updated_at"`
+	ID        types.String      `tfsdk:"id"`
+	Name      types.String      `tfsdk:"name"`
+	Effect    types.String      `tfsdk:"effect"`
+	Condition types.String      `tfsdk:"condition"`
+	Consensus types.String      `tfsdk:"consensus"`
+	Notes     types.String      `tfsdk:"notes"`
+	Time      types.String      `tfsdk:"time"`
+	CreatedAt timetypes.RFC3339 `tfsdk:"created_at"`
+	UpdatedAt timetypes.RFC3339 `tfsdk:"updated_at"`
 }
 
 // policyDataSourceAttributes are the attributes of one policy; id is the
@@ -48,8 +49,8 @@ func policyDataSourceAttributes(id schema.StringAttribute) map[string]schema.Att
 			"`approvers.count() >= 2`; null when none."),
 		"notes":      computedString("Free text about the policy; the empty string when there are none (the service stores \"\")."),
 		"time":       computedString("The expression that says when the policy is active; null when always."),
-		"created_at": computedString("When the policy was created, RFC 3339 (UTC)."),
-		"updated_at": computedString("When the policy was last changed, RFC 3339 (UTC)."),
+		"created_at": computedTimestamp("When the policy was created, RFC 3339 (UTC)."),
+		"updated_at": computedTimestamp("When the policy was last changed, RFC 3339 (UTC)."),
 	}
 }
 

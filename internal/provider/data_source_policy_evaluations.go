@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -30,7 +31,7 @@ type policyEvaluationsRecordModel struct {
 	ID                types.String                    `tfsdk:"id"`
 	VoteID            types.String                    `tfsdk:"vote_id"`
 	PolicyEvaluations []policyEvaluationsOutcomeModel `tfsdk:"policy_evaluations"`
-	CreatedAt         types.String                    `tfsdk:"created_at"`
+	CreatedAt         timetypes.RFC3339               `tfsdk:"created_at"`
 }
 
 type policyEvaluationsOutcomeModel struct {
@@ -58,7 +59,7 @@ func (d *policyEvaluationsDataSource) Schema(_ context.Context, _ datasource.Sch
 								"`OUTCOME_REQUIRES_CONSENSUS`, `OUTCOME_REJECTED`, `OUTCOME_ERROR`, " +
 								"`OUTCOME_REQUIRES_AUTHENTICATORS` or `OUTCOME_TIME_INACTIVE`; null if the service omits it."),
 						}),
-					"created_at": computedString("When the evaluation was recorded, RFC 3339 (UTC)."),
+					"created_at": computedTimestamp("When the evaluation was recorded, RFC 3339 (UTC)."),
 				}),
 		},
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -34,17 +35,17 @@ func NewOauthProviderResource() resource.Resource { return &oauthProviderResourc
 type oauthProviderResource struct{ pd *providerData }
 
 type oauthProviderModel struct {
-	ID                 types.String   `tfsdk:"id"`
-	UserID             types.String   `tfsdk:"user_id"`
-	ProviderName       types.String   `tfsdk:"provider_name"`
-	OIDCToken          types.String   `tfsdk:"oidc_token"`
-	OIDCTokenWO        types.String   `tfsdk:"oidc_token_wo"`
-	OIDCTokenWOVersion types.Int64    `tfsdk:"oidc_token_wo_version"`
-	Issuer             types.String   `tfsdk:"issuer"`
-	Subject            types.String   `tfsdk:"subject"`
-	Audience           types.String   `tfsdk:"audience"`
-	CreatedAt          types.String   `tfsdk:"created_at"`
-	Timeouts           timeouts.Value `tfsdk:"timeouts"`
+	ID                 types.String      `tfsdk:"id"`
+	UserID             types.String      `tfsdk:"user_id"`
+	ProviderName       types.String      `tfsdk:"provider_name"`
+	OIDCToken          types.String      `tfsdk:"oidc_token"`
+	OIDCTokenWO        types.String      `tfsdk:"oidc_token_wo"`
+	OIDCTokenWOVersion types.Int64       `tfsdk:"oidc_token_wo_version"`
+	Issuer             types.String      `tfsdk:"issuer"`
+	Subject            types.String      `tfsdk:"subject"`
+	Audience           types.String      `tfsdk:"audience"`
+	CreatedAt          timetypes.RFC3339 `tfsdk:"created_at"`
+	Timeouts           timeouts.Value    `tfsdk:"timeouts"`
 }
 
 func (r *oauthProviderResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -129,7 +130,8 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"subject":  oauthProviderClaim("The expected `sub` of tokens: the user's id at the issuer."),
 			"audience": oauthProviderClaim("The expected `aud` of tokens: the application's client id."),
 			"created_at": schema.StringAttribute{
-				Computed: true,
+				Computed:   true,
+				CustomType: timetypes.RFC3339Type{},
 				MarkdownDescription: "When the provider was created (RFC 3339, UTC): for a provider this resource created, the time " +
 					"its activity completed, as the activity's answer says; for an imported one, the service's `createdAt`. It is set " +
 					"once and never refreshed, so that the service's record, which may differ slightly, never shows as a change.",

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -34,16 +34,16 @@ func NewPolicyResource() resource.Resource { return &policyResource{} }
 type policyResource struct{ pd *providerData }
 
 type policyModel struct {
-	ID        types.String   `tfsdk:"id"`
-	Name      types.String   `tfsdk:"name"`
-	Effect    types.String   `tfsdk:"effect"`
-	Condition types.String   `tfsdk:"condition"`
-	Consensus types.String   `tfsdk:"consensus"`
-	Time      types.String   `tfsdk:"time"`
-	Notes     types.String   `tfsdk:"notes"`
-	CreatedAt types.String   `tfsdk:"created_at"`
-	UpdatedAt types.String   `tfsdk:"updated_at"`
-	Timeouts  timeouts.Value `tfsdk:"timeouts"`
+	ID        types.String      `tfsdk:"id"`
+	Name      types.String      `tfsdk:"name"`
+	Effect    types.String      `tfsdk:"effect"`
+	Condition types.String      `tfsdk:"condition"`
+	Consensus types.String      `tfsdk:"consensus"`
+	Time      types.String      `tfsdk:"time"`
+	Notes     types.String      `tfsdk:"notes"`
+	CreatedAt timetypes.RFC3339 `tfsdk:"created_at"`
+	UpdatedAt timetypes.RFC3339 `tfsdk:"updated_at"`
+	Timeouts  timeouts.Value    `tfsdk:"timeouts"`
 }
 
 func (r *policyResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -133,7 +133,8 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "Free text about the policy. Defaults to the empty string (the service requires notes, and stores \"\" for none).",
 			},
 			"created_at": schema.StringAttribute{
-				Computed: true,
+				Computed:   true,
+				CustomType: timetypes.RFC3339Type{},
 				MarkdownDescription: "When the policy was created (RFC 3339, UTC): for a policy this resource created, the time its " +
 					"`create_policies` activity completed, as the activity's answer says; for an imported policy, the service's `createdAt`. " +
 					"It is set once and never refreshed, because the service's own record may differ slightly from the activity's time " +
@@ -143,7 +144,8 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			// No UseStateForUnknown: every update moves it, so it is unknown
 			// in an update plan and set from the update's activity.
 			"updated_at": schema.StringAttribute{
-				Computed: true,
+				Computed:   true,
+				CustomType: timetypes.RFC3339Type{},
 				MarkdownDescription: "When the policy last changed (RFC 3339, UTC): the time the last activity this resource submitted " +
 					"for it completed, as the activity's answer says. When a refresh finds the policy changed outside Terraform, it takes " +
 					"the service's `updatedAt`, so the change and its time show together." + policyTimestampWhy,
@@ -164,15 +166,6 @@ func policyTimeoutsAttribute(ctx context.Context) schema.Attribute {
 
 func (r *policyResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-// policyTimestamp renders a service timestamp as RFC 3339 in UTC.
-func policyTimestamp(ts client.Timestamp) (types.String, error) {
-	t, err := ts.Time()
-	if err != nil {
-		return types.StringNull(), err
-	}
-	return types.StringValue(t.UTC().Format(time.RFC3339Nano)), nil
 }
 
 // flattenContent copies what the service stores of a policy into the
@@ -259,8 +252,8 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 	// The timestamps in state came from activities (see the schema); the
 	// service's are taken only where state has none (import) and, for
 	// updated_at, when the policy changed outside Terraform.
-	created, cerr := policyTimestamp(got.CreatedAt)
-	updated, uerr := policyTimestamp(got.UpdatedAt)
+	created, cerr := renderTimestamp(got.CreatedAt)
+	updated, uerr := renderTimestamp(got.UpdatedAt)
 	if err := errors.Join(cerr, uerr); err != nil {
 		resp.Diagnostics.AddError("Error reading policy", fmt.Sprintf("list_policies answered a timestamp of policy %s that the provider "+
 			"cannot read (%v); this is always a bug in the provider or the service", id, err))

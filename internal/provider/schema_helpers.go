@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -77,18 +78,34 @@ func computedObject(desc string, attrs map[string]schema.Attribute) schema.Singl
 	return schema.SingleNestedAttribute{Computed: true, MarkdownDescription: desc, Attributes: attrs}
 }
 
-// timestampValue writes a service timestamp as RFC 3339 (UTC, with
-// nanoseconds when there are any); an absent one is null.
-func timestampValue(ts client.Timestamp) types.String {
+// computedTimestamp is a read-only timestamp attribute of a data source,
+// written by timestampValue.
+func computedTimestamp(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: desc}
+}
+
+// renderTimestamp is the one way every timestamp attribute of every
+// resource and data source is written: RFC 3339 in UTC, with nanoseconds
+// when there are any ("2026-10-26T07:33:20Z", "2026-11-21T22:26:40.25Z").
+// An absent timestamp is null. One the provider cannot read keeps the
+// service's text rather than hide it, and err says why.
+func renderTimestamp(ts client.Timestamp) (timetypes.RFC3339, error) {
 	if ts.IsZero() {
-		return types.StringNull()
+		return timetypes.NewRFC3339Null(), nil
 	}
 	t, err := ts.Time()
 	if err != nil {
-		// Keep what the service said rather than hide it.
-		return types.StringValue(ts.Seconds + ts.Text)
+		return timetypes.RFC3339{StringValue: types.StringValue(ts.Seconds + ts.Text)}, err
 	}
-	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
+	// Not timetypes.NewRFC3339TimeValue: it drops the nanoseconds.
+	return timetypes.RFC3339{StringValue: types.StringValue(t.UTC().Format(time.RFC3339Nano))}, nil
+}
+
+// timestampValue is renderTimestamp for callers that keep an unreadable
+// timestamp as the service's text without an error.
+func timestampValue(ts client.Timestamp) timetypes.RFC3339 {
+	v, _ := renderTimestamp(ts)
+	return v
 }
 
 // optionalString maps the service's omitted (empty) string to null.

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
 func TestNotBlank(t *testing.T) {
@@ -31,4 +33,58 @@ func TestNoSpaces(t *testing.T) {
 		"leading tab": {value: types.StringValue("\tab"), wantErr: msg},
 		"trailing nl": {value: types.StringValue("ab\n"), wantErr: msg},
 	})
+}
+
+func TestRenderTimestamp(t *testing.T) {
+	for name, tc := range map[string]struct {
+		in      client.Timestamp
+		want    string // "" = null
+		wantErr bool
+	}{
+		"absent":            {in: client.Timestamp{}},
+		"whole seconds":     {in: client.Timestamp{Seconds: "1793000000"}, want: "2026-10-26T07:33:20Z"},
+		"nanos kept":        {in: client.Timestamp{Seconds: "1795300000", Nanos: "250000000"}, want: "2026-11-21T22:26:40.25Z"},
+		"one nanosecond":    {in: client.Timestamp{Seconds: "1793000000", Nanos: "1"}, want: "2026-10-26T07:33:20.000000001Z"},
+		"text in UTC":       {in: client.Timestamp{Text: "2026-10-26T09:33:20.5+02:00"}, want: "2026-10-26T07:33:20.5Z"},
+		"text seconds":      {in: client.Timestamp{Text: "1793000000"}, want: "2026-10-26T07:33:20Z"},
+		"unreadable text":   {in: client.Timestamp{Text: "yesterday"}, want: "yesterday", wantErr: true},
+		"unreadable number": {in: client.Timestamp{Seconds: "x"}, want: "x", wantErr: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := renderTimestamp(tc.in)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err = %v, want an error: %v", err, tc.wantErr)
+			}
+			if tc.want == "" {
+				if !got.IsNull() {
+					t.Fatalf("got %v, want null", got)
+				}
+				return
+			}
+			if got.IsNull() || got.IsUnknown() || got.ValueString() != tc.want {
+				t.Fatalf("got %v, want %q", got, tc.want)
+			}
+			if !got.Equal(timestampValue(tc.in)) {
+				t.Errorf("timestampValue = %v, want what renderTimestamp renders", timestampValue(tc.in))
+			}
+			if !tc.wantErr {
+				if _, diags := got.ValueRFC3339Time(); diags.HasError() {
+					t.Errorf("%q is not RFC 3339 for timetypes: %v", tc.want, diags)
+				}
+			}
+		})
+	}
+}
+
+func TestOptionalValues(t *testing.T) {
+	yes, zero := true, 0
+	if !optionalString("").IsNull() || optionalString("x").ValueString() != "x" {
+		t.Error("optionalString: want null for \"\" and the value otherwise")
+	}
+	if !optionalBool(nil).IsNull() || !optionalBool(&yes).ValueBool() {
+		t.Error("optionalBool: want null for nil and the value otherwise")
+	}
+	if !optionalInt(nil).IsNull() || optionalInt(&zero).IsNull() || optionalInt(&zero).ValueInt64() != 0 {
+		t.Error("optionalInt: want null for nil and 0 kept as a value")
+	}
 }
