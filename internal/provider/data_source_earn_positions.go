@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -25,15 +26,11 @@ type earnPositionsModel struct {
 
 // earnPositionModel is one item of positions.
 type earnPositionModel struct {
-	VaultAddress     types.String              `tfsdk:"vault_address"`
-	WrapperAddress   types.String              `tfsdk:"wrapper_address"`
-	Provider         types.String              `tfsdk:"provider"`
-	Caip19           types.String              `tfsdk:"caip19"`
-	CurrentValue     types.String              `tfsdk:"current_value"`
-	TotalDeposited   types.String              `tfsdk:"total_deposited"`
-	TotalWithdrawn   types.String              `tfsdk:"total_withdrawn"`
-	Display          *earnPositionDisplayModel `tfsdk:"display"`
-	DepositsDisabled types.Bool                `tfsdk:"deposits_disabled"`
+	earnVaultRefModel
+	CurrentValue   types.String              `tfsdk:"current_value"`
+	TotalDeposited types.String              `tfsdk:"total_deposited"`
+	TotalWithdrawn types.String              `tfsdk:"total_withdrawn"`
+	Display        *earnPositionDisplayModel `tfsdk:"display"`
 }
 
 // earnPositionDisplayModel holds the display-only values of a position.
@@ -68,20 +65,16 @@ func earnPositionsDisplayAttributes() map[string]schema.Attribute {
 
 // earnPositionAttributes are the attributes of one position.
 func earnPositionAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"vault_address":   computedOmittable("Address of the underlying yield vault."),
-		"wrapper_address": computedOmittable("Address of the fee wrapper the wallet deposited into."),
-		"provider":        computedOmittable("The lending protocol: `EARN_PROVIDER_PROTOCOL_A` or `EARN_PROVIDER_PROTOCOL_B`."),
-		"caip19":          computedOmittable("CAIP-19 id of the underlying asset, e.g. `" + earnVaultsCaip19Example + "`."),
+	attrs := earnVaultRefAttributes("Address of the fee wrapper the wallet deposited into.")
+	maps.Copy(attrs, map[string]schema.Attribute{
 		"current_value": computedOmittable("Current value of the position in raw on-chain units of the underlying asset (an integer in a " +
 			"string), already net of the wrapper's fee."),
 		"total_deposited": computedOmittable("Lifetime total deposited, in raw on-chain units of the underlying asset (an integer in a string)."),
 		"total_withdrawn": computedOmittable("Lifetime total withdrawn, in raw on-chain units of the underlying asset (an integer in a string)."),
 		"display": computedObject("Display-only values of the amounts; null when the service leaves it out.",
 			earnPositionsDisplayAttributes()),
-		"deposits_disabled": computedBool("Whether deposits into the wrapper " +
-			"are disabled. Null when the service leaves it out."),
-	}
+	})
+	return attrs
 }
 
 // earnPositionsWallet refuses an address the service could never match.
@@ -117,15 +110,11 @@ func earnPositionsFlatten(in []client.EarnPosition) []earnPositionModel {
 			}
 		}
 		items = append(items, earnPositionModel{
-			VaultAddress:     optionalString(p.VaultAddress),
-			WrapperAddress:   optionalString(p.WrapperAddress),
-			Provider:         optionalString(p.Provider),
-			Caip19:           optionalString(p.Caip19),
-			CurrentValue:     optionalString(p.CurrentValue),
-			TotalDeposited:   optionalString(p.TotalDeposited),
-			TotalWithdrawn:   optionalString(p.TotalWithdrawn),
-			Display:          display,
-			DepositsDisabled: optionalBool(p.DepositsDisabled),
+			earnVaultRefModel: earnVaultRef(p.VaultAddress, p.WrapperAddress, p.Provider, p.Caip19, p.DepositsDisabled),
+			CurrentValue:      optionalString(p.CurrentValue),
+			TotalDeposited:    optionalString(p.TotalDeposited),
+			TotalWithdrawn:    optionalString(p.TotalWithdrawn),
+			Display:           display,
 		})
 	}
 	return items

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 
@@ -31,18 +32,43 @@ type earnVaultsModel struct {
 	Vaults       []earnVaultModel `tfsdk:"vaults"`
 }
 
+// earnVaultRefModel is what a vault and a position both say of the vault
+// and its wrapper.
+type earnVaultRefModel struct {
+	VaultAddress     types.String `tfsdk:"vault_address"`
+	WrapperAddress   types.String `tfsdk:"wrapper_address"`
+	Provider         types.String `tfsdk:"provider"`
+	Caip19           types.String `tfsdk:"caip19"`
+	DepositsDisabled types.Bool   `tfsdk:"deposits_disabled"`
+}
+
+// earnVaultRef converts those fields; every one is optional.
+func earnVaultRef(vault, wrapper, provider, caip19 string, depositsDisabled *bool) earnVaultRefModel {
+	return earnVaultRefModel{VaultAddress: optionalString(vault), WrapperAddress: optionalString(wrapper),
+		Provider: optionalString(provider), Caip19: optionalString(caip19), DepositsDisabled: optionalBool(depositsDisabled)}
+}
+
+// earnVaultRefAttributes are the attributes of earnVaultRefModel; wrapper
+// describes wrapper_address.
+func earnVaultRefAttributes(wrapper string) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"vault_address":   computedOmittable("Address of the underlying yield vault."),
+		"wrapper_address": computedOmittable(wrapper),
+		"provider":        computedOmittable("The lending protocol: `EARN_PROVIDER_PROTOCOL_A` or `EARN_PROVIDER_PROTOCOL_B`."),
+		"caip19":          computedOmittable("CAIP-19 id of the underlying asset, e.g. `" + earnVaultsCaip19Example + "`."),
+		"deposits_disabled": computedBool("Whether deposits into the wrapper " +
+			"are disabled. Null when the service leaves it out."),
+	}
+}
+
 // earnVaultModel is one item of vaults.
 type earnVaultModel struct {
-	VaultAddress              types.String           `tfsdk:"vault_address"`
-	WrapperAddress            types.String           `tfsdk:"wrapper_address"`
-	Provider                  types.String           `tfsdk:"provider"`
-	Caip19                    types.String           `tfsdk:"caip19"`
+	earnVaultRefModel
 	ApyPct                    types.String           `tfsdk:"apy_pct"`
 	NetApyPct                 types.String           `tfsdk:"net_apy_pct"`
 	TotalDeposited            types.String           `tfsdk:"total_deposited"`
 	Display                   *earnValueDisplayModel `tfsdk:"display"`
 	ClientFeeBps              types.String           `tfsdk:"client_fee_bps"`
-	DepositsDisabled          types.Bool             `tfsdk:"deposits_disabled"`
 	Name                      types.String           `tfsdk:"name"`
 	Curator                   types.String           `tfsdk:"curator"`
 	ClaimableClientFee        types.String           `tfsdk:"claimable_client_fee"`
@@ -75,20 +101,15 @@ func earnVaultsDisplayAttribute(desc string) schema.SingleNestedAttribute {
 
 // earnVaultAttributes are the attributes of one vault.
 func earnVaultAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
-		"vault_address":   computedOmittable("Address of the underlying yield vault."),
-		"wrapper_address": computedOmittable("Address of the organization's deployed fee wrapper: the deposit target."),
-		"provider":        computedOmittable("The lending protocol: `EARN_PROVIDER_PROTOCOL_A` or `EARN_PROVIDER_PROTOCOL_B`."),
-		"caip19":          computedOmittable("CAIP-19 id of the underlying asset, e.g. `" + earnVaultsCaip19Example + "`."),
+	attrs := earnVaultRefAttributes("Address of the organization's deployed fee wrapper: the deposit target.")
+	maps.Copy(attrs, map[string]schema.Attribute{
 		"apy_pct":         computedOmittable("Gross yield before fees, as a decimal fraction in a string (`0.0612` is 6.12 %)."),
 		"net_apy_pct":     computedOmittable("Yield net of fees, as a decimal fraction in a string."),
 		"total_deposited": computedOmittable("Total value deposited in the wrapper, in raw on-chain units of the underlying asset (an integer in a string)."),
 		"display":         earnVaultsDisplayAttribute("Display-only values of `total_deposited`; null when the service leaves it out."),
 		"client_fee_bps":  computedOmittable("The client's fee on the yield, in basis points (an integer in a string; `1000` is 10 %)."),
-		"deposits_disabled": computedBool("Whether deposits into the wrapper " +
-			"are disabled. Null when the service leaves it out."),
-		"name":    computedOmittable("The provider's name for the vault (the reserve symbol for `EARN_PROVIDER_PROTOCOL_B`)."),
-		"curator": computedOmittable("The vault's curators, comma-separated; null for providers without curators."),
+		"name":            computedOmittable("The provider's name for the vault (the reserve symbol for `EARN_PROVIDER_PROTOCOL_B`)."),
+		"curator":         computedOmittable("The vault's curators, comma-separated; null for providers without curators."),
 		"claimable_client_fee": computedOmittable("The client fee that can be released now, in raw on-chain units of the underlying asset " +
 			"(an integer in a string), excluding the service's own fee. Returned to a parent organization only: null when " +
 			"the provider is configured with a sub-organization."),
@@ -96,7 +117,8 @@ func earnVaultAttributes() map[string]schema.Attribute {
 			"when the service leaves it out, as it does for a sub-organization."),
 		"client_fee_wallet": computedOmittable("Address that receives the client fee payouts. Returned to a parent organization only: " +
 			"null for a sub-organization."),
-	}
+	})
+	return attrs
 }
 
 func (d *earnVaultsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -133,16 +155,12 @@ func earnVaultsFlatten(in []client.EarnEnabledVault) []earnVaultModel {
 	items := make([]earnVaultModel, 0, len(in))
 	for _, v := range in {
 		items = append(items, earnVaultModel{
-			VaultAddress:              optionalString(v.VaultAddress),
-			WrapperAddress:            optionalString(v.WrapperAddress),
-			Provider:                  optionalString(v.Provider),
-			Caip19:                    optionalString(v.Caip19),
+			earnVaultRefModel:         earnVaultRef(v.VaultAddress, v.WrapperAddress, v.Provider, v.Caip19, v.DepositsDisabled),
 			ApyPct:                    optionalString(v.ApyPct),
 			NetApyPct:                 optionalString(v.NetApyPct),
 			TotalDeposited:            optionalString(v.TotalDeposited),
 			Display:                   earnVaultsDisplay(v.Display),
 			ClientFeeBps:              optionalString(v.ClientFeeBps),
-			DepositsDisabled:          optionalBool(v.DepositsDisabled),
 			Name:                      optionalString(v.Name),
 			Curator:                   optionalString(v.Curator),
 			ClaimableClientFee:        optionalString(v.ClaimableClientFee),
