@@ -130,8 +130,7 @@ func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 
 func (d *activityDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	readModel(ctx, req, resp, func(m *activityDataSourceModel, diags *diag.Diagnostics) {
-		if d.pd == nil {
-			diags.AddError("Provider not configured", "The activity cannot be read before the provider is configured. This is always a bug in the provider; please report it.")
+		if d.notConfigured(d.pd != nil, diags) {
 			return
 		}
 		id := m.ActivityID.ValueString()

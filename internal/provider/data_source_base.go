@@ -23,6 +23,17 @@ func (d *dataSourceBase) Configure(_ context.Context, req datasource.ConfigureRe
 	d.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
+// notConfigured reports whether Configure failed to give the data source
+// what it reads with (ready is false), and then adds an error: the
+// framework configures a data source before Read, so that is a bug.
+func (d *dataSourceBase) notConfigured(ready bool, diags *diag.Diagnostics) bool {
+	if !ready {
+		diags.AddError("Provider not configured", "custody_"+d.typeName+" cannot be read before the provider is configured. "+
+			"This is always a bug in the provider; please report it.")
+	}
+	return !ready
+}
+
 // readModel is the frame of every Read: it reads the configuration into a
 // model, lets fill complete it from the service, and saves the model as
 // the state unless fill reported an error.

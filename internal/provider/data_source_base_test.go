@@ -2,9 +2,11 @@ package provider
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
 // TestDataSourcesConfigured checks, for every data source the provider
@@ -23,5 +25,16 @@ func TestDataSourcesConfigured(t *testing.T) {
 			t.Errorf("%T has the type name %q, empty or taken by another data source", ds, resp.TypeName)
 		}
 		seen[resp.TypeName] = true
+	}
+}
+
+func TestDataSourceNotConfigured(t *testing.T) {
+	d := &dataSourceBase{typeName: "activity"}
+	var diags diag.Diagnostics
+	if d.notConfigured(true, &diags) || diags.HasError() {
+		t.Fatalf("a configured data source: %v", diags)
+	}
+	if !d.notConfigured(false, &diags) || !diags.HasError() || !strings.Contains(diags[0].Detail(), "custody_activity cannot be read") {
+		t.Fatalf("an unconfigured data source: %v", diags)
 	}
 }

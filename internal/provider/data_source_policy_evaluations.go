@@ -67,8 +67,7 @@ func (d *policyEvaluationsDataSource) Schema(_ context.Context, _ datasource.Sch
 
 func (d *policyEvaluationsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	readModel(ctx, req, resp, func(m *policyEvaluationsDataSourceModel, diags *diag.Diagnostics) {
-		if d.pd == nil {
-			diags.AddError("Provider not configured", "The policy evaluations cannot be read before the provider is configured. This is always a bug in the provider; please report it.")
+		if d.notConfigured(d.pd != nil, diags) {
 			return
 		}
 		id := m.ActivityID.ValueString()

@@ -70,9 +70,7 @@ func (d *webhookVerificationKeysDataSource) Configure(_ context.Context, req dat
 
 func (d *webhookVerificationKeysDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	readModel(ctx, req, resp, func(m *webhookVerificationKeysDataSourceModel, diags *diag.Diagnostics) {
-		if d.keys == nil {
-			diags.AddError("Provider not configured",
-				"The webhook key set cannot be read before the provider is configured. This is always a bug in the provider; please report it.")
+		if d.notConfigured(d.keys != nil, diags) {
 			return
 		}
 		set, err := d.keys.KeySet(ctx)
