@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -25,9 +26,8 @@ import (
 )
 
 var (
-	_ resource.ResourceWithImportState      = &ipAllowlistResource{}
+	_ importableResource                    = &ipAllowlistResource{}
 	_ resource.ResourceWithConfigValidators = &ipAllowlistResource{}
-	_ resource.ResourceWithConfigure        = &ipAllowlistResource{}
 )
 
 // ipAllowlistOrgID is the id of the organization-level allowlist, which has
@@ -43,9 +43,11 @@ const ipAllowlistPublicKeyHelp = "must be an API key's public key: a compressed 
 	"66 characters starting with 02 or 03"
 
 // NewIPAllowlistResource is the custody_ip_allowlist resource.
-func NewIPAllowlistResource() resource.Resource { return &ipAllowlistResource{} }
+func NewIPAllowlistResource() resource.Resource {
+	return &ipAllowlistResource{resourceBase{typeName: "ip_allowlist"}}
+}
 
-type ipAllowlistResource struct{ pd *providerData }
+type ipAllowlistResource struct{ resourceBase }
 
 type ipAllowlistModel struct {
 	ID                types.String   `tfsdk:"id"`
@@ -56,16 +58,14 @@ type ipAllowlistModel struct {
 	Timeouts          timeouts.Value `tfsdk:"timeouts"`
 }
 
+func (m *ipAllowlistModel) timeoutsValue() timeouts.Value { return m.Timeouts }
+
 type ipAllowlistRuleModel struct {
 	CIDR  types.String `tfsdk:"cidr"`
 	Label types.String `tfsdk:"label"`
 }
 
 var ipAllowlistRuleType = types.ObjectType{AttrTypes: map[string]attr.Type{"cidr": types.StringType, "label": types.StringType}}
-
-func (r *ipAllowlistResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_ip_allowlist"
-}
 
 func (r *ipAllowlistResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
@@ -155,46 +155,28 @@ func (r *ipAllowlistResource) ConfigValidators(context.Context) []resource.Confi
 	return []resource.ConfigValidator{ipAllowlistEnabledScope{}}
 }
 
-func (r *ipAllowlistResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *ipAllowlistResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan ipAllowlistModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.set(ctx, &plan, timeout, "Error creating IP allowlist", &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.warnIfLockedOut(ctx, plan, &resp.Diagnostics)
+	r.apply(ctx, req.Plan, timeouts.Value.Create, "Error creating IP allowlist", &resp.State, &resp.Diagnostics)
 }
 
 func (r *ipAllowlistResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	r.apply(ctx, req.Plan, timeouts.Value.Update, "Error updating IP allowlist", &resp.State, &resp.Diagnostics)
+}
+
+// apply is Create and Update, which are the same activity: it sets the
+// planned allowlist, saves it and warns if the key has locked itself out.
+func (r *ipAllowlistResource) apply(ctx context.Context, from tfsdk.Plan, which timeoutOf, summary string, state *tfsdk.State, diags *diag.Diagnostics) {
 	var plan ipAllowlistModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, from, &plan, which, diags)
+	if !ok {
 		return
 	}
-	timeout, diags := plan.Timeouts.Update(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	r.set(ctx, &plan, timeout, summary, diags)
+	if diags.HasError() {
 		return
 	}
-	r.set(ctx, &plan, timeout, "Error updating IP allowlist", &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	r.warnIfLockedOut(ctx, plan, &resp.Diagnostics)
+	diags.Append(state.Set(ctx, &plan)...)
+	r.warnIfLockedOut(ctx, plan, diags)
 }
 
 // set submits the whole allowlist of plan (create and update are the same
@@ -254,27 +236,20 @@ func (r *ipAllowlistResource) warnIfLockedOut(ctx context.Context, plan ipAllowl
 }
 
 func (r *ipAllowlistResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state ipAllowlistModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	key := state.PublicKey.ValueString()
-	got, err := r.pd.client.GetIPAllowlist(ctx, client.GetIPAllowlistRequest{PublicKey: key})
-	if errors.Is(err, client.ErrNotFound) {
-		tflog.Warn(ctx, "IP allowlist no longer exists; removing it from state", map[string]any{"allowlist": ipAllowlistName(key)})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading IP allowlist", client.QueryGetIPAllowlist, ipAllowlistName(key), err)
-		return
-	}
-	resp.Diagnostics.Append(ipAllowlistFlatten(ctx, &state, got.Allowlist)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	refreshState(ctx, req, resp, func(m *ipAllowlistModel, diags *diag.Diagnostics) bool {
+		key := m.PublicKey.ValueString()
+		got, err := r.pd.client.GetIPAllowlist(ctx, client.GetIPAllowlistRequest{PublicKey: key})
+		if errors.Is(err, client.ErrNotFound) {
+			tflog.Warn(ctx, "IP allowlist no longer exists; removing it from state", map[string]any{"allowlist": ipAllowlistName(key)})
+			return false
+		}
+		if err != nil {
+			addAPIError(diags, "Error reading IP allowlist", client.QueryGetIPAllowlist, ipAllowlistName(key), err)
+			return false
+		}
+		diags.Append(ipAllowlistFlatten(ctx, m, got.Allowlist)...)
+		return true
+	})
 }
 
 // ipAllowlistFlatten copies what the service stores into m.
@@ -309,24 +284,13 @@ func ipAllowlistFlatten(ctx context.Context, m *ipAllowlistModel, a client.IPAll
 
 func (r *ipAllowlistResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state ipAllowlistModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := state.Timeouts.Delete(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, req.State, &state, timeouts.Value.Delete, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	params := client.RemoveIPAllowlistParams{PublicKey: state.PublicKey.ValueString()}
-	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).RemoveIPAllowlist, params)
-	if errors.Is(err, client.ErrNotFound) {
-		tflog.Warn(ctx, "IP allowlist was already removed", map[string]any{"allowlist": ipAllowlistName(params.PublicKey)})
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error deleting IP allowlist", client.OpRemoveIPAllowlist.Name, ipAllowlistName(params.PublicKey), err)
-	}
+	deleteByActivity(ctx, r.pd, timeout, (*client.Client).RemoveIPAllowlist, params,
+		client.OpRemoveIPAllowlist, ipAllowlistName(params.PublicKey), "Error deleting IP allowlist", &resp.Diagnostics)
 }
 
 // ImportState takes `organization` or an API key's public key.

@@ -22,7 +22,7 @@ import (
 func TestIPAllowlistWarnIfLockedOut(t *testing.T) {
 	e := newAccEmulator(t)
 	ctx := context.Background()
-	r := &ipAllowlistResource{pd: newProviderData(e.client, time.Minute)}
+	r := &ipAllowlistResource{resourceBase{pd: newProviderData(e.client, time.Minute)}}
 	org := ipAllowlistModel{PublicKey: types.StringNull()}
 	on := true
 	set := func(cidr string) {

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -24,15 +25,16 @@ import (
 )
 
 var (
-	_ resource.ResourceWithImportState      = &oauthProviderResource{}
+	_ importableResource                    = &oauthProviderResource{}
 	_ resource.ResourceWithConfigValidators = &oauthProviderResource{}
-	_ resource.ResourceWithConfigure        = &oauthProviderResource{}
 )
 
 // NewOauthProviderResource is the custody_oauth_provider resource.
-func NewOauthProviderResource() resource.Resource { return &oauthProviderResource{} }
+func NewOauthProviderResource() resource.Resource {
+	return &oauthProviderResource{resourceBase{typeName: "oauth_provider"}}
+}
 
-type oauthProviderResource struct{ pd *providerData }
+type oauthProviderResource struct{ resourceBase }
 
 type oauthProviderModel struct {
 	ID                 types.String      `tfsdk:"id"`
@@ -48,9 +50,7 @@ type oauthProviderModel struct {
 	Timeouts           timeouts.Value    `tfsdk:"timeouts"`
 }
 
-func (r *oauthProviderResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_oauth_provider"
-}
+func (m *oauthProviderModel) timeoutsValue() timeouts.Value { return m.Timeouts }
 
 // oauthProviderClaim is the schema of issuer, subject and audience: set
 // in configuration (the claims variant) or read back from the service.
@@ -160,10 +160,6 @@ func (r *oauthProviderResource) ConfigValidators(context.Context) []resource.Con
 	}
 }
 
-func (r *oauthProviderResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 // oauthProviderListKey caches one user's providers for one command.
 func oauthProviderListKey(userID string) string { return "oauth_providers/" + userID }
 
@@ -176,17 +172,12 @@ func cachedOauthProviders(ctx context.Context, pd *providerData, userID string) 
 }
 
 func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan oauthProviderModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	// The write-only token is null in the plan; only the config has it.
 	var tokenWO types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("oidc_token_wo"), &tokenWO)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	var plan oauthProviderModel
+	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Create, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	op := client.OauthProviderParams{ProviderName: plan.ProviderName.ValueString()}
@@ -281,24 +272,20 @@ func oauthProviderFlatten(m *oauthProviderModel, p client.OauthProvider) {
 }
 
 func (r *oauthProviderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state oauthProviderModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	userID, id := state.UserID.ValueString(), state.ID.ValueString()
-	got, err := r.find(ctx, userID, id)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading OAuth provider", client.QueryGetOauthProviders, fmt.Sprintf("provider %s of user %s", id, userID), err)
-		return
-	}
-	if got == nil {
-		tflog.Warn(ctx, "OAuth provider no longer exists; removing it from state", map[string]any{"provider_id": id, "user_id": userID})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	oauthProviderFlatten(&state, *got)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	refreshState(ctx, req, resp, func(m *oauthProviderModel, diags *diag.Diagnostics) bool {
+		userID, id := m.UserID.ValueString(), m.ID.ValueString()
+		got, err := r.find(ctx, userID, id)
+		if err != nil {
+			addAPIError(diags, "Error reading OAuth provider", client.QueryGetOauthProviders, fmt.Sprintf("provider %s of user %s", id, userID), err)
+			return false
+		}
+		if got == nil {
+			tflog.Warn(ctx, "OAuth provider no longer exists; removing it from state", map[string]any{"provider_id": id, "user_id": userID})
+			return false
+		}
+		oauthProviderFlatten(m, *got)
+		return true
+	})
 }
 
 // Update is reached only when timeouts alone change: every other attribute
@@ -315,26 +302,14 @@ func (r *oauthProviderResource) Update(ctx context.Context, req resource.UpdateR
 
 func (r *oauthProviderResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state oauthProviderModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := state.Timeouts.Delete(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, req.State, &state, timeouts.Value.Delete, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	userID, id := state.UserID.ValueString(), state.ID.ValueString()
 	params := client.DeleteOauthProvidersParams{UserID: userID, ProviderIDs: []string{id}}
-	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).DeleteOauthProviders, params)
-	r.pd.lists.forget(oauthProviderListKey(userID))
-	if errors.Is(err, client.ErrNotFound) {
-		tflog.Warn(ctx, "OAuth provider was already deleted", map[string]any{"provider_id": id, "user_id": userID})
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error deleting OAuth provider", client.OpDeleteOauthProviders.Name, fmt.Sprintf("provider %s of user %s", id, userID), err)
-	}
+	deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeleteOauthProviders, params, client.OpDeleteOauthProviders,
+		fmt.Sprintf("provider %s of user %s", id, userID), "Error deleting OAuth provider", &resp.Diagnostics, oauthProviderListKey(userID))
 }
 
 // ImportState takes `<user_id>/<provider_id>`: the service lists providers

@@ -15,22 +15,21 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ resource.Resource                = &organizationNameResource{}
-	_ resource.ResourceWithConfigure   = &organizationNameResource{}
-	_ resource.ResourceWithImportState = &organizationNameResource{}
-)
+var _ importableResource = &organizationNameResource{}
 
 // NewOrganizationNameResource is the custody_organization_name resource.
-func NewOrganizationNameResource() resource.Resource { return &organizationNameResource{} }
+func NewOrganizationNameResource() resource.Resource {
+	return &organizationNameResource{resourceBase{typeName: "organization_name"}}
+}
 
-type organizationNameResource struct{ pd *providerData }
+type organizationNameResource struct{ resourceBase }
 
 type organizationNameModel struct {
 	ID       types.String   `tfsdk:"id"`
@@ -38,9 +37,7 @@ type organizationNameModel struct {
 	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
 
-func (r *organizationNameResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_organization_name"
-}
+func (m *organizationNameModel) timeoutsValue() timeouts.Value { return m.Timeouts }
 
 func (r *organizationNameResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	const wait = "How long to wait for the rename, including approvals by other users (consensus), as a Go duration such as `30m`. " +
@@ -78,14 +75,10 @@ func (r *organizationNameResource) Schema(ctx context.Context, _ resource.Schema
 	}
 }
 
-func (r *organizationNameResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-// rename submits the new name with the given timeout and fills m from the
-// activity's answer: the service stores the name as sent, so nothing is
-// read back.
-func (r *organizationNameResource) rename(ctx context.Context, m *organizationNameModel, timeout time.Duration, diags *diag.Diagnostics) {
+// rename submits the new name with the given timeout and saves m, filled
+// from the activity's answer, as the state: the service stores the name as
+// sent, so nothing is read back.
+func (r *organizationNameResource) rename(ctx context.Context, m *organizationNameModel, timeout time.Duration, state *tfsdk.State, diags *diag.Diagnostics) {
 	params := client.UpdateOrganizationNameParams{OrganizationName: m.Name.ValueString()}
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdateOrganizationName, params)
 	if err != nil {
@@ -96,6 +89,9 @@ func (r *organizationNameResource) rename(ctx context.Context, m *organizationNa
 	// The result names the organization; the configured one stands in if
 	// a service leaves it out.
 	r.checkOrganization(cmp.Or(out.Result.OrganizationID, r.pd.client.OrganizationID()), m, diags)
+	if !diags.HasError() {
+		diags.Append(state.Set(ctx, m)...)
+	}
 }
 
 // checkOrganization sets m's id to org, unless m already manages another
@@ -127,47 +123,25 @@ func (r *organizationNameResource) readInto(ctx context.Context, m *organization
 
 func (r *organizationNameResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan organizationNameModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
+	if timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Create, &resp.Diagnostics); ok {
+		r.rename(ctx, &plan, timeout, &resp.State, &resp.Diagnostics)
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.rename(ctx, &plan, timeout, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 func (r *organizationNameResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state organizationNameModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	// The organization cannot disappear while the provider's key works, so
 	// there is no "gone" case: a failing whoami is an error.
-	r.readInto(ctx, &state, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	refreshState(ctx, req, resp, func(m *organizationNameModel, diags *diag.Diagnostics) bool {
+		r.readInto(ctx, m, diags)
+		return true
+	})
 }
 
 func (r *organizationNameResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state organizationNameModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Update, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	// Only timeouts changed: renaming to the same name would submit an
@@ -177,11 +151,7 @@ func (r *organizationNameResource) Update(ctx context.Context, req resource.Upda
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
-	r.rename(ctx, &plan, timeout, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.rename(ctx, &plan, timeout, &resp.State, &resp.Diagnostics)
 }
 
 // Delete submits nothing: the organization keeps its name, and only

@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -22,16 +22,12 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
 
-var (
-	_ resource.Resource                = &policyResource{}
-	_ resource.ResourceWithConfigure   = &policyResource{}
-	_ resource.ResourceWithImportState = &policyResource{}
-)
+var _ importableResource = &policyResource{}
 
 // NewPolicyResource is the custody_policy resource.
-func NewPolicyResource() resource.Resource { return &policyResource{} }
+func NewPolicyResource() resource.Resource { return &policyResource{resourceBase{typeName: "policy"}} }
 
-type policyResource struct{ pd *providerData }
+type policyResource struct{ resourceBase }
 
 type policyModel struct {
 	ID        types.String      `tfsdk:"id"`
@@ -46,9 +42,7 @@ type policyModel struct {
 	Timeouts  timeouts.Value    `tfsdk:"timeouts"`
 }
 
-func (r *policyResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_policy"
-}
+func (m *policyModel) timeoutsValue() timeouts.Value { return m.Timeouts }
 
 // policyExpressionValidators refuse an empty expression: the service stores
 // an absent expression as "", which this resource reads back as null, so a
@@ -164,10 +158,6 @@ func policyTimeoutsAttribute(ctx context.Context) schema.Attribute {
 		"How long create, update and delete wait for their activity, approvals included.")
 }
 
-func (r *policyResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 // flattenContent copies what the service stores of a policy into the
 // model, all but the timestamps; timeouts stay as they are.
 func (m *policyModel) flattenContent(p *client.Policy) {
@@ -189,13 +179,8 @@ func (m *policyModel) sameContent(o *policyModel) bool {
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan policyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Create(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Create, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	// Null expressions become "" and are left out by the client (omitempty).
@@ -230,42 +215,38 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 }
 
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state policyModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := state.ID.ValueString()
-	list, err := cachedPolicies(ctx, r.pd)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading policy", client.QueryListPolicies, "policy "+id, err)
-		return
-	}
-	got, found := list.byID[id]
-	if !found {
-		tflog.Warn(ctx, "policy no longer exists; removing it from state so that it is planned for creation", map[string]any{"policy_id": id})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	fresh := state
-	fresh.flattenContent(got)
-	// The timestamps in state came from activities (see the schema); the
-	// service's are taken only where state has none (import) and, for
-	// updated_at, when the policy changed outside Terraform.
-	created, cerr := renderTimestamp(got.CreatedAt)
-	updated, uerr := renderTimestamp(got.UpdatedAt)
-	if err := errors.Join(cerr, uerr); err != nil {
-		resp.Diagnostics.AddError("Error reading policy", fmt.Sprintf("list_policies answered a timestamp of policy %s that the provider "+
-			"cannot read (%v); this is always a bug in the provider or the service", id, err))
-		return
-	}
-	if state.CreatedAt.IsNull() || state.CreatedAt.IsUnknown() {
-		fresh.CreatedAt = created
-	}
-	if !state.sameContent(&fresh) || state.UpdatedAt.IsNull() || state.UpdatedAt.IsUnknown() {
-		fresh.UpdatedAt = updated
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &fresh)...)
+	refreshState(ctx, req, resp, func(m *policyModel, diags *diag.Diagnostics) bool {
+		state := *m
+		id := state.ID.ValueString()
+		list, err := cachedPolicies(ctx, r.pd)
+		if err != nil {
+			addAPIError(diags, "Error reading policy", client.QueryListPolicies, "policy "+id, err)
+			return false
+		}
+		got, found := list.byID[id]
+		if !found {
+			tflog.Warn(ctx, "policy no longer exists; removing it from state so that it is planned for creation", map[string]any{"policy_id": id})
+			return false
+		}
+		m.flattenContent(got)
+		// The timestamps in state came from activities (see the schema); the
+		// service's are taken only where state has none (import) and, for
+		// updated_at, when the policy changed outside Terraform.
+		created, cerr := renderTimestamp(got.CreatedAt)
+		updated, uerr := renderTimestamp(got.UpdatedAt)
+		if err := errors.Join(cerr, uerr); err != nil {
+			diags.AddError("Error reading policy", fmt.Sprintf("list_policies answered a timestamp of policy %s that the provider "+
+				"cannot read (%v); this is always a bug in the provider or the service", id, err))
+			return false
+		}
+		if state.CreatedAt.IsNull() || state.CreatedAt.IsUnknown() {
+			m.CreatedAt = created
+		}
+		if !state.sameContent(m) || state.UpdatedAt.IsNull() || state.UpdatedAt.IsUnknown() {
+			m.UpdatedAt = updated
+		}
+		return true
+	})
 }
 
 // policyChange returns a pointer to the planned value when it differs from
@@ -281,14 +262,9 @@ func policyChange(plan, state types.String) *string {
 
 func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state policyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Update, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
@@ -317,28 +293,11 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 
 func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state policyModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := state.Timeouts.Delete(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, req.State, &state, timeouts.Value.Delete, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
-	params := client.DeletePolicyParams{PolicyID: id}
-	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).DeletePolicy, params)
-	r.pd.lists.forget(policiesListKey)
-	if errors.Is(err, client.ErrNotFound) {
-		tflog.Info(ctx, "policy was already deleted", map[string]any{"policy_id": id})
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error deleting policy", client.OpDeletePolicy.Name, "policy "+id, err)
-	}
-}
-
-func (r *policyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeletePolicy, client.DeletePolicyParams{PolicyID: id},
+		client.OpDeletePolicy, "policy "+id, "Error deleting policy", &resp.Diagnostics, policiesListKey)
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -10,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -23,11 +21,7 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ resource.Resource                = &privateKeyTagResource{}
-	_ resource.ResourceWithConfigure   = &privateKeyTagResource{}
-	_ resource.ResourceWithImportState = &privateKeyTagResource{}
-)
+var _ importableResource = &privateKeyTagResource{}
 
 // List cache keys. The cached values are the client's response pointers, so
 // that any other resource or data source sharing a key gets the same type.
@@ -37,9 +31,11 @@ const (
 )
 
 // NewPrivateKeyTagResource is the custody_private_key_tag resource.
-func NewPrivateKeyTagResource() resource.Resource { return &privateKeyTagResource{} }
+func NewPrivateKeyTagResource() resource.Resource {
+	return &privateKeyTagResource{resourceBase{typeName: "private_key_tag"}}
+}
 
-type privateKeyTagResource struct{ pd *providerData }
+type privateKeyTagResource struct{ resourceBase }
 
 type privateKeyTagModel struct {
 	ID            types.String   `tfsdk:"id"`
@@ -48,9 +44,7 @@ type privateKeyTagModel struct {
 	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
 
-func (r *privateKeyTagResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_private_key_tag"
-}
+func (m *privateKeyTagModel) timeoutsValue() timeouts.Value { return m.Timeouts }
 
 func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	const wait = " as a Go duration such as `30m`, approvals by other users (consensus) included. Defaults to the provider's `approval_timeout`."
@@ -105,18 +99,12 @@ func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaReq
 	}
 }
 
-func (r *privateKeyTagResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan privateKeyTagModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Create, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
 	keys := privateKeyTagStrings(ctx, plan.PrivateKeyIDs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -138,32 +126,22 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 }
 
 func (r *privateKeyTagResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state privateKeyTagModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	found := r.readInto(ctx, &state, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		tflog.Warn(ctx, "private key tag not found; removing it from state", map[string]any{"private_key_tag_id": state.ID.ValueString()})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	refreshState(ctx, req, resp, func(m *privateKeyTagModel, diags *diag.Diagnostics) bool {
+		found := r.readInto(ctx, m, diags)
+		if !found && !diags.HasError() {
+			tflog.Warn(ctx, "private key tag not found; removing it from state", map[string]any{"private_key_tag_id": m.ID.ValueString()})
+		}
+		return found
+	})
 }
 
 func (r *privateKeyTagResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state privateKeyTagModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Update, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, diags := plan.Timeouts.Update(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
 	want := privateKeyTagStrings(ctx, plan.PrivateKeyIDs, &resp.Diagnostics)
 	have := privateKeyTagStrings(ctx, state.PrivateKeyIDs, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -196,30 +174,14 @@ func (r *privateKeyTagResource) Update(ctx context.Context, req resource.UpdateR
 
 func (r *privateKeyTagResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state privateKeyTagModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := state.Timeouts.Delete(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, req.State, &state, timeouts.Value.Delete, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
-	params := client.DeletePrivateKeyTagsParams{PrivateKeyTagIDs: []string{id}}
-	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).DeletePrivateKeyTags, params)
-	r.forgetLists()
-	if errors.Is(err, client.ErrNotFound) {
-		tflog.Warn(ctx, "private key tag already deleted", map[string]any{"private_key_tag_id": id})
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error deleting private key tag", client.OpDeletePrivateKeyTags.Name, "private key tag "+id, err)
-	}
-}
-
-func (r *privateKeyTagResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeletePrivateKeyTags, client.DeletePrivateKeyTagsParams{PrivateKeyTagIDs: []string{id}},
+		client.OpDeletePrivateKeyTags, "private key tag "+id, "Error deleting private key tag", &resp.Diagnostics,
+		privateKeyTagsListKey, privateKeysListKey)
 }
 
 // forgetLists drops both lists after a write: a tag change moves the tag

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -26,11 +24,7 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	_ resource.Resource                = &webhookEndpointResource{}
-	_ resource.ResourceWithConfigure   = &webhookEndpointResource{}
-	_ resource.ResourceWithImportState = &webhookEndpointResource{}
-)
+var _ importableResource = &webhookEndpointResource{}
 
 // webhookEndpointsListKey caches *client.ListWebhookEndpointsResponse.
 const webhookEndpointsListKey = "webhook_endpoints"
@@ -39,9 +33,11 @@ const webhookEndpointsListKey = "webhook_endpoints"
 var webhookEventTypes = []string{"ACTIVITY_UPDATES", "BALANCE_CONFIRMED_UPDATES", "BALANCE_FINALIZED_UPDATES", "SEND_TRANSACTION_STATUS_UPDATES"}
 
 // NewWebhookEndpointResource is the custody_webhook_endpoint resource.
-func NewWebhookEndpointResource() resource.Resource { return &webhookEndpointResource{} }
+func NewWebhookEndpointResource() resource.Resource {
+	return &webhookEndpointResource{resourceBase{typeName: "webhook_endpoint"}}
+}
 
-type webhookEndpointResource struct{ pd *providerData }
+type webhookEndpointResource struct{ resourceBase }
 
 type webhookEndpointModel struct {
 	ID            types.String   `tfsdk:"id"`
@@ -51,6 +47,8 @@ type webhookEndpointModel struct {
 	Subscriptions types.Set      `tfsdk:"subscriptions"`
 	Timeouts      timeouts.Value `tfsdk:"timeouts"`
 }
+
+func (m *webhookEndpointModel) timeoutsValue() timeouts.Value { return m.Timeouts }
 
 type webhookSubscriptionModel struct {
 	EventType   types.String         `tfsdk:"event_type"`
@@ -63,10 +61,6 @@ var webhookSubscriptionType = types.ObjectType{AttrTypes: map[string]attr.Type{
 	"filters_json": jsontypes.NormalizedType{},
 	"is_active":    types.BoolType,
 }}
-
-func (r *webhookEndpointResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_webhook_endpoint"
-}
 
 func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	const wait = " as a Go duration such as `30m`, approvals by other users (consensus) included. Defaults to the provider's `approval_timeout`."
@@ -151,18 +145,12 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 	}
 }
 
-func (r *webhookEndpointResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *webhookEndpointResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan webhookEndpointModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Create, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
 	subs := webhookExpandSubscriptions(ctx, plan.Subscriptions, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -204,43 +192,31 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 }
 
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state webhookEndpointModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := state.ID.ValueString()
-	list, err := cachedList(ctx, r.pd.lists, webhookEndpointsListKey,
-		func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
-			return r.pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
-		})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error reading webhook endpoint", client.QueryListWebhookEndpoints, "webhook endpoint "+id, err)
-		return
-	}
-	i := slices.IndexFunc(list.WebhookEndpoints, func(ep client.WebhookEndpoint) bool { return ep.EndpointID == id })
-	if i < 0 {
-		tflog.Warn(ctx, "webhook endpoint not found; removing it from state", map[string]any{"endpoint_id": id})
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	webhookFlatten(ctx, &state, list.WebhookEndpoints[i], &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	refreshState(ctx, req, resp, func(m *webhookEndpointModel, diags *diag.Diagnostics) bool {
+		id := m.ID.ValueString()
+		list, err := cachedList(ctx, r.pd.lists, webhookEndpointsListKey,
+			func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
+				return r.pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
+			})
+		if err != nil {
+			addAPIError(diags, "Error reading webhook endpoint", client.QueryListWebhookEndpoints, "webhook endpoint "+id, err)
+			return false
+		}
+		i := slices.IndexFunc(list.WebhookEndpoints, func(ep client.WebhookEndpoint) bool { return ep.EndpointID == id })
+		if i < 0 {
+			tflog.Warn(ctx, "webhook endpoint not found; removing it from state", map[string]any{"endpoint_id": id})
+			return false
+		}
+		webhookFlatten(ctx, m, list.WebhookEndpoints[i], diags)
+		return true
+	})
 }
 
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state webhookEndpointModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := plan.Timeouts.Update(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Update, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
@@ -289,30 +265,13 @@ func (r *webhookEndpointResource) update(ctx context.Context, timeout time.Durat
 
 func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state webhookEndpointModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := state.Timeouts.Delete(ctx, r.pd.approvalTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	timeout, ok := r.readTimed(ctx, req.State, &state, timeouts.Value.Delete, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	id := state.ID.ValueString()
-	params := client.DeleteWebhookEndpointParams{EndpointID: id}
-	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).DeleteWebhookEndpoint, params)
-	r.pd.lists.forget(webhookEndpointsListKey)
-	if errors.Is(err, client.ErrNotFound) {
-		tflog.Warn(ctx, "webhook endpoint already deleted", map[string]any{"endpoint_id": id})
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error deleting webhook endpoint", client.OpDeleteWebhookEndpoint.Name, "webhook endpoint "+id, err)
-	}
-}
-
-func (r *webhookEndpointResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeleteWebhookEndpoint, client.DeleteWebhookEndpointParams{EndpointID: id},
+		client.OpDeleteWebhookEndpoint, "webhook endpoint "+id, "Error deleting webhook endpoint", &resp.Diagnostics, webhookEndpointsListKey)
 }
 
 // webhookExpandSubscriptions turns the planned set into API parameters,

@@ -1,0 +1,112 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// importableResource is what every resource of this provider is: it takes
+// the provider's data in Configure and can be imported.
+type importableResource interface {
+	resource.ResourceWithConfigure
+	resource.ResourceWithImportState
+}
+
+// resourceBase is what every resource has in common, as dataSourceBase is
+// for data sources: its type name and the provider's data, which Configure
+// sets. A resource embeds it and adds Schema and the CRUD methods.
+type resourceBase struct {
+	typeName string // the name after "custody_"
+	pd       *providerData
+}
+
+func (r *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + r.typeName
+}
+
+func (r *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ImportState takes the import id as the id attribute. A resource whose
+// import id says more (a user and a provider, a scope) declares its own.
+func (r *resourceBase) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// timedModel is a resource model with a timeouts attribute.
+type timedModel interface{ timeoutsValue() timeouts.Value }
+
+// timeoutOf is timeouts.Value.Create, Update or Delete: the timeout of one
+// operation, or the default given.
+type timeoutOf func(timeouts.Value, context.Context, time.Duration) (time.Duration, diag.Diagnostics)
+
+// planOrState is req.Plan or req.State.
+type planOrState interface {
+	Get(ctx context.Context, target any) diag.Diagnostics
+}
+
+// readTimed is the start of Create, Update and Delete: it reads the plan or
+// state (from) into m and returns the timeout of the operation that which
+// names; the provider's approval_timeout is the default. ok is false when diags holds an error.
+func (r *resourceBase) readTimed(ctx context.Context, from planOrState, m timedModel, which timeoutOf, diags *diag.Diagnostics,
+) (timeout time.Duration, ok bool) {
+	diags.Append(from.Get(ctx, m)...)
+	if diags.HasError() {
+		return 0, false
+	}
+	timeout, d := which(m.timeoutsValue(), ctx, r.pd.approvalTimeout)
+	diags.Append(d...)
+	return timeout, !diags.HasError()
+}
+
+// deleteByActivity submits the delete activity of object (e.g. "policy
+// <id>", for messages) and waits for it, then drops the cached lists
+// that held the object. An object already gone counts as deleted.
+func deleteByActivity[P, R any](ctx context.Context, pd *providerData, timeout time.Duration, submit submitFunc[P, R], params P,
+	op client.Operation, object, summary string, diags *diag.Diagnostics, lists ...string,
+) {
+	_, err := runActivity(ctx, pd, timeout, submit, params)
+	for _, key := range lists {
+		pd.lists.forget(key)
+	}
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, object+" was already deleted")
+		return
+	}
+	if err != nil {
+		addAPIError(diags, summary, op.Name, object, err)
+	}
+}
+
+// refreshState is the frame of every Read: it reads the state into a model
+// and lets refresh bring it up to date from the service. The model is
+// saved unless refresh reported an error; when refresh finds the object
+// gone (found is false, and it has logged why), the resource leaves the
+// state, so that the next plan creates it again.
+func refreshState[M any](ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse,
+	refresh func(m *M, diags *diag.Diagnostics) (found bool),
+) {
+	var m M
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found := refresh(&m, &resp.Diagnostics)
+	switch {
+	case resp.Diagnostics.HasError():
+	case !found:
+		resp.State.RemoveResource(ctx)
+	default:
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	}
+}
