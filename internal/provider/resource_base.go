@@ -6,9 +6,15 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -42,6 +48,14 @@ func (r *resourceBase) Configure(_ context.Context, req resource.ConfigureReques
 func (r *resourceBase) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 }
+
+// resourceTimeouts is the timeouts attribute, embedded in the model of
+// every resource that waits for activities.
+type resourceTimeouts struct {
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (t *resourceTimeouts) timeoutsValue() timeouts.Value { return t.Timeouts }
 
 // timedModel is a resource model with a timeouts attribute.
 type timedModel interface{ timeoutsValue() timeouts.Value }
@@ -109,4 +123,23 @@ func refreshState[M any](ctx context.Context, req resource.ReadRequest, resp *re
 	default:
 		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 	}
+}
+
+// idAttribute is the id attribute of a resource: assigned when the object
+// is created and the same for as long as it exists.
+func idAttribute(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: desc,
+		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+}
+
+// nameAttribute is the required name of an object: 1 to 256 bytes, not
+// only spaces, as the service accepts.
+func nameAttribute(desc string, modifiers ...planmodifier.String) schema.StringAttribute {
+	return schema.StringAttribute{Required: true, MarkdownDescription: desc, PlanModifiers: modifiers,
+		Validators: []validator.String{stringvalidator.LengthBetween(1, 256), notBlank()}}
+}
+
+// timestampAttribute is a read-only RFC 3339 timestamp of a resource.
+func timestampAttribute(desc string, modifiers ...planmodifier.String) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, CustomType: timetypes.RFC3339Type{}, MarkdownDescription: desc, PlanModifiers: modifiers}
 }

@@ -50,15 +50,13 @@ func NewIPAllowlistResource() resource.Resource {
 type ipAllowlistResource struct{ resourceBase }
 
 type ipAllowlistModel struct {
-	ID                types.String   `tfsdk:"id"`
-	PublicKey         types.String   `tfsdk:"public_key"`
-	Enabled           types.Bool     `tfsdk:"enabled"`
-	OnEvaluationError types.String   `tfsdk:"on_evaluation_error"`
-	Rules             types.Set      `tfsdk:"rules"`
-	Timeouts          timeouts.Value `tfsdk:"timeouts"`
+	ID                types.String `tfsdk:"id"`
+	PublicKey         types.String `tfsdk:"public_key"`
+	Enabled           types.Bool   `tfsdk:"enabled"`
+	OnEvaluationError types.String `tfsdk:"on_evaluation_error"`
+	Rules             types.Set    `tfsdk:"rules"`
+	resourceTimeouts
 }
-
-func (m *ipAllowlistModel) timeoutsValue() timeouts.Value { return m.Timeouts }
 
 type ipAllowlistRuleModel struct {
 	CIDR  types.String `tfsdk:"cidr"`
@@ -89,11 +87,7 @@ func (r *ipAllowlistResource) Schema(ctx context.Context, _ resource.SchemaReque
 			"`get_ip_allowlist`: rules, `enabled` or `on_evaluation_error` changed outside Terraform show as an update, and an " +
 			"allowlist removed outside Terraform is planned for creation again. Import with `organization` or the key's public key.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`organization` for the organization-level allowlist, otherwise the API key's public key.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": idAttribute("`organization` for the organization-level allowlist, otherwise the API key's public key."),
 			"public_key": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "The API key whose own allowlist this is: its public key, a compressed P-256 point in " +

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -47,10 +46,8 @@ type oauthProviderModel struct {
 	Subject            types.String      `tfsdk:"subject"`
 	Audience           types.String      `tfsdk:"audience"`
 	CreatedAt          timetypes.RFC3339 `tfsdk:"created_at"`
-	Timeouts           timeouts.Value    `tfsdk:"timeouts"`
+	resourceTimeouts
 }
-
-func (m *oauthProviderModel) timeoutsValue() timeouts.Value { return m.Timeouts }
 
 // oauthProviderClaim is the schema of issuer, subject and audience: set
 // in configuration (the claims variant) or read back from the service.
@@ -86,23 +83,15 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"Import with `<user_id>/<provider_id>`. The service never returns the token, so import a provider with a " +
 			"configuration that sets the claims; a configuration with a token would plan a replacement after import.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The provider id the service assigned.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": idAttribute("The provider id the service assigned."),
 			"user_id": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The user the provider belongs to; the user must exist. Changing it replaces the provider.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators:          []validator.String{notBlank()},
 			},
-			"provider_name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "A name for the provider, e.g. `google` (1 to 256 bytes, not blank). Changing it replaces the provider.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{stringvalidator.LengthBetween(1, 256), notBlank()},
-			},
+			"provider_name": nameAttribute("A name for the provider, e.g. `google` (1 to 256 bytes, not blank). Changing it replaces "+
+				"the provider.", stringplanmodifier.RequiresReplace()),
 			"oidc_token": schema.StringAttribute{
 				Optional:  true,
 				Sensitive: true,
@@ -129,14 +118,10 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"issuer":   oauthProviderClaim("The token issuer (`iss`), an authentication server URL such as `https://accounts.google.com`."),
 			"subject":  oauthProviderClaim("The expected `sub` of tokens: the user's id at the issuer."),
 			"audience": oauthProviderClaim("The expected `aud` of tokens: the application's client id."),
-			"created_at": schema.StringAttribute{
-				Computed:   true,
-				CustomType: timetypes.RFC3339Type{},
-				MarkdownDescription: "When the provider was created (RFC 3339, UTC): for a provider this resource created, the time " +
-					"its activity completed, as the activity's answer says; for an imported one, the service's `createdAt`. It is set " +
-					"once and never refreshed, so that the service's record, which may differ slightly, never shows as a change.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"created_at": timestampAttribute("When the provider was created (RFC 3339, UTC): for a provider this resource created, the time "+
+				"its activity completed, as the activity's answer says; for an imported one, the service's `createdAt`. It is set "+
+				"once and never refreshed, so that the service's record, which may differ slightly, never shows as a change.",
+				stringplanmodifier.UseStateForUnknown()),
 			"timeouts": oauthProviderTimeouts(ctx),
 		},
 	}

@@ -7,14 +7,10 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -32,12 +28,10 @@ func NewOrganizationNameResource() resource.Resource {
 type organizationNameResource struct{ resourceBase }
 
 type organizationNameModel struct {
-	ID       types.String   `tfsdk:"id"`
-	Name     types.String   `tfsdk:"name"`
-	Timeouts timeouts.Value `tfsdk:"timeouts"`
+	ID   types.String `tfsdk:"id"`
+	Name types.String `tfsdk:"name"`
+	resourceTimeouts
 }
-
-func (m *organizationNameModel) timeoutsValue() timeouts.Value { return m.Timeouts }
 
 func (r *organizationNameResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	const wait = "How long to wait for the rename, including approvals by other users (consensus), as a Go duration such as `30m`. " +
@@ -57,19 +51,8 @@ func (r *organizationNameResource) Schema(ctx context.Context, _ resource.Schema
 			"Import with the organization id the provider is configured for: " +
 			"`terraform import custody_organization_name.this <organization id>`; any other id is refused.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The organization id (the provider's `organization_id`); also the import id.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The organization's name: 1 to 256 bytes, not only spaces. Changed in place.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(1, 256),
-					notBlank(),
-				},
-			},
+			"id":       idAttribute("The organization id (the provider's `organization_id`); also the import id."),
+			"name":     nameAttribute("The organization's name: 1 to 256 bytes, not only spaces. Changed in place."),
 			"timeouts": to,
 		},
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -39,10 +38,8 @@ type policyModel struct {
 	Notes     types.String      `tfsdk:"notes"`
 	CreatedAt timetypes.RFC3339 `tfsdk:"created_at"`
 	UpdatedAt timetypes.RFC3339 `tfsdk:"updated_at"`
-	Timeouts  timeouts.Value    `tfsdk:"timeouts"`
+	resourceTimeouts
 }
-
-func (m *policyModel) timeoutsValue() timeouts.Value { return m.Timeouts }
 
 // policyExpressionValidators refuse an empty expression: the service stores
 // an absent expression as "", which this resource reads back as null, so a
@@ -77,19 +74,8 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			"`custody_policy` resources and data sources, so a change made outside Terraform shows as an update and a deleted " +
 			"policy is planned for creation again. Import with the policy id: `terraform import custody_policy.example <policy id>`.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The policy id assigned by the service; also the import id.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The policy's name: 1 to 256 bytes, not only spaces. Changed in place.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(1, 256),
-					notBlank(),
-				},
-			},
+			"id":   idAttribute("The policy id assigned by the service; also the import id."),
+			"name": nameAttribute("The policy's name: 1 to 256 bytes, not only spaces. Changed in place."),
 			"effect": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "What the policy does to the activities it matches: `EFFECT_ALLOW` or `EFFECT_DENY`. Changed in place.",
@@ -126,24 +112,16 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 				Default:             stringdefault.StaticString(""),
 				MarkdownDescription: "Free text about the policy. Defaults to the empty string (the service requires notes, and stores \"\" for none).",
 			},
-			"created_at": schema.StringAttribute{
-				Computed:   true,
-				CustomType: timetypes.RFC3339Type{},
-				MarkdownDescription: "When the policy was created (RFC 3339, UTC): for a policy this resource created, the time its " +
-					"`create_policies` activity completed, as the activity's answer says; for an imported policy, the service's `createdAt`. " +
-					"It is set once and never refreshed, because the service's own record may differ slightly from the activity's time " +
-					"and a refresh that moved it would report a change nobody made." + policyTimestampWhy,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"created_at": timestampAttribute("When the policy was created (RFC 3339, UTC): for a policy this resource created, the time its "+
+				"`create_policies` activity completed, as the activity's answer says; for an imported policy, the service's `createdAt`. "+
+				"It is set once and never refreshed, because the service's own record may differ slightly from the activity's time "+
+				"and a refresh that moved it would report a change nobody made."+policyTimestampWhy,
+				stringplanmodifier.UseStateForUnknown()),
 			// No UseStateForUnknown: every update moves it, so it is unknown
 			// in an update plan and set from the update's activity.
-			"updated_at": schema.StringAttribute{
-				Computed:   true,
-				CustomType: timetypes.RFC3339Type{},
-				MarkdownDescription: "When the policy last changed (RFC 3339, UTC): the time the last activity this resource submitted " +
-					"for it completed, as the activity's answer says. When a refresh finds the policy changed outside Terraform, it takes " +
-					"the service's `updatedAt`, so the change and its time show together." + policyTimestampWhy,
-			},
+			"updated_at": timestampAttribute("When the policy last changed (RFC 3339, UTC): the time the last activity this resource submitted " +
+				"for it completed, as the activity's answer says. When a refresh finds the policy changed outside Terraform, it takes " +
+				"the service's `updatedAt`, so the change and its time show together." + policyTimestampWhy),
 			"timeouts": policyTimeoutsAttribute(ctx),
 		},
 	}

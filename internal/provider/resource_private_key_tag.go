@@ -11,9 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -38,13 +36,11 @@ func NewPrivateKeyTagResource() resource.Resource {
 type privateKeyTagResource struct{ resourceBase }
 
 type privateKeyTagModel struct {
-	ID            types.String   `tfsdk:"id"`
-	Name          types.String   `tfsdk:"name"`
-	PrivateKeyIDs types.Set      `tfsdk:"private_key_ids"`
-	Timeouts      timeouts.Value `tfsdk:"timeouts"`
+	ID            types.String `tfsdk:"id"`
+	Name          types.String `tfsdk:"name"`
+	PrivateKeyIDs types.Set    `tfsdk:"private_key_ids"`
+	resourceTimeouts
 }
-
-func (m *privateKeyTagModel) timeoutsValue() timeouts.Value { return m.Timeouts }
 
 func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	const wait = " as a Go duration such as `30m`, approvals by other users (consensus) included. Defaults to the provider's `approval_timeout`."
@@ -67,20 +63,9 @@ func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"outside Terraform shows as an update; a tag deleted outside Terraform is planned for creation.\n\n" +
 			"Import with the tag id: `terraform import custody_private_key_tag.example <tag id>`.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The tag id (`privateKeyTagId`), assigned by the service; also the import id.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The tag's name: 1 to 256 bytes, not only spaces, unique among the organization's private key " +
-					"tags. Changed in place.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(1, 256),
-					notBlank(),
-				},
-			},
+			"id": idAttribute("The tag id (`privateKeyTagId`), assigned by the service; also the import id."),
+			"name": nameAttribute("The tag's name: 1 to 256 bytes, not only spaces, unique among the organization's private key " +
+				"tags. Changed in place."),
 			"private_key_ids": schema.SetAttribute{
 				ElementType: types.StringType,
 				Optional:    true,

@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -40,15 +39,13 @@ func NewWebhookEndpointResource() resource.Resource {
 type webhookEndpointResource struct{ resourceBase }
 
 type webhookEndpointModel struct {
-	ID            types.String   `tfsdk:"id"`
-	URL           types.String   `tfsdk:"url"`
-	Name          types.String   `tfsdk:"name"`
-	IsActive      types.Bool     `tfsdk:"is_active"`
-	Subscriptions types.Set      `tfsdk:"subscriptions"`
-	Timeouts      timeouts.Value `tfsdk:"timeouts"`
+	ID            types.String `tfsdk:"id"`
+	URL           types.String `tfsdk:"url"`
+	Name          types.String `tfsdk:"name"`
+	IsActive      types.Bool   `tfsdk:"is_active"`
+	Subscriptions types.Set    `tfsdk:"subscriptions"`
+	resourceTimeouts
 }
-
-func (m *webhookEndpointModel) timeoutsValue() timeouts.Value { return m.Timeouts }
 
 type webhookSubscriptionModel struct {
 	EventType   types.String         `tfsdk:"event_type"`
@@ -83,25 +80,14 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 			"creation.\n\n" +
 			"Import with the endpoint id: `terraform import custody_webhook_endpoint.example <endpoint id>`.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The endpoint id (`endpointId`), assigned by the service; also the import id.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": idAttribute("The endpoint id (`endpointId`), assigned by the service; also the import id."),
 			"url": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "Where deliveries are sent: an absolute `http` or `https` URL with a host. The real service " +
 					"requires a public HTTPS URL; plain `http` and loopback hosts work only with the local emulator. Changed in place.",
 				Validators: []validator.String{validURL()},
 			},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The endpoint's name: 1 to 256 bytes, not only spaces. Changed in place.",
-				Validators: []validator.String{
-					stringvalidator.LengthBetween(1, 256),
-					notBlank(),
-				},
-			},
+			"name": nameAttribute("The endpoint's name: 1 to 256 bytes, not only spaces. Changed in place."),
 			"is_active": schema.BoolAttribute{
 				Optional:            true,
 				Computed:            true,
