@@ -18,10 +18,8 @@ import (
 
 // NewActivityDataSource is the custody_activity data source.
 func NewActivityDataSource() datasource.DataSource {
-	return &activityDataSource{dataSourceBase{typeName: "activity"}}
+	return newDataSource("activity", activitySchema(), readActivity)
 }
-
-type activityDataSource struct{ dataSourceBase }
 
 type activityDataSourceModel struct {
 	ActivityID     types.String            `tfsdk:"activity_id"`
@@ -70,8 +68,8 @@ type activityFailureModel struct {
 // empty or space-containing value is refused early.
 var activityIDShape = noSpaces("an activity id as the service returns it (an activity's `id`)")
 
-func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func activitySchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "Reads one activity (a submitted mutation) with `get_activity`: its status, the intent it echoes, " +
 			"its result, the votes cast on it and, when it failed, why. Use it to audit an activity, for example one a " +
 			"resource of this provider submitted, or to find the fingerprint other users approve.",
@@ -128,19 +126,17 @@ func (d *activityDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	}
 }
 
-func (d *activityDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *activityDataSourceModel, diags *diag.Diagnostics) {
-		if d.notConfigured(d.pd != nil, diags) {
-			return
-		}
-		id := m.ActivityID.ValueString()
-		act, err := d.pd.client.GetActivity(ctx, client.GetActivityRequest{ActivityID: id})
-		if err != nil {
-			addAPIError(diags, "Error reading activity", "get_activity", "activity "+id, err)
-			return
-		}
-		diags.Append(activityToModel(act, m)...)
-	})
+func readActivity(ctx context.Context, d *dataSourceBase, m *activityDataSourceModel, diags *diag.Diagnostics) {
+	if d.notConfigured(d.pd != nil, diags) {
+		return
+	}
+	id := m.ActivityID.ValueString()
+	act, err := d.pd.client.GetActivity(ctx, client.GetActivityRequest{ActivityID: id})
+	if err != nil {
+		addAPIError(diags, "Error reading activity", "get_activity", "activity "+id, err)
+		return
+	}
+	diags.Append(activityToModel(act, m)...)
 }
 
 // activityToModel fills every attribute but the input from act. votes is

@@ -14,10 +14,8 @@ import (
 
 // NewAppStatusDataSource is the custody_app_status data source.
 func NewAppStatusDataSource() datasource.DataSource {
-	return &appStatusDataSource{dataSourceBase{typeName: "app_status"}}
+	return newDataSource("app_status", appStatusSchema(), readAppStatus)
 }
-
-type appStatusDataSource struct{ dataSourceBase }
 
 type appStatusDataSourceModel struct {
 	AppID                types.String               `tfsdk:"app_id"`
@@ -32,8 +30,8 @@ type appStatusDeploymentModel struct {
 	LastUpdatedTime timetypes.RFC3339 `tfsdk:"last_updated_time"`
 }
 
-func (d *appStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func appStatusSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "The runtime status of a TVC app: its deployments, their replicas, and which deployment " +
 			"serves traffic.",
 		Attributes: map[string]schema.Attribute{
@@ -49,23 +47,21 @@ func (d *appStatusDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	}
 }
 
-func (d *appStatusDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *appStatusDataSourceModel, diags *diag.Diagnostics) {
-		out, err := d.pd.client.GetAppStatus(ctx, client.GetAppStatusRequest{AppID: m.AppID.ValueString()})
-		if err != nil {
-			addAPIError(diags, "Error reading app status", "get_app_status", "app "+m.AppID.ValueString(), err)
-			return
-		}
-		// Never null: an app without deployments has an empty list.
-		m.Deployments = make([]appStatusDeploymentModel, 0, len(out.AppStatus.Deployments))
-		for _, dep := range out.AppStatus.Deployments {
-			m.Deployments = append(m.Deployments, appStatusDeploymentModel{
-				DeploymentID:    types.StringValue(dep.DeploymentID),
-				ReadyReplicas:   types.Int64Value(int64(dep.ReadyReplicas)),
-				DesiredReplicas: types.Int64Value(int64(dep.DesiredReplicas)),
-				LastUpdatedTime: timestampValue(dep.LastUpdatedTime),
-			})
-		}
-		m.TargetedDeploymentID = types.StringValue(out.AppStatus.TargetedDeploymentID)
-	})
+func readAppStatus(ctx context.Context, d *dataSourceBase, m *appStatusDataSourceModel, diags *diag.Diagnostics) {
+	out, err := d.pd.client.GetAppStatus(ctx, client.GetAppStatusRequest{AppID: m.AppID.ValueString()})
+	if err != nil {
+		addAPIError(diags, "Error reading app status", "get_app_status", "app "+m.AppID.ValueString(), err)
+		return
+	}
+	// Never null: an app without deployments has an empty list.
+	m.Deployments = make([]appStatusDeploymentModel, 0, len(out.AppStatus.Deployments))
+	for _, dep := range out.AppStatus.Deployments {
+		m.Deployments = append(m.Deployments, appStatusDeploymentModel{
+			DeploymentID:    types.StringValue(dep.DeploymentID),
+			ReadyReplicas:   types.Int64Value(int64(dep.ReadyReplicas)),
+			DesiredReplicas: types.Int64Value(int64(dep.DesiredReplicas)),
+			LastUpdatedTime: timestampValue(dep.LastUpdatedTime),
+		})
+	}
+	m.TargetedDeploymentID = types.StringValue(out.AppStatus.TargetedDeploymentID)
 }

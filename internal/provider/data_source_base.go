@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
@@ -48,4 +49,29 @@ func readModel[M any](ctx context.Context, req datasource.ReadRequest, resp *dat
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// dataSource is a data source made of its parts: a type name, a schema,
+// and a read function that fills the model (the configuration as read)
+// from the service. Every data source is one but
+// custody_webhook_verification_keys, which has its own Configure.
+type dataSource[M any] struct {
+	dataSourceBase
+	schema schema.Schema
+	read   func(ctx context.Context, d *dataSourceBase, m *M, diags *diag.Diagnostics)
+}
+
+// newDataSource is the data source custody_<typeName>.
+func newDataSource[M any](typeName string, s schema.Schema,
+	read func(ctx context.Context, d *dataSourceBase, m *M, diags *diag.Diagnostics),
+) datasource.DataSource {
+	return &dataSource[M]{dataSourceBase: dataSourceBase{typeName: typeName}, schema: s, read: read}
+}
+
+func (d *dataSource[M]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = d.schema
+}
+
+func (d *dataSource[M]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	readModel(ctx, req, resp, func(m *M, diags *diag.Diagnostics) { d.read(ctx, &d.dataSourceBase, m, diags) })
 }

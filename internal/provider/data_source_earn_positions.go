@@ -14,10 +14,8 @@ import (
 
 // NewEarnPositionsDataSource is the custody_earn_positions data source.
 func NewEarnPositionsDataSource() datasource.DataSource {
-	return &earnPositionsDataSource{dataSourceBase{typeName: "earn_positions"}}
+	return newDataSource("earn_positions", earnPositionsSchema(), readEarnPositions)
 }
-
-type earnPositionsDataSource struct{ dataSourceBase }
 
 type earnPositionsModel struct {
 	WalletAddress types.String        `tfsdk:"wallet_address"`
@@ -80,8 +78,8 @@ func earnPositionAttributes() map[string]schema.Attribute {
 // earnPositionsWallet refuses an address the service could never match.
 var earnPositionsWallet = noSpaces("a wallet address, such as 0xe07ca4262d303f9b5ecf9d970bbbbfe06129621a")
 
-func (d *earnPositionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func earnPositionsSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "The active earn positions of one wallet (`list_earn_positions`): for each vault it " +
 			"deposited into, the current value and lifetime totals in raw on-chain units, in the service's order.",
 		Attributes: map[string]schema.Attribute{
@@ -120,14 +118,12 @@ func earnPositionsFlatten(in []client.EarnPosition) []earnPositionModel {
 	return items
 }
 
-func (d *earnPositionsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *earnPositionsModel, diags *diag.Diagnostics) {
-		wallet := m.WalletAddress.ValueString()
-		out, err := d.pd.client.ListEarnPositions(ctx, client.ListEarnPositionsRequest{WalletAddress: wallet})
-		if err != nil {
-			addAPIError(diags, "Error reading earn positions", "list_earn_positions", "wallet "+wallet, err)
-			return
-		}
-		m.Positions = earnPositionsFlatten(out.Positions)
-	})
+func readEarnPositions(ctx context.Context, d *dataSourceBase, m *earnPositionsModel, diags *diag.Diagnostics) {
+	wallet := m.WalletAddress.ValueString()
+	out, err := d.pd.client.ListEarnPositions(ctx, client.ListEarnPositionsRequest{WalletAddress: wallet})
+	if err != nil {
+		addAPIError(diags, "Error reading earn positions", "list_earn_positions", "wallet "+wallet, err)
+		return
+	}
+	m.Positions = earnPositionsFlatten(out.Positions)
 }

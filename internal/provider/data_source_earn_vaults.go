@@ -18,10 +18,8 @@ import (
 
 // NewEarnVaultsDataSource is the custody_earn_vaults data source.
 func NewEarnVaultsDataSource() datasource.DataSource {
-	return &earnVaultsDataSource{dataSourceBase{typeName: "earn_vaults"}}
+	return newDataSource("earn_vaults", earnVaultsSchema(), readEarnVaults)
 }
-
-type earnVaultsDataSource struct{ dataSourceBase }
 
 // earnVaultsModel is the data source. The provider filter cannot be called
 // `provider`: that is a meta-argument of every data block, which the
@@ -121,9 +119,9 @@ func earnVaultAttributes() map[string]schema.Attribute {
 	return attrs
 }
 
-func (d *earnVaultsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+func earnVaultsSchema() schema.Schema {
 	providers := []string{client.EarnProviderProtocolA, client.EarnProviderProtocolB}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "The earn vaults enabled for the organization (`list_earn_enabled_vaults`): each deployed fee " +
 			"wrapper with its underlying vault, yield and fees, in the service's order. The fee fields " +
 			"`claimable_client_fee`, `claimable_client_fee_display` and `client_fee_wallet` are returned only when the " +
@@ -171,16 +169,14 @@ func earnVaultsFlatten(in []client.EarnEnabledVault) []earnVaultModel {
 	return items
 }
 
-func (d *earnVaultsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *earnVaultsModel, diags *diag.Diagnostics) {
-		q := client.ListEarnEnabledVaultsRequest{Provider: m.EarnProvider.ValueString(), Caip19: m.Caip19.ValueString()}
-		out, err := d.pd.client.ListEarnEnabledVaults(ctx, q)
-		if err != nil {
-			addAPIError(diags, "Error reading earn vaults", "list_earn_enabled_vaults", earnVaultsFilters(q), err)
-			return
-		}
-		m.Vaults = earnVaultsFlatten(out.EnabledVaults)
-	})
+func readEarnVaults(ctx context.Context, d *dataSourceBase, m *earnVaultsModel, diags *diag.Diagnostics) {
+	q := client.ListEarnEnabledVaultsRequest{Provider: m.EarnProvider.ValueString(), Caip19: m.Caip19.ValueString()}
+	out, err := d.pd.client.ListEarnEnabledVaults(ctx, q)
+	if err != nil {
+		addAPIError(diags, "Error reading earn vaults", "list_earn_enabled_vaults", earnVaultsFilters(q), err)
+		return
+	}
+	m.Vaults = earnVaultsFlatten(out.EnabledVaults)
 }
 
 // earnVaultsFilters names the filters in an error, so that a refused one

@@ -13,10 +13,8 @@ import (
 
 // NewMfaPoliciesDataSource is the custody_mfa_policies data source.
 func NewMfaPoliciesDataSource() datasource.DataSource {
-	return &mfaPoliciesDataSource{dataSourceBase{typeName: "mfa_policies"}}
+	return newDataSource("mfa_policies", mfaPoliciesSchema(), readMfaPolicies)
 }
-
-type mfaPoliciesDataSource struct{ dataSourceBase }
 
 type mfaPoliciesDataSourceModel struct {
 	UserID      types.String           `tfsdk:"user_id"`
@@ -30,10 +28,10 @@ type mfaPoliciesItemModel struct {
 	mfaPolicyFieldsModel
 }
 
-func (d *mfaPoliciesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+func mfaPoliciesSchema() schema.Schema {
 	item := mfaPolicyAttributes()
 	item["mfa_policy_id"] = computedString("The policy's id.")
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "All MFA policies of a user, in the order the service returns them. " +
 			"Use `custody_mfa_policy` to read one policy by id.",
 		Attributes: map[string]schema.Attribute{
@@ -44,21 +42,19 @@ func (d *mfaPoliciesDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	}
 }
 
-func (d *mfaPoliciesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *mfaPoliciesDataSourceModel, diags *diag.Diagnostics) {
-		out, err := cachedMfaPolicies(ctx, d.pd, m.UserID.ValueString())
-		if err != nil {
-			addAPIError(diags, "Error reading MFA policies", "get_mfa_policies", "user "+m.UserID.ValueString(), err)
-			return
-		}
-		// Never null: "no policies" is an empty list, which a for_each or a
-		// length() can use without a null check.
-		m.MfaPolicies = make([]mfaPoliciesItemModel, 0, len(out.MfaPolicies))
-		for _, p := range out.MfaPolicies {
-			m.MfaPolicies = append(m.MfaPolicies, mfaPoliciesItemModel{MfaPolicyID: types.StringValue(p.MfaPolicyID),
-				mfaPolicyFieldsModel: mfaPolicyFlatten(p)})
-		}
-	})
+func readMfaPolicies(ctx context.Context, d *dataSourceBase, m *mfaPoliciesDataSourceModel, diags *diag.Diagnostics) {
+	out, err := cachedMfaPolicies(ctx, d.pd, m.UserID.ValueString())
+	if err != nil {
+		addAPIError(diags, "Error reading MFA policies", "get_mfa_policies", "user "+m.UserID.ValueString(), err)
+		return
+	}
+	// Never null: "no policies" is an empty list, which a for_each or a
+	// length() can use without a null check.
+	m.MfaPolicies = make([]mfaPoliciesItemModel, 0, len(out.MfaPolicies))
+	for _, p := range out.MfaPolicies {
+		m.MfaPolicies = append(m.MfaPolicies, mfaPoliciesItemModel{MfaPolicyID: types.StringValue(p.MfaPolicyID),
+			mfaPolicyFieldsModel: mfaPolicyFlatten(p)})
+	}
 }
 
 // cachedMfaPolicies lists a user's MFA policies once per command, for every

@@ -17,10 +17,8 @@ import (
 
 // NewMfaPolicyDataSource is the custody_mfa_policy data source.
 func NewMfaPolicyDataSource() datasource.DataSource {
-	return &mfaPolicyDataSource{dataSourceBase{typeName: "mfa_policy"}}
+	return newDataSource("mfa_policy", mfaPolicySchema(), readMfaPolicy)
 }
-
-type mfaPolicyDataSource struct{ dataSourceBase }
 
 // mfaPolicyFieldsModel holds what every MFA policy has. It is embedded in
 // both custody_mfa_policy and the items of custody_mfa_policies, whose
@@ -106,11 +104,11 @@ func mfaPolicyFlatten(p client.MfaPolicy) mfaPolicyFieldsModel {
 	}
 }
 
-func (d *mfaPolicyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+func mfaPolicySchema() schema.Schema {
 	attrs := mfaPolicyAttributes()
 	attrs["user_id"] = requiredArgument("The id of the user whose MFA policy to read.", notBlank())
 	attrs["mfa_policy_id"] = requiredArgument("The id of the MFA policy to read.", notBlank())
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "One MFA policy of a user: when it applies and which authentication steps it requires. " +
 			"Use `custody_mfa_policies` to list all of a user's policies. It reads the user's policies with one `get_mfa_policies` " +
 			"per Terraform command, shared with the other MFA data sources of that user.",
@@ -118,22 +116,20 @@ func (d *mfaPolicyDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	}
 }
 
-func (d *mfaPolicyDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *mfaPolicyDataSourceModel, diags *diag.Diagnostics) {
-		// The user's list, shared with the command's other MFA data sources of
-		// that user, answers as get_mfa_policy would, in one request for all.
-		what := fmt.Sprintf("MFA policy %s of user %s", m.MfaPolicyID.ValueString(), m.UserID.ValueString())
-		out, err := cachedMfaPolicies(ctx, d.pd, m.UserID.ValueString())
-		if err != nil {
-			addAPIError(diags, "Error reading MFA policy", "get_mfa_policies", what, err)
-			return
-		}
-		i := slices.IndexFunc(out.MfaPolicies, func(p client.MfaPolicy) bool { return p.MfaPolicyID == m.MfaPolicyID.ValueString() })
-		if i < 0 {
-			diags.AddAttributeError(path.Root("mfa_policy_id"), "Error reading MFA policy",
-				what+" does not exist: get_mfa_policies does not list it.")
-			return
-		}
-		m.mfaPolicyFieldsModel = mfaPolicyFlatten(out.MfaPolicies[i])
-	})
+func readMfaPolicy(ctx context.Context, d *dataSourceBase, m *mfaPolicyDataSourceModel, diags *diag.Diagnostics) {
+	// The user's list, shared with the command's other MFA data sources of
+	// that user, answers as get_mfa_policy would, in one request for all.
+	what := fmt.Sprintf("MFA policy %s of user %s", m.MfaPolicyID.ValueString(), m.UserID.ValueString())
+	out, err := cachedMfaPolicies(ctx, d.pd, m.UserID.ValueString())
+	if err != nil {
+		addAPIError(diags, "Error reading MFA policy", "get_mfa_policies", what, err)
+		return
+	}
+	i := slices.IndexFunc(out.MfaPolicies, func(p client.MfaPolicy) bool { return p.MfaPolicyID == m.MfaPolicyID.ValueString() })
+	if i < 0 {
+		diags.AddAttributeError(path.Root("mfa_policy_id"), "Error reading MFA policy",
+			what+" does not exist: get_mfa_policies does not list it.")
+		return
+	}
+	m.mfaPolicyFieldsModel = mfaPolicyFlatten(out.MfaPolicies[i])
 }

@@ -14,10 +14,8 @@ import (
 
 // NewOauthProvidersDataSource is the custody_oauth_providers data source.
 func NewOauthProvidersDataSource() datasource.DataSource {
-	return &oauthProvidersDataSource{dataSourceBase{typeName: "oauth_providers"}}
+	return newDataSource("oauth_providers", oauthProvidersSchema(), readOauthProviders)
 }
-
-type oauthProvidersDataSource struct{ dataSourceBase }
 
 type oauthProvidersModel struct {
 	UserID    types.String              `tfsdk:"user_id"`
@@ -52,8 +50,8 @@ func oauthProvidersItemAttributes() map[string]schema.Attribute {
 	}
 }
 
-func (d *oauthProvidersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func oauthProvidersSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "The OAuth (OIDC) providers of one user (`get_oauth_providers`): the token issuers, audiences " +
 			"and subjects the user can authenticate with, in the service's order. Manage them with `custody_oauth_provider`.",
 		Attributes: map[string]schema.Attribute{
@@ -83,20 +81,18 @@ func oauthProvidersFlatten(in []client.OauthProvider) []oauthProvidersItemModel 
 	return items
 }
 
-func (d *oauthProvidersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *oauthProvidersModel, diags *diag.Diagnostics) {
-		user := m.UserID.ValueString()
-		// Shared with the user's custody_oauth_provider resources: one request
-		// per user per command.
-		out, err := cachedOauthProviders(ctx, d.pd, user)
-		if err != nil {
-			who := "user " + user
-			if user == "" {
-				who = "the user of the provider's API key"
-			}
-			addAPIError(diags, "Error reading OAuth providers", "get_oauth_providers", who, err)
-			return
+func readOauthProviders(ctx context.Context, d *dataSourceBase, m *oauthProvidersModel, diags *diag.Diagnostics) {
+	user := m.UserID.ValueString()
+	// Shared with the user's custody_oauth_provider resources: one request
+	// per user per command.
+	out, err := cachedOauthProviders(ctx, d.pd, user)
+	if err != nil {
+		who := "user " + user
+		if user == "" {
+			who = "the user of the provider's API key"
 		}
-		m.Providers = oauthProvidersFlatten(out.OauthProviders)
-	})
+		addAPIError(diags, "Error reading OAuth providers", "get_oauth_providers", who, err)
+		return
+	}
+	m.Providers = oauthProvidersFlatten(out.OauthProviders)
 }

@@ -13,10 +13,8 @@ import (
 
 // NewOrganizationDataSource is the custody_organization data source.
 func NewOrganizationDataSource() datasource.DataSource {
-	return &organizationDataSource{dataSourceBase{typeName: "organization"}}
+	return newDataSource("organization", organizationSchema(), readOrganization)
 }
-
-type organizationDataSource struct{ dataSourceBase }
 
 type organizationDataSourceModel struct {
 	OrganizationID   types.String `tfsdk:"organization_id"`
@@ -25,8 +23,8 @@ type organizationDataSourceModel struct {
 	Username         types.String `tfsdk:"username"`
 }
 
-func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func organizationSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "The organization the provider acts on and the user that owns the provider's API key " +
 			"(`whoami`). Useful to check the credentials, or to use the organization's current name or the caller's user id " +
 			"elsewhere in the configuration. Takes no arguments.",
@@ -39,18 +37,16 @@ func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	}
 }
 
-func (d *organizationDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *organizationDataSourceModel, diags *diag.Diagnostics) {
-		out, err := d.pd.client.Whoami(ctx, client.WhoamiRequest{})
-		if err != nil {
-			addAPIError(diags, "Error reading organization", "whoami", "", err)
-			return
-		}
-		*m = organizationDataSourceModel{
-			OrganizationID:   types.StringValue(out.OrganizationID),
-			OrganizationName: types.StringValue(out.OrganizationName),
-			UserID:           types.StringValue(out.UserID),
-			Username:         types.StringValue(out.Username),
-		}
-	})
+func readOrganization(ctx context.Context, d *dataSourceBase, m *organizationDataSourceModel, diags *diag.Diagnostics) {
+	out, err := d.pd.client.Whoami(ctx, client.WhoamiRequest{})
+	if err != nil {
+		addAPIError(diags, "Error reading organization", "whoami", "", err)
+		return
+	}
+	*m = organizationDataSourceModel{
+		OrganizationID:   types.StringValue(out.OrganizationID),
+		OrganizationName: types.StringValue(out.OrganizationName),
+		UserID:           types.StringValue(out.UserID),
+		Username:         types.StringValue(out.Username),
+	}
 }

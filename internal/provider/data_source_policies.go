@@ -10,17 +10,15 @@ import (
 
 // NewPoliciesDataSource is the custody_policies data source.
 func NewPoliciesDataSource() datasource.DataSource {
-	return &policiesDataSource{dataSourceBase{typeName: "policies"}}
+	return newDataSource("policies", policiesSchema(), readPolicies)
 }
-
-type policiesDataSource struct{ dataSourceBase }
 
 type policiesDataSourceModel struct {
 	Policies []policyDataSourceModel `tfsdk:"policies"`
 }
 
-func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func policiesSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "Every policy of the organization (`list_policies`), in the service's order, with the " +
 			"same attributes as the `custody_policy` data source. Takes no arguments.",
 		Attributes: map[string]schema.Attribute{
@@ -32,17 +30,15 @@ func (d *policiesDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	}
 }
 
-func (d *policiesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *policiesDataSourceModel, diags *diag.Diagnostics) {
-		out, err := cachedPolicies(ctx, d.pd)
-		if err != nil {
-			addAPIError(diags, "Error reading policies", "list_policies", "", err)
-			return
-		}
-		// Never null: an organization without policies has an empty list.
-		*m = policiesDataSourceModel{Policies: make([]policyDataSourceModel, 0, len(out.all))}
-		for _, p := range out.all {
-			m.Policies = append(m.Policies, policyDataSourceFlatten(p))
-		}
-	})
+func readPolicies(ctx context.Context, d *dataSourceBase, m *policiesDataSourceModel, diags *diag.Diagnostics) {
+	out, err := cachedPolicies(ctx, d.pd)
+	if err != nil {
+		addAPIError(diags, "Error reading policies", "list_policies", "", err)
+		return
+	}
+	// Never null: an organization without policies has an empty list.
+	*m = policiesDataSourceModel{Policies: make([]policyDataSourceModel, 0, len(out.all))}
+	for _, p := range out.all {
+		m.Policies = append(m.Policies, policyDataSourceFlatten(p))
+	}
 }

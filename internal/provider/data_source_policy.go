@@ -16,10 +16,8 @@ import (
 
 // NewPolicyDataSource is the custody_policy data source.
 func NewPolicyDataSource() datasource.DataSource {
-	return &policyDataSource{dataSourceBase{typeName: "policy"}}
+	return newDataSource("policy", policySchema(), readPolicy)
 }
-
-type policyDataSource struct{ dataSourceBase }
 
 // policyDataSourceModel is one policy as read: the custody_policy data
 // source and each item of custody_policies, whose attributes both come from
@@ -74,8 +72,8 @@ func policyDataSourceFlatten(p client.Policy) policyDataSourceModel {
 // policyDataSourceID refuses an id the service could never match.
 var policyDataSourceID = noSpaces("a policy id")
 
-func (d *policyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func policySchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "One policy of the organization: its effect and the expressions that say " +
 			"when it applies, which approvals it needs and when it is active. An unknown id is an error. " +
 			"It reads the policy from one `list_policies` per Terraform command, shared with every `custody_policy` " +
@@ -86,22 +84,20 @@ func (d *policyDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	}
 }
 
-func (d *policyDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *policyDataSourceModel, diags *diag.Diagnostics) {
-		id := m.ID.ValueString()
-		// The list shared with every custody_policy of the command answers as
-		// get_policy would, and N such data sources cost one request, not N.
-		list, err := cachedPolicies(ctx, d.pd)
-		if err != nil {
-			addAPIError(diags, "Error reading policy", "list_policies", "policy "+id, err)
-			return
-		}
-		got, ok := list.byID[id]
-		if !ok {
-			diags.AddAttributeError(path.Root("id"), "Policy not found",
-				fmt.Sprintf("The organization has no policy %s (list_policies does not list it). It may have been deleted, or the id is of another organization.", id))
-			return
-		}
-		*m = policyDataSourceFlatten(*got)
-	})
+func readPolicy(ctx context.Context, d *dataSourceBase, m *policyDataSourceModel, diags *diag.Diagnostics) {
+	id := m.ID.ValueString()
+	// The list shared with every custody_policy of the command answers as
+	// get_policy would, and N such data sources cost one request, not N.
+	list, err := cachedPolicies(ctx, d.pd)
+	if err != nil {
+		addAPIError(diags, "Error reading policy", "list_policies", "policy "+id, err)
+		return
+	}
+	got, ok := list.byID[id]
+	if !ok {
+		diags.AddAttributeError(path.Root("id"), "Policy not found",
+			fmt.Sprintf("The organization has no policy %s (list_policies does not list it). It may have been deleted, or the id is of another organization.", id))
+		return
+	}
+	*m = policyDataSourceFlatten(*got)
 }

@@ -14,10 +14,8 @@ import (
 
 // NewPolicyEvaluationsDataSource is the custody_policy_evaluations data source.
 func NewPolicyEvaluationsDataSource() datasource.DataSource {
-	return &policyEvaluationsDataSource{dataSourceBase{typeName: "policy_evaluations"}}
+	return newDataSource("policy_evaluations", policyEvaluationsSchema(), readPolicyEvaluations)
 }
-
-type policyEvaluationsDataSource struct{ dataSourceBase }
 
 type policyEvaluationsDataSourceModel struct {
 	ActivityID  types.String                   `tfsdk:"activity_id"`
@@ -39,8 +37,8 @@ type policyEvaluationsOutcomeModel struct {
 	Outcome  types.String `tfsdk:"outcome"`
 }
 
-func (d *policyEvaluationsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func policyEvaluationsSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "Reads how the organization's policies were evaluated for an activity " +
 			"(`get_policy_evaluations`): one record per vote cast on it, each listing the outcome of every policy that " +
 			"applied. Use it to find out why an activity was allowed, denied or sent to consensus.",
@@ -65,26 +63,24 @@ func (d *policyEvaluationsDataSource) Schema(_ context.Context, _ datasource.Sch
 	}
 }
 
-func (d *policyEvaluationsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *policyEvaluationsDataSourceModel, diags *diag.Diagnostics) {
-		if d.notConfigured(d.pd != nil, diags) {
-			return
+func readPolicyEvaluations(ctx context.Context, d *dataSourceBase, m *policyEvaluationsDataSourceModel, diags *diag.Diagnostics) {
+	if d.notConfigured(d.pd != nil, diags) {
+		return
+	}
+	id := m.ActivityID.ValueString()
+	got, err := d.pd.client.GetPolicyEvaluations(ctx, client.GetPolicyEvaluationsRequest{ActivityID: id})
+	if err != nil {
+		addAPIError(diags, "Error reading policy evaluations", "get_policy_evaluations", "activity "+id, err)
+		return
+	}
+	// Neither list is ever null: none recorded is an empty list.
+	m.Evaluations = make([]policyEvaluationsRecordModel, 0, len(got.PolicyEvaluations))
+	for _, r := range got.PolicyEvaluations {
+		outcomes := make([]policyEvaluationsOutcomeModel, 0, len(r.PolicyEvaluations))
+		for _, e := range r.PolicyEvaluations {
+			outcomes = append(outcomes, policyEvaluationsOutcomeModel{PolicyID: optionalString(e.PolicyID), Outcome: optionalString(e.Outcome)})
 		}
-		id := m.ActivityID.ValueString()
-		got, err := d.pd.client.GetPolicyEvaluations(ctx, client.GetPolicyEvaluationsRequest{ActivityID: id})
-		if err != nil {
-			addAPIError(diags, "Error reading policy evaluations", "get_policy_evaluations", "activity "+id, err)
-			return
-		}
-		// Neither list is ever null: none recorded is an empty list.
-		m.Evaluations = make([]policyEvaluationsRecordModel, 0, len(got.PolicyEvaluations))
-		for _, r := range got.PolicyEvaluations {
-			outcomes := make([]policyEvaluationsOutcomeModel, 0, len(r.PolicyEvaluations))
-			for _, e := range r.PolicyEvaluations {
-				outcomes = append(outcomes, policyEvaluationsOutcomeModel{PolicyID: optionalString(e.PolicyID), Outcome: optionalString(e.Outcome)})
-			}
-			m.Evaluations = append(m.Evaluations, policyEvaluationsRecordModel{ID: types.StringValue(r.ID), VoteID: types.StringValue(r.VoteID),
-				PolicyEvaluations: outcomes, CreatedAt: timestampValue(r.CreatedAt)})
-		}
-	})
+		m.Evaluations = append(m.Evaluations, policyEvaluationsRecordModel{ID: types.StringValue(r.ID), VoteID: types.StringValue(r.VoteID),
+			PolicyEvaluations: outcomes, CreatedAt: timestampValue(r.CreatedAt)})
+	}
 }

@@ -14,10 +14,8 @@ import (
 // NewSendTransactionStatusDataSource is the custody_send_transaction_status
 // data source.
 func NewSendTransactionStatusDataSource() datasource.DataSource {
-	return &sendTxStatusDataSource{dataSourceBase{typeName: "send_transaction_status"}}
+	return newDataSource("send_transaction_status", sendTxStatusSchema(), readSendTxStatus)
 }
-
-type sendTxStatusDataSource struct{ dataSourceBase }
 
 type sendTxStatusDataSourceModel struct {
 	SendTransactionStatusID types.String            `tfsdk:"send_transaction_status_id"`
@@ -28,8 +26,8 @@ type sendTxStatusDataSourceModel struct {
 	Error                   *sendTxStatusErrorModel `tfsdk:"error"`
 }
 
-func (d *sendTxStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func sendTxStatusSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "The status of a transaction the service sent: whether it is confirmed, its hash or " +
 			"signature, and, when it failed, a structured explanation (EVM revert chain or Solana RPC details).",
 		Attributes: map[string]schema.Attribute{
@@ -47,24 +45,22 @@ func (d *sendTxStatusDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 	}
 }
 
-func (d *sendTxStatusDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *sendTxStatusDataSourceModel, diags *diag.Diagnostics) {
-		id := m.SendTransactionStatusID.ValueString()
-		out, err := d.pd.client.GetSendTransactionStatus(ctx, client.GetSendTransactionStatusRequest{SendTransactionStatusID: id})
-		if err != nil {
-			addAPIError(diags, "Error reading send-transaction status", "get_send_transaction_status",
-				"send-transaction status "+id, err)
-			return
-		}
-		m.TxStatus = types.StringValue(out.TxStatus)
-		m.EthTxHash, m.SolanaSignature = types.StringNull(), types.StringNull()
-		if out.Eth != nil {
-			m.EthTxHash = optionalString(out.Eth.TxHash)
-		}
-		if out.Solana != nil {
-			m.SolanaSignature = optionalString(out.Solana.Signature)
-		}
-		m.TxError = optionalString(out.TxError)
-		m.Error = sendTxStatusErrorFlatten(out.Error)
-	})
+func readSendTxStatus(ctx context.Context, d *dataSourceBase, m *sendTxStatusDataSourceModel, diags *diag.Diagnostics) {
+	id := m.SendTransactionStatusID.ValueString()
+	out, err := d.pd.client.GetSendTransactionStatus(ctx, client.GetSendTransactionStatusRequest{SendTransactionStatusID: id})
+	if err != nil {
+		addAPIError(diags, "Error reading send-transaction status", "get_send_transaction_status",
+			"send-transaction status "+id, err)
+		return
+	}
+	m.TxStatus = types.StringValue(out.TxStatus)
+	m.EthTxHash, m.SolanaSignature = types.StringNull(), types.StringNull()
+	if out.Eth != nil {
+		m.EthTxHash = optionalString(out.Eth.TxHash)
+	}
+	if out.Solana != nil {
+		m.SolanaSignature = optionalString(out.Solana.Signature)
+	}
+	m.TxError = optionalString(out.TxError)
+	m.Error = sendTxStatusErrorFlatten(out.Error)
 }

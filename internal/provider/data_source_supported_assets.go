@@ -25,10 +25,8 @@ var supportedAssetsChains = []string{
 
 // NewSupportedAssetsDataSource is the custody_supported_assets data source.
 func NewSupportedAssetsDataSource() datasource.DataSource {
-	return &supportedAssetsDataSource{dataSourceBase{typeName: "supported_assets"}}
+	return newDataSource("supported_assets", supportedAssetsSchema(), readSupportedAssets)
 }
-
-type supportedAssetsDataSource struct{ dataSourceBase }
 
 type supportedAssetsDataSourceModel struct {
 	Caip2  types.String          `tfsdk:"caip2"`
@@ -59,8 +57,8 @@ func supportedAssetAttributes() map[string]schema.Attribute {
 	}
 }
 
-func (d *supportedAssetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func supportedAssetsSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "The assets the service supports on one chain, with the metadata needed to display " +
 			"amounts (symbol, decimals, logo).",
 		Attributes: map[string]schema.Attribute{
@@ -77,15 +75,13 @@ func (d *supportedAssetsDataSource) Schema(_ context.Context, _ datasource.Schem
 	}
 }
 
-func (d *supportedAssetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	readModel(ctx, req, resp, func(m *supportedAssetsDataSourceModel, diags *diag.Diagnostics) {
-		out, err := d.pd.client.ListSupportedAssets(ctx, client.ListSupportedAssetsRequest{Caip2: m.Caip2.ValueString()})
-		if err != nil {
-			addAPIError(diags, "Error reading supported assets", "list_supported_assets", "chain "+m.Caip2.ValueString(), err)
-			return
-		}
-		m.Assets = supportedAssetsFlatten(out.Assets)
-	})
+func readSupportedAssets(ctx context.Context, d *dataSourceBase, m *supportedAssetsDataSourceModel, diags *diag.Diagnostics) {
+	out, err := d.pd.client.ListSupportedAssets(ctx, client.ListSupportedAssetsRequest{Caip2: m.Caip2.ValueString()})
+	if err != nil {
+		addAPIError(diags, "Error reading supported assets", "list_supported_assets", "chain "+m.Caip2.ValueString(), err)
+		return
+	}
+	m.Assets = supportedAssetsFlatten(out.Assets)
 }
 
 // supportedAssetsFlatten converts the service's assets; every field is
