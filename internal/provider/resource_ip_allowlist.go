@@ -103,7 +103,7 @@ func (r *ipAllowlistResource) Schema(ctx context.Context, _ resource.SchemaReque
 					"together with `public_key` is an error (a key-level allowlist is always enforced, and this attribute stays null " +
 					"for it). Defaults to `false`, which is what the service stores when it is left out, so that the allowlist can " +
 					"be prepared before it is switched on.",
-				PlanModifiers: []planmodifier.Bool{ipAllowlistEnabledDefault{}},
+				PlanModifiers: []planmodifier.Bool{ipAllowlistEnabledDefault},
 			},
 			"on_evaluation_error": schema.StringAttribute{
 				Optional: true,
@@ -146,7 +146,7 @@ func ipAllowlistTimeouts(ctx context.Context) schema.Attribute {
 }
 
 func (r *ipAllowlistResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{ipAllowlistEnabledScope{}}
+	return []resource.ConfigValidator{ipAllowlistEnabledScope}
 }
 
 func (r *ipAllowlistResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -52,17 +52,12 @@ const ipAllowlistEnabledScopeHelp = "enabled applies to the organization-level a
 
 // ipAllowlistEnabledScope refuses enabled together with public_key at plan
 // time, with a message that says why (the service would refuse it at apply).
-type ipAllowlistEnabledScope struct{}
+var ipAllowlistEnabledScope = ipAllowlistEnabledScopeValidator{
+	"enabled applies to the organization-level allowlist only and cannot be set with public_key"}
 
-func (ipAllowlistEnabledScope) Description(context.Context) string {
-	return "enabled applies to the organization-level allowlist only and cannot be set with public_key"
-}
+type ipAllowlistEnabledScopeValidator struct{ described }
 
-func (v ipAllowlistEnabledScope) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (ipAllowlistEnabledScope) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+func (ipAllowlistEnabledScopeValidator) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var enabled types.Bool
 	var publicKey types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("enabled"), &enabled)...)
@@ -80,17 +75,12 @@ func (ipAllowlistEnabledScope) ValidateResource(ctx context.Context, req resourc
 // out: false for the organization-level allowlist (what the service stores
 // when it is absent, so there is no perpetual difference) and null for a
 // key-level one, which has no switch.
-type ipAllowlistEnabledDefault struct{}
+var ipAllowlistEnabledDefault = ipAllowlistEnabledDefaultModifier{
+	"defaults to false for the organization-level allowlist; null for a key-level one"}
 
-func (ipAllowlistEnabledDefault) Description(context.Context) string {
-	return "defaults to false for the organization-level allowlist; null for a key-level one"
-}
+type ipAllowlistEnabledDefaultModifier struct{ described }
 
-func (m ipAllowlistEnabledDefault) MarkdownDescription(ctx context.Context) string {
-	return m.Description(ctx)
-}
-
-func (ipAllowlistEnabledDefault) PlanModifyBool(ctx context.Context, req planmodifier.BoolRequest, resp *planmodifier.BoolResponse) {
+func (ipAllowlistEnabledDefaultModifier) PlanModifyBool(ctx context.Context, req planmodifier.BoolRequest, resp *planmodifier.BoolResponse) {
 	if !req.ConfigValue.IsNull() || req.Plan.Raw.IsNull() {
 		return
 	}

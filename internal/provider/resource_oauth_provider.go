@@ -98,7 +98,7 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 				MarkdownDescription: "An OIDC token (a JWT) whose `iss`, `sub` and `aud` claims identify the provider. Sensitive, " +
 					"but stored in state: prefer `oidc_token_wo` with Terraform 1.11 or later. Changing it replaces the provider.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:    []validator.String{oauthProviderJWTShape{}},
+				Validators:    []validator.String{oauthProviderJWTShape},
 			},
 			"oidc_token_wo": schema.StringAttribute{
 				Optional:  true,
@@ -107,7 +107,7 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 				MarkdownDescription: "Write-only (Terraform 1.11 or later): an OIDC token (a JWT) whose `iss`, `sub` and `aud` " +
 					"claims identify the provider. It is sent when the provider is created and never stored in plan or state, " +
 					"so Terraform cannot see it change: set `oidc_token_wo_version` with it and raise the version to register a new token.",
-				Validators: []validator.String{oauthProviderJWTShape{}},
+				Validators: []validator.String{oauthProviderJWTShape},
 			},
 			"oidc_token_wo_version": schema.Int64Attribute{
 				Optional: true,
@@ -140,7 +140,7 @@ func oauthProviderTimeouts(ctx context.Context) schema.Attribute {
 
 func (r *oauthProviderResource) ConfigValidators(context.Context) []resource.ConfigValidator {
 	return []resource.ConfigValidator{
-		oauthProviderOneSource{},
+		oauthProviderOneSource,
 		resourcevalidator.PreferWriteOnlyAttribute(path.MatchRoot("oidc_token"), path.MatchRoot("oidc_token_wo")),
 	}
 }

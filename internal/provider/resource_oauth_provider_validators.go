@@ -11,26 +11,20 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
 // oauthProviderOneSource checks, at plan time, that the configuration
 // names the provider in exactly one way, with messages that say which.
-type oauthProviderOneSource struct{}
+var oauthProviderOneSource = oauthProviderOneSourceValidator{
+	"exactly one of oidc_token_wo (with oidc_token_wo_version), oidc_token, or issuer + subject + audience must be set"}
 
-func (oauthProviderOneSource) Description(context.Context) string {
-	return "exactly one of oidc_token_wo (with oidc_token_wo_version), oidc_token, or issuer + subject + audience must be set"
-}
-
-func (v oauthProviderOneSource) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
+type oauthProviderOneSourceValidator struct{ described }
 
 const oauthProviderWays = "Set exactly one of: oidc_token_wo with oidc_token_wo_version (write-only, Terraform 1.11 or later; " +
 	"preferred), oidc_token (stored in state), or issuer, subject and audience together (no token)."
 
-func (oauthProviderOneSource) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+func (oauthProviderOneSourceValidator) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	strs := map[string]*types.String{}
 	for _, name := range []string{"oidc_token", "oidc_token_wo", "issuer", "subject", "audience"} {
 		v := new(types.String)
@@ -89,24 +83,13 @@ func (oauthProviderOneSource) ValidateResource(ctx context.Context, req resource
 
 // oauthProviderJWTShape checks that a token looks like a JWT (three
 // dot-separated base64url parts) without ever quoting it: it is a secret.
-type oauthProviderJWTShape struct{}
+var oauthProviderJWTShape = stringCheck{oauthProviderJWTHelp, "Invalid OIDC token", func(token string) string {
+	if oauthProviderJWTRE.MatchString(token) {
+		return ""
+	}
+	return "The token is not a JWT: " + oauthProviderJWTHelp + ". (The value is not shown because it is a credential.)"
+}}
+
+const oauthProviderJWTHelp = "value must be a JWT: three base64url parts separated by dots (header.payload.signature)"
 
 var oauthProviderJWTRE = regexp.MustCompile(`^[A-Za-z0-9_-]+=*\.[A-Za-z0-9_-]+=*\.[A-Za-z0-9_-]+=*$`)
-
-func (oauthProviderJWTShape) Description(context.Context) string {
-	return "value must be a JWT: three base64url parts separated by dots (header.payload.signature)"
-}
-
-func (v oauthProviderJWTShape) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v oauthProviderJWTShape) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if !oauthProviderJWTRE.MatchString(req.ConfigValue.ValueString()) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid OIDC token",
-			"The token is not a JWT: "+v.Description(ctx)+". (The value is not shown because it is a credential.)")
-	}
-}

@@ -102,8 +102,8 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 				Default: setdefault.StaticValue(types.SetValueMust(webhookSubscriptionType, []attr.Value{})),
 				MarkdownDescription: "The event types delivered to the endpoint, each at most once. **Changing this replaces the " +
 					"endpoint**: the service cannot change subscriptions in place.",
-				PlanModifiers: []planmodifier.Set{webhookSubscriptionsKeepEquivalent{}, setplanmodifier.RequiresReplace()},
-				Validators:    []validator.Set{webhookUniqueEventTypes{}},
+				PlanModifiers: []planmodifier.Set{webhookSubscriptionsKeepEquivalent, setplanmodifier.RequiresReplace()},
+				Validators:    []validator.Set{webhookUniqueEventTypes},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"event_type": schema.StringAttribute{
 						Required: true,

@@ -14,8 +14,8 @@ import (
 // subscriptions, kept apart from the resource's CRUD.
 
 var (
-	_ planmodifier.Set = webhookSubscriptionsKeepEquivalent{}
-	_ validator.Set    = webhookUniqueEventTypes{}
+	_ planmodifier.Set = webhookSubscriptionsKeepEquivalent
+	_ validator.Set    = webhookUniqueEventTypes
 )
 
 // webhookSubscriptionsKeepEquivalent plans the prior subscription for each
@@ -25,17 +25,12 @@ var (
 // so `{"a": 1}` in configuration against `{"a":1}` stored (after an import,
 // or if the service rewrites the text) plans no change, and in particular
 // no replacement: RequiresReplace runs after this.
-type webhookSubscriptionsKeepEquivalent struct{}
+var webhookSubscriptionsKeepEquivalent = webhookSubscriptionsKeepEquivalentModifier{
+	"keeps stored subscriptions whose filters_json equals the configured one as JSON"}
 
-func (webhookSubscriptionsKeepEquivalent) Description(context.Context) string {
-	return "keeps stored subscriptions whose filters_json equals the configured one as JSON"
-}
+type webhookSubscriptionsKeepEquivalentModifier struct{ described }
 
-func (m webhookSubscriptionsKeepEquivalent) MarkdownDescription(ctx context.Context) string {
-	return m.Description(ctx)
-}
-
-func (webhookSubscriptionsKeepEquivalent) PlanModifySet(ctx context.Context, req planmodifier.SetRequest, resp *planmodifier.SetResponse) {
+func (webhookSubscriptionsKeepEquivalentModifier) PlanModifySet(ctx context.Context, req planmodifier.SetRequest, resp *planmodifier.SetResponse) {
 	if req.StateValue.IsNull() || req.PlanValue.IsNull() || req.PlanValue.IsUnknown() {
 		return
 	}
@@ -85,17 +80,11 @@ func webhookSubscriptionsEquivalent(ctx context.Context, a, b attr.Value) bool {
 
 // webhookUniqueEventTypes refuses two subscriptions of one event type,
 // which the service refuses too.
-type webhookUniqueEventTypes struct{}
+var webhookUniqueEventTypes = webhookUniqueEventTypesValidator{"each event_type may appear in at most one subscription"}
 
-func (webhookUniqueEventTypes) Description(context.Context) string {
-	return "each event_type may appear in at most one subscription"
-}
+type webhookUniqueEventTypesValidator struct{ described }
 
-func (v webhookUniqueEventTypes) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (webhookUniqueEventTypes) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
+func (webhookUniqueEventTypesValidator) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}

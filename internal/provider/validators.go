@@ -17,39 +17,48 @@ import (
 // and explains in its message what is allowed, so that a mistake is caught
 // by `terraform plan` instead of by the service halfway through an apply.
 
-var (
-	_ validator.String = cidrValidator{}
-	_ validator.String = urlValidator{}
-	_ validator.String = jsonObjectValidator{}
-)
-
 // validCIDR accepts an IPv4 or IPv6 CIDR block written canonically:
 // no host bits (the service refuses 10.0.0.1/8) and in the form the service
 // reads back (lower-case, shortest IPv6), so that the configured text never
 // differs from the stored one.
-func validCIDR() validator.String { return cidrValidator{} }
-
-// validURL accepts an absolute http or https URL with a host.
-func validURL() validator.String { return urlValidator{} }
-
-// validJSONObject accepts text holding exactly one JSON object.
-func validJSONObject() validator.String { return jsonObjectValidator{} }
-
-// cidrValidator checks CIDR blocks; see validCIDR.
-type cidrValidator struct{}
-
-func (cidrValidator) Description(context.Context) string {
-	return "value must be an IPv4 or IPv6 CIDR block without host bits, such as 10.0.0.0/8 or 2001:db8::/32"
+func validCIDR() validator.String {
+	return stringCheck{"value must be an IPv4 or IPv6 CIDR block without host bits, such as 10.0.0.0/8 or 2001:db8::/32",
+		"Invalid CIDR block", checkCIDRText}
 }
 
-func (v cidrValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+// validURL accepts an absolute http or https URL with a host.
+func validURL() validator.String {
+	return stringCheck{"value must be an absolute URL with the http or https scheme and a host, such as https://example.com/hook",
+		"Invalid URL", checkURLText}
+}
 
-func (cidrValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+// validJSONObject accepts text holding exactly one JSON object.
+func validJSONObject() validator.String {
+	return stringCheck{`value must be a JSON object, such as {"key": "value"} (use jsonencode() to build it)`,
+		"Invalid JSON object", checkJSONObjectText}
+}
+
+// described gives a validator or plan modifier its Description and
+// MarkdownDescription, one plain text for both.
+type described string
+
+func (d described) Description(context.Context) string         { return string(d) }
+func (d described) MarkdownDescription(context.Context) string { return string(d) }
+
+// stringCheck is a string validator made of a description, the summary of
+// its error and check, which returns why a known value is refused, or "".
+type stringCheck struct {
+	described
+	summary string
+	check   func(string) string
+}
+
+func (v stringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if msg := checkCIDRText(req.ConfigValue.ValueString()); msg != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid CIDR block", msg)
+	if msg := v.check(req.ConfigValue.ValueString()); msg != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, v.summary, msg)
 	}
 }
 
@@ -74,24 +83,6 @@ func checkCIDRText(s string) string {
 	return ""
 }
 
-// urlValidator checks URLs; see validURL.
-type urlValidator struct{}
-
-func (urlValidator) Description(context.Context) string {
-	return "value must be an absolute URL with the http or https scheme and a host, such as https://example.com/hook"
-}
-
-func (v urlValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (urlValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if msg := checkURLText(req.ConfigValue.ValueString()); msg != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid URL", msg)
-	}
-}
-
 // checkURLText returns why s is not an absolute http(s) URL, or "".
 func checkURLText(s string) string {
 	const want = "an absolute URL with the http or https scheme and a host, such as https://example.com/hook"
@@ -112,26 +103,6 @@ func checkURLText(s string) string {
 		return fmt.Sprintf("%q has no host; it must be %s.", s, want)
 	}
 	return ""
-}
-
-// jsonObjectValidator checks JSON object text; see validJSONObject.
-type jsonObjectValidator struct{}
-
-func (jsonObjectValidator) Description(context.Context) string {
-	return `value must be a JSON object, such as {"key": "value"} (use jsonencode() to build it)`
-}
-
-func (v jsonObjectValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (jsonObjectValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if msg := checkJSONObjectText(req.ConfigValue.ValueString()); msg != "" {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid JSON object", msg)
-	}
 }
 
 // checkJSONObjectText returns why s is not exactly one JSON object, or "".
