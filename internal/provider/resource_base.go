@@ -83,6 +83,14 @@ func (r *resourceBase) readTimed(ctx context.Context, from planOrState, m timedM
 	return timeout, !diags.HasError()
 }
 
+// readUpdate is the start of Update: readTimed for the plan, with the
+// prior state read into state too.
+func (r *resourceBase) readUpdate(ctx context.Context, req resource.UpdateRequest, plan, state timedModel, diags *diag.Diagnostics,
+) (timeout time.Duration, ok bool) {
+	diags.Append(req.State.Get(ctx, state)...)
+	return r.readTimed(ctx, req.Plan, plan, timeouts.Value.Update, diags)
+}
+
 // deleteByActivity submits the delete activity of object (e.g. "policy
 // <id>", for messages) and waits for it, then drops the cached lists
 // that held the object. An object already gone counts as deleted.

@@ -137,11 +137,10 @@ func (r *ipAllowlistResource) Schema(ctx context.Context, _ resource.SchemaReque
 }
 
 func ipAllowlistTimeouts(ctx context.Context) schema.Attribute {
-	const wait = ", approvals included, as a Go duration such as `30m` (default: the provider's `approval_timeout`, 20m)."
 	return timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
-		CreateDescription: "How long create waits for `" + client.OpSetIPAllowlist.Type + "`" + wait,
-		UpdateDescription: "How long update waits for `" + client.OpSetIPAllowlist.Type + "`" + wait,
-		DeleteDescription: "How long delete waits for `" + client.OpRemoveIPAllowlist.Type + "`" + wait,
+		CreateDescription: "How long create waits for `" + client.OpSetIPAllowlist.Type + "`" + waitDefault,
+		UpdateDescription: "How long update waits for `" + client.OpSetIPAllowlist.Type + "`" + waitDefault,
+		DeleteDescription: "How long delete waits for `" + client.OpRemoveIPAllowlist.Type + "`" + waitDefault,
 	}, "How long create, update and delete wait for their activity, approvals by other users included.")
 }
 

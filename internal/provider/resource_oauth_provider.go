@@ -130,10 +130,9 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 // oauthProviderTimeouts has no update timeout: nothing is updated in place
 // (every change but timeouts replaces the provider).
 func oauthProviderTimeouts(ctx context.Context) schema.Attribute {
-	const wait = ", approvals included, as a Go duration such as `30m` (default: the provider's `approval_timeout`, 20m)."
 	return timeoutsAttribute(ctx, timeouts.Opts{Create: true, Delete: true,
-		CreateDescription: "How long create waits for `" + client.OpCreateOauthProviders.Type + "`" + wait,
-		DeleteDescription: "How long delete waits for `" + client.OpDeleteOauthProviders.Type + "`" + wait,
+		CreateDescription: "How long create waits for `" + client.OpCreateOauthProviders.Type + "`" + waitDefault,
+		DeleteDescription: "How long delete waits for `" + client.OpDeleteOauthProviders.Type + "`" + waitDefault,
 	}, "How long create and delete wait for their activity, approvals by other users included. "+
 		"There is no update timeout: every change replaces the provider.")
 }

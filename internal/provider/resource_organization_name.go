@@ -122,8 +122,7 @@ func (r *organizationNameResource) Read(ctx context.Context, req resource.ReadRe
 
 func (r *organizationNameResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state organizationNameModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Update, &resp.Diagnostics)
+	timeout, ok := r.readUpdate(ctx, req, &plan, &state, &resp.Diagnostics)
 	if !ok {
 		return
 	}

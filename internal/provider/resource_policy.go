@@ -240,8 +240,7 @@ func policyChange(plan, state types.String) *string {
 
 func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state policyModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Update, &resp.Diagnostics)
+	timeout, ok := r.readUpdate(ctx, req, &plan, &state, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -43,11 +43,10 @@ type privateKeyTagModel struct {
 }
 
 func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	const wait = " as a Go duration such as `30m`, approvals by other users (consensus) included. Defaults to the provider's `approval_timeout`."
 	to := timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
-		CreateDescription: "How long to wait for `" + client.OpCreatePrivateKeyTag.Type + "`" + wait,
-		UpdateDescription: "How long to wait for `" + client.OpUpdatePrivateKeyTag.Type + "`" + wait,
-		DeleteDescription: "How long to wait for `" + client.OpDeletePrivateKeyTags.Type + "`" + wait,
+		CreateDescription: waitFor(client.OpCreatePrivateKeyTag),
+		UpdateDescription: waitFor(client.OpUpdatePrivateKeyTag),
+		DeleteDescription: waitFor(client.OpDeletePrivateKeyTags),
 	}, "How long create, update and delete wait for their activity, approvals included.")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A private key tag: a named label on a set of private keys, which policies can refer to " +
@@ -122,8 +121,7 @@ func (r *privateKeyTagResource) Read(ctx context.Context, req resource.ReadReque
 
 func (r *privateKeyTagResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state privateKeyTagModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Update, &resp.Diagnostics)
+	timeout, ok := r.readUpdate(ctx, req, &plan, &state, &resp.Diagnostics)
 	if !ok {
 		return
 	}

@@ -60,11 +60,10 @@ var webhookSubscriptionType = types.ObjectType{AttrTypes: map[string]attr.Type{
 }}
 
 func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	const wait = " as a Go duration such as `30m`, approvals by other users (consensus) included. Defaults to the provider's `approval_timeout`."
 	to := timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
-		CreateDescription: "How long to wait for `" + client.OpCreateWebhookEndpoint.Type + "` (and the update that deactivates a new endpoint created with `is_active = false`)" + wait,
-		UpdateDescription: "How long to wait for `" + client.OpUpdateWebhookEndpoint.Type + "`" + wait,
-		DeleteDescription: "How long to wait for `" + client.OpDeleteWebhookEndpoint.Type + "`" + wait,
+		CreateDescription: "How long to wait for `" + client.OpCreateWebhookEndpoint.Type + "` (and the update that deactivates a new endpoint created with `is_active = false`)" + waitConsensus,
+		UpdateDescription: waitFor(client.OpUpdateWebhookEndpoint),
+		DeleteDescription: waitFor(client.OpDeleteWebhookEndpoint),
 	}, "How long create, update and delete wait for their activities, approvals included.")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A webhook endpoint: a URL the service delivers events to, and the event types it subscribes to. " +
@@ -200,8 +199,7 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state webhookEndpointModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Update, &resp.Diagnostics)
+	timeout, ok := r.readUpdate(ctx, req, &plan, &state, &resp.Diagnostics)
 	if !ok {
 		return
 	}
