@@ -13,8 +13,7 @@ type GetActivityRequest struct {
 
 // GetActivity reads one activity (timestamps in the {seconds, nanos} shape).
 func (c *Client) GetActivity(ctx context.Context, req GetActivityRequest) (*Activity, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	resp, err := query[ActivityResponse](ctx, c, QueryGetActivity, req)
+	resp, err := query[ActivityResponse](ctx, c, QueryGetActivity, &req, &req.OrganizationID)
 	if err != nil {
 		return nil, err
 	}
@@ -48,8 +47,7 @@ type ListActivitiesResponse struct {
 
 // ListActivities lists activities, filtered by status and type, one page.
 func (c *Client) ListActivities(ctx context.Context, req ListActivitiesRequest) (*ListActivitiesResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListActivitiesResponse](ctx, c, QueryListActivities, req)
+	return query[ListActivitiesResponse](ctx, c, QueryListActivities, &req, &req.OrganizationID)
 }
 
 // GetPolicyEvaluationsRequest is the body of get_policy_evaluations.
@@ -81,6 +79,5 @@ type PolicyEvaluation struct {
 
 // GetPolicyEvaluations reads the policy evaluations of an activity.
 func (c *Client) GetPolicyEvaluations(ctx context.Context, req GetPolicyEvaluationsRequest) (*GetPolicyEvaluationsResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetPolicyEvaluationsResponse](ctx, c, QueryGetPolicyEvaluations, req)
+	return query[GetPolicyEvaluationsResponse](ctx, c, QueryGetPolicyEvaluations, &req, &req.OrganizationID)
 }

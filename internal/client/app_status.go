@@ -30,6 +30,5 @@ type GetAppStatusResponse struct {
 
 // GetAppStatus reads the runtime status of an app.
 func (c *Client) GetAppStatus(ctx context.Context, req GetAppStatusRequest) (*GetAppStatusResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetAppStatusResponse](ctx, c, QueryGetAppStatus, req)
+	return query[GetAppStatusResponse](ctx, c, QueryGetAppStatus, &req, &req.OrganizationID)
 }

@@ -25,6 +25,5 @@ type ListSupportedAssetsResponse struct {
 
 // ListSupportedAssets lists the assets the service supports on a chain.
 func (c *Client) ListSupportedAssets(ctx context.Context, req ListSupportedAssetsRequest) (*ListSupportedAssetsResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListSupportedAssetsResponse](ctx, c, QueryListSupportedAssets, req)
+	return query[ListSupportedAssetsResponse](ctx, c, QueryListSupportedAssets, &req, &req.OrganizationID)
 }

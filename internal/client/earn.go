@@ -49,8 +49,7 @@ type ListEarnEnabledVaultsResponse struct {
 
 // ListEarnEnabledVaults lists the organization's earn vaults.
 func (c *Client) ListEarnEnabledVaults(ctx context.Context, req ListEarnEnabledVaultsRequest) (*ListEarnEnabledVaultsResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListEarnEnabledVaultsResponse](ctx, c, QueryListEarnEnabledVaults, req)
+	return query[ListEarnEnabledVaultsResponse](ctx, c, QueryListEarnEnabledVaults, &req, &req.OrganizationID)
 }
 
 // EarnPositionDisplay holds display-only amounts of a position.
@@ -89,6 +88,5 @@ type ListEarnPositionsResponse struct {
 
 // ListEarnPositions lists a wallet's active earn positions.
 func (c *Client) ListEarnPositions(ctx context.Context, req ListEarnPositionsRequest) (*ListEarnPositionsResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListEarnPositionsResponse](ctx, c, QueryListEarnPositions, req)
+	return query[ListEarnPositionsResponse](ctx, c, QueryListEarnPositions, &req, &req.OrganizationID)
 }

@@ -71,6 +71,5 @@ type GetIPAllowlistResponse struct {
 // GetIPAllowlist reads the organization's (empty PublicKey) or a key's
 // allowlist.
 func (c *Client) GetIPAllowlist(ctx context.Context, req GetIPAllowlistRequest) (*GetIPAllowlistResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetIPAllowlistResponse](ctx, c, QueryGetIPAllowlist, req)
+	return query[GetIPAllowlistResponse](ctx, c, QueryGetIPAllowlist, &req, &req.OrganizationID)
 }

@@ -39,8 +39,7 @@ type GetMfaPolicyResponse struct {
 
 // GetMfaPolicy reads one MFA policy of a user.
 func (c *Client) GetMfaPolicy(ctx context.Context, req GetMfaPolicyRequest) (*GetMfaPolicyResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetMfaPolicyResponse](ctx, c, QueryGetMfaPolicy, req)
+	return query[GetMfaPolicyResponse](ctx, c, QueryGetMfaPolicy, &req, &req.OrganizationID)
 }
 
 // GetMfaPoliciesRequest is the body of get_mfa_policies.
@@ -56,6 +55,5 @@ type GetMfaPoliciesResponse struct {
 
 // GetMfaPolicies lists the MFA policies of a user.
 func (c *Client) GetMfaPolicies(ctx context.Context, req GetMfaPoliciesRequest) (*GetMfaPoliciesResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetMfaPoliciesResponse](ctx, c, QueryGetMfaPolicies, req)
+	return query[GetMfaPoliciesResponse](ctx, c, QueryGetMfaPolicies, &req, &req.OrganizationID)
 }

@@ -71,6 +71,5 @@ type GetOauthProvidersResponse struct {
 // GetOauthProviders lists the OAuth providers of a user (or of the caller
 // when UserID is empty).
 func (c *Client) GetOauthProviders(ctx context.Context, req GetOauthProvidersRequest) (*GetOauthProvidersResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetOauthProvidersResponse](ctx, c, QueryGetOauthProviders, req)
+	return query[GetOauthProvidersResponse](ctx, c, QueryGetOauthProviders, &req, &req.OrganizationID)
 }

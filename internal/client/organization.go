@@ -33,6 +33,5 @@ type WhoamiResponse struct {
 
 // Whoami reads the organization and user behind the API key.
 func (c *Client) Whoami(ctx context.Context, req WhoamiRequest) (*WhoamiResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[WhoamiResponse](ctx, c, QueryWhoami, req)
+	return query[WhoamiResponse](ctx, c, QueryWhoami, &req, &req.OrganizationID)
 }

@@ -92,8 +92,7 @@ type GetPolicyResponse struct {
 
 // GetPolicy reads one policy; an unknown id is an error matching ErrNotFound.
 func (c *Client) GetPolicy(ctx context.Context, req GetPolicyRequest) (*GetPolicyResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetPolicyResponse](ctx, c, QueryGetPolicy, req)
+	return query[GetPolicyResponse](ctx, c, QueryGetPolicy, &req, &req.OrganizationID)
 }
 
 // ListPoliciesRequest is the body of list_policies.
@@ -108,6 +107,5 @@ type ListPoliciesResponse struct {
 
 // ListPolicies lists every policy of the organization.
 func (c *Client) ListPolicies(ctx context.Context, req ListPoliciesRequest) (*ListPoliciesResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListPoliciesResponse](ctx, c, QueryListPolicies, req)
+	return query[ListPoliciesResponse](ctx, c, QueryListPolicies, &req, &req.OrganizationID)
 }

@@ -80,6 +80,5 @@ type ListPrivateKeyTagsResponse struct {
 
 // ListPrivateKeyTags lists the organization's private key tags.
 func (c *Client) ListPrivateKeyTags(ctx context.Context, req ListPrivateKeyTagsRequest) (*ListPrivateKeyTagsResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListPrivateKeyTagsResponse](ctx, c, QueryListPrivateKeyTags, req)
+	return query[ListPrivateKeyTagsResponse](ctx, c, QueryListPrivateKeyTags, &req, &req.OrganizationID)
 }

@@ -68,6 +68,5 @@ type ListPrivateKeysResponse struct {
 
 // ListPrivateKeys lists the organization's private keys.
 func (c *Client) ListPrivateKeys(ctx context.Context, req ListPrivateKeysRequest) (*ListPrivateKeysResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListPrivateKeysResponse](ctx, c, QueryListPrivateKeys, req)
+	return query[ListPrivateKeysResponse](ctx, c, QueryListPrivateKeys, &req, &req.OrganizationID)
 }

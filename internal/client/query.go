@@ -6,8 +6,13 @@ import (
 	"fmt"
 )
 
-// query posts req to /public/v1/query/<op> and decodes the answer.
-func query[R any](ctx context.Context, c *Client, op Query, req any) (*R, error) {
+// query posts req to /public/v1/query/<op> and decodes the answer. org
+// points at req's organization id, which query fills with the client's
+// when the caller left it empty.
+func query[R any](ctx context.Context, c *Client, op Query, req any, org *string) (*R, error) {
+	if *org == "" {
+		*org = c.orgID
+	}
 	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("%s: encoding the request: %w", op, err)
@@ -17,14 +22,6 @@ func query[R any](ctx context.Context, c *Client, op Query, req any) (*R, error)
 		return nil, err
 	}
 	return &out, nil
-}
-
-// org is the organization a request names: its own, else the client's.
-func (c *Client) org(id string) string {
-	if id != "" {
-		return id
-	}
-	return c.orgID
 }
 
 // nonNil keeps a required list present on the wire as [] rather than null.

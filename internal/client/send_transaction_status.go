@@ -82,6 +82,5 @@ type EthFailureDetails struct {
 
 // GetSendTransactionStatus reads the status of a sent transaction.
 func (c *Client) GetSendTransactionStatus(ctx context.Context, req GetSendTransactionStatusRequest) (*GetSendTransactionStatusResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[GetSendTransactionStatusResponse](ctx, c, QueryGetSendTransactionStatus, req)
+	return query[GetSendTransactionStatusResponse](ctx, c, QueryGetSendTransactionStatus, &req, &req.OrganizationID)
 }

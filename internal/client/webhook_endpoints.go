@@ -78,6 +78,5 @@ type ListWebhookEndpointsResponse struct {
 
 // ListWebhookEndpoints lists the organization's webhook endpoints.
 func (c *Client) ListWebhookEndpoints(ctx context.Context, req ListWebhookEndpointsRequest) (*ListWebhookEndpointsResponse, error) {
-	req.OrganizationID = c.org(req.OrganizationID)
-	return query[ListWebhookEndpointsResponse](ctx, c, QueryListWebhookEndpoints, req)
+	return query[ListWebhookEndpointsResponse](ctx, c, QueryListWebhookEndpoints, &req, &req.OrganizationID)
 }
