@@ -50,11 +50,9 @@ func (c *Client) ListActivities(ctx context.Context, req ListActivitiesRequest) 
 	return query[ListActivitiesResponse](ctx, c, QueryListActivities, &req, &req.OrganizationID)
 }
 
-// GetPolicyEvaluationsRequest is the body of get_policy_evaluations.
-type GetPolicyEvaluationsRequest struct {
-	OrganizationID string `json:"organizationId"`
-	ActivityID     string `json:"activityId"`
-}
+// GetPolicyEvaluationsRequest is the body of get_policy_evaluations, which
+// names one activity as get_activity does.
+type GetPolicyEvaluationsRequest = GetActivityRequest
 
 // GetPolicyEvaluationsResponse is the answer of get_policy_evaluations.
 type GetPolicyEvaluationsResponse struct {

@@ -19,9 +19,7 @@ func (c *Client) UpdateOrganizationName(ctx context.Context, p UpdateOrganizatio
 }
 
 // WhoamiRequest is the body of whoami.
-type WhoamiRequest struct {
-	OrganizationID string `json:"organizationId"`
-}
+type WhoamiRequest = OrganizationRequest
 
 // WhoamiResponse says which organization and user the key belongs to.
 type WhoamiResponse struct {

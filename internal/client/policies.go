@@ -96,9 +96,7 @@ func (c *Client) GetPolicy(ctx context.Context, req GetPolicyRequest) (*GetPolic
 }
 
 // ListPoliciesRequest is the body of list_policies.
-type ListPoliciesRequest struct {
-	OrganizationID string `json:"organizationId"`
-}
+type ListPoliciesRequest = OrganizationRequest
 
 // ListPoliciesResponse is the answer of list_policies.
 type ListPoliciesResponse struct {

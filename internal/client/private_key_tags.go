@@ -69,9 +69,7 @@ type Tag struct {
 }
 
 // ListPrivateKeyTagsRequest is the body of list_private_key_tags.
-type ListPrivateKeyTagsRequest struct {
-	OrganizationID string `json:"organizationId"`
-}
+type ListPrivateKeyTagsRequest = OrganizationRequest
 
 // ListPrivateKeyTagsResponse is the answer of list_private_key_tags.
 type ListPrivateKeyTagsResponse struct {

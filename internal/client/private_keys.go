@@ -57,9 +57,7 @@ type PrivateKey struct {
 }
 
 // ListPrivateKeysRequest is the body of list_private_keys.
-type ListPrivateKeysRequest struct {
-	OrganizationID string `json:"organizationId"`
-}
+type ListPrivateKeysRequest = OrganizationRequest
 
 // ListPrivateKeysResponse is the answer of list_private_keys.
 type ListPrivateKeysResponse struct {

@@ -6,6 +6,12 @@ import (
 	"fmt"
 )
 
+// OrganizationRequest is the body of the queries that name nothing but the
+// organization (list_policies, whoami, ...). Each has its own alias of it.
+type OrganizationRequest struct {
+	OrganizationID string `json:"organizationId"`
+}
+
 // query posts req to /public/v1/query/<op> and decodes the answer. org
 // points at req's organization id, which query fills with the client's
 // when the caller left it empty.

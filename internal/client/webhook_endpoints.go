@@ -67,9 +67,7 @@ func (c *Client) DeleteWebhookEndpoint(ctx context.Context, p DeleteWebhookEndpo
 }
 
 // ListWebhookEndpointsRequest is the body of list_webhook_endpoints.
-type ListWebhookEndpointsRequest struct {
-	OrganizationID string `json:"organizationId"`
-}
+type ListWebhookEndpointsRequest = OrganizationRequest
 
 // ListWebhookEndpointsResponse is the answer of list_webhook_endpoints.
 type ListWebhookEndpointsResponse struct {
