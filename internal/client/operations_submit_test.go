@@ -27,203 +27,145 @@ var ts = `{"seconds":"1795300000","nanos":"0"}`
 
 var submitCases = []submitCase{
 	{"sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.SignRawPayload(ctx, SignRawPayloadParams{SignWith: "0xabc", Payload: "hello", Encoding: "PAYLOAD_ENCODING_TEXT_UTF8", HashFunction: "HASH_FUNCTION_SHA256"})
-			return res(r, err)
-		},
+		submits((*Client).SignRawPayload, SignRawPayloadParams{SignWith: "0xabc", Payload: "hello", Encoding: "PAYLOAD_ENCODING_TEXT_UTF8", HashFunction: "HASH_FUNCTION_SHA256"}),
 		`{"signWith":"0xabc","payload":"hello","encoding":"PAYLOAD_ENCODING_TEXT_UTF8","hashFunction":"HASH_FUNCTION_SHA256"}`,
 		`{"signRawPayloadResult":{"r":"01","s":"02","v":"00"}}`,
 		SignRawPayloadResult{R: "01", S: "02", V: "00"}},
 	{"recover_user", "ACTIVITY_TYPE_RECOVER_USER",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.RecoverUser(ctx, RecoverUserParams{UserID: "u-1", Authenticator: AuthenticatorParams{AuthenticatorName: "yubikey", Challenge: "ch",
-				Attestation: Attestation{CredentialID: "cred", ClientDataJSON: "cdj", AttestationObject: "ao", Transports: []string{"AUTHENTICATOR_TRANSPORT_USB"}}}})
-			return res(r, err)
-		},
+		submits((*Client).RecoverUser, RecoverUserParams{UserID: "u-1", Authenticator: AuthenticatorParams{AuthenticatorName: "yubikey", Challenge: "ch",
+			Attestation: Attestation{CredentialID: "cred", ClientDataJSON: "cdj", AttestationObject: "ao", Transports: []string{"AUTHENTICATOR_TRANSPORT_USB"}}}}),
 		`{"authenticator":{"authenticatorName":"yubikey","challenge":"ch","attestation":{"credentialId":"cred","clientDataJson":"cdj","attestationObject":"ao","transports":["AUTHENTICATOR_TRANSPORT_USB"]}},"userId":"u-1"}`,
 		`{"recoverUserResult":{"authenticatorId":["auth-1"]}}`,
 		RecoverUserResult{AuthenticatorID: []string{"auth-1"}}},
 	{"create_policies", "ACTIVITY_TYPE_CREATE_POLICIES",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.CreatePolicies(ctx, CreatePoliciesParams{Policies: []PolicyParams{
-				{PolicyName: "allow admins", Effect: EffectAllow, Condition: "activity.type == 'X'", Consensus: "approvers.count() >= 2", Notes: "n1", Time: "t"},
-				{PolicyName: "deny", Effect: EffectDeny, Notes: ""},
-			}})
-			return res(r, err)
-		},
+		submits((*Client).CreatePolicies, CreatePoliciesParams{Policies: []PolicyParams{
+			{PolicyName: "allow admins", Effect: EffectAllow, Condition: "activity.type == 'X'", Consensus: "approvers.count() >= 2", Notes: "n1", Time: "t"},
+			{PolicyName: "deny", Effect: EffectDeny, Notes: ""},
+		}}),
 		`{"policies":[{"policyName":"allow admins","effect":"EFFECT_ALLOW","condition":"activity.type == 'X'","consensus":"approvers.count() >= 2","notes":"n1","time":"t"},{"policyName":"deny","effect":"EFFECT_DENY","notes":""}]}`,
 		`{"createPoliciesResult":{"policyIds":["p-1","p-2"]}}`,
 		CreatePoliciesResult{PolicyIDs: []string{"p-1", "p-2"}}},
 	{"set_ip_allowlist", "ACTIVITY_TYPE_SET_IP_ALLOWLIST",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.SetIPAllowlist(ctx, SetIPAllowlistParams{Enabled: ptr(true), OnEvaluationError: OnEvaluationErrorDeny,
-				Rules: []IPAllowlistRuleParams{{CIDR: "10.0.0.0/8", Label: "office"}, {CIDR: "2001:db8::/32"}}})
-			return res(r, err)
-		},
+		submits((*Client).SetIPAllowlist, SetIPAllowlistParams{Enabled: ptr(true), OnEvaluationError: OnEvaluationErrorDeny,
+			Rules: []IPAllowlistRuleParams{{CIDR: "10.0.0.0/8", Label: "office"}, {CIDR: "2001:db8::/32"}}}),
 		`{"enabled":true,"rules":[{"cidr":"10.0.0.0/8","label":"office"},{"cidr":"2001:db8::/32"}],"onEvaluationError":"DENY"}`,
 		`{"setIpAllowlistResult":{}}`,
 		EmptyResult{}},
 	{"set_ip_allowlist", "ACTIVITY_TYPE_SET_IP_ALLOWLIST",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.SetIPAllowlist(ctx, SetIPAllowlistParams{PublicKey: "02aa"})
-			return res(r, err)
-		},
+		submits((*Client).SetIPAllowlist, SetIPAllowlistParams{PublicKey: "02aa"}),
 		`{"publicKey":"02aa","rules":[]}`,
 		`{}`, // an empty result object may be left out
 		EmptyResult{}},
 	{"verify_otp", "ACTIVITY_TYPE_VERIFY_OTP_V2",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.VerifyOtp(ctx, VerifyOtpParams{OtpID: "otp-1", EncryptedOtpBundle: "bundle", ExpirationSeconds: "3600"})
-			return res(r, err)
-		},
+		submits((*Client).VerifyOtp, VerifyOtpParams{OtpID: "otp-1", EncryptedOtpBundle: "bundle", ExpirationSeconds: "3600"}),
 		`{"otpId":"otp-1","encryptedOtpBundle":"bundle","expirationSeconds":"3600"}`,
 		`{"verifyOtpResult":{"verificationToken":"jwt"}}`,
 		VerifyOtpResult{VerificationToken: "jwt"}},
 	{"init_otp", "ACTIVITY_TYPE_INIT_OTP_V3",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.InitOtp(ctx, InitOtpParams{OtpType: "OTP_TYPE_EMAIL", Contact: "a@b.c", AppName: "app", OtpLength: ptr(6), Alphanumeric: ptr(false),
-				EmailCustomization: &EmailCustomization{LogoURL: "https://l/x.png", TemplateID: "tpl"}, SmsCustomization: &SmsCustomization{Template: "{{.OtpCode}}"},
-				UserIdentifier: "h", SendFromEmailAddress: "f@b.c", SendFromEmailSenderName: "S", ReplyToEmailAddress: "r@b.c", ExpirationSeconds: "600"})
-			return res(r, err)
-		},
+		submits((*Client).InitOtp, InitOtpParams{OtpType: "OTP_TYPE_EMAIL", Contact: "a@b.c", AppName: "app", OtpLength: ptr(6), Alphanumeric: ptr(false),
+			EmailCustomization: &EmailCustomization{LogoURL: "https://l/x.png", TemplateID: "tpl"}, SmsCustomization: &SmsCustomization{Template: "{{.OtpCode}}"},
+			UserIdentifier: "h", SendFromEmailAddress: "f@b.c", SendFromEmailSenderName: "S", ReplyToEmailAddress: "r@b.c", ExpirationSeconds: "600"}),
 		`{"otpType":"OTP_TYPE_EMAIL","contact":"a@b.c","appName":"app","otpLength":6,"alphanumeric":false,"emailCustomization":{"logoUrl":"https://l/x.png","templateId":"tpl"},"smsCustomization":{"template":"{{.OtpCode}}"},"userIdentifier":"h","sendFromEmailAddress":"f@b.c","sendFromEmailSenderName":"S","replyToEmailAddress":"r@b.c","expirationSeconds":"600"}`,
 		`{"initOtpResultV2":{"otpId":"otp-2","otpEncryptionTargetBundle":"tb"}}`,
 		InitOtpResult{OtpID: "otp-2", OtpEncryptionTargetBundle: "tb"}},
 	{"delete_private_key_tags", "ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.DeletePrivateKeyTags(ctx, DeletePrivateKeyTagsParams{PrivateKeyTagIDs: []string{"t-1"}})
-			return res(r, err)
-		},
+		submits((*Client).DeletePrivateKeyTags, DeletePrivateKeyTagsParams{PrivateKeyTagIDs: []string{"t-1"}}),
 		`{"privateKeyTagIds":["t-1"]}`,
 		`{"deletePrivateKeyTagsResult":{"privateKeyTagIds":["t-1"],"privateKeyIds":["k-1","k-2"]}}`,
 		DeletePrivateKeyTagsResult{PrivateKeyTagIDs: []string{"t-1"}, PrivateKeyIDs: []string{"k-1", "k-2"}}},
 	{"delete_oauth_providers", "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.DeleteOauthProviders(ctx, DeleteOauthProvidersParams{UserID: "u-1", ProviderIDs: []string{"op-1"}})
-			return res(r, err)
-		},
+		submits((*Client).DeleteOauthProviders, DeleteOauthProvidersParams{UserID: "u-1", ProviderIDs: []string{"op-1"}}),
 		`{"userId":"u-1","providerIds":["op-1"]}`,
 		`{"deleteOauthProvidersResult":{"providerIds":["op-1"]}}`,
 		ProviderIDsResult{ProviderIDs: []string{"op-1"}}},
 	{"sign_transaction", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.SignTransaction(ctx, SignTransactionParams{SignWith: "k-1", UnsignedTransaction: "02ef", Type: "TRANSACTION_TYPE_ETHEREUM"})
-			return res(r, err)
-		},
+		submits((*Client).SignTransaction, SignTransactionParams{SignWith: "k-1", UnsignedTransaction: "02ef", Type: "TRANSACTION_TYPE_ETHEREUM"}),
 		`{"signWith":"k-1","unsignedTransaction":"02ef","type":"TRANSACTION_TYPE_ETHEREUM"}`,
 		`{"signTransactionResult":{"signedTransaction":"02f0"}}`,
 		SignTransactionResult{SignedTransaction: "02f0"}},
 	{"update_organization_name", "ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.UpdateOrganizationName(ctx, UpdateOrganizationNameParams{OrganizationName: "Acme Treasury"})
-			return res(r, err)
-		},
+		submits((*Client).UpdateOrganizationName, UpdateOrganizationNameParams{OrganizationName: "Acme Treasury"}),
 		`{"organizationName":"Acme Treasury"}`,
 		`{"updateOrganizationNameResult":{"organizationId":"org-1","organizationName":"Acme Treasury"}}`,
 		UpdateOrganizationNameResult{OrganizationID: "org-1", OrganizationName: "Acme Treasury"}},
 	{"update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.UpdatePolicy(ctx, UpdatePolicyParams{PolicyID: "p-1", PolicyName: ptr("renamed"), PolicyEffect: ptr(EffectDeny), PolicyCondition: ptr(""), PolicyNotes: ptr("why")})
-			return res(r, err)
-		},
+		submits((*Client).UpdatePolicy, UpdatePolicyParams{PolicyID: "p-1", PolicyName: ptr("renamed"), PolicyEffect: ptr(EffectDeny), PolicyCondition: ptr(""), PolicyNotes: ptr("why")}),
 		`{"policyId":"p-1","policyName":"renamed","policyEffect":"EFFECT_DENY","policyCondition":"","policyNotes":"why"}`,
 		`{"updatePolicyResultV2":{"policyId":"p-1"}}`,
 		PolicyIDResult{PolicyID: "p-1"}},
 	{"delete_policy", "ACTIVITY_TYPE_DELETE_POLICY",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.DeletePolicy(ctx, DeletePolicyParams{PolicyID: "p-1"})
-			return res(r, err)
-		},
+		submits((*Client).DeletePolicy, DeletePolicyParams{PolicyID: "p-1"}),
 		`{"policyId":"p-1"}`,
 		`{"deletePolicyResult":{"policyId":"p-1"}}`,
 		PolicyIDResult{PolicyID: "p-1"}},
 	{"remove_ip_allowlist", "ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.RemoveIPAllowlist(ctx, RemoveIPAllowlistParams{})
-			return res(r, err)
-		},
+		submits((*Client).RemoveIPAllowlist, RemoveIPAllowlistParams{}),
 		`{}`,
 		`{"removeIpAllowlistResult":{}}`,
 		EmptyResult{}},
 	{"create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.CreateOauthProviders(ctx, CreateOauthProvidersParams{UserID: "u-1", OauthProviders: []OauthProviderParams{
-				{ProviderName: "google", OidcToken: "eyJ.tok"},
-				{ProviderName: "corp", OidcClaims: &OidcClaims{Iss: "https://idp", Sub: "s", Aud: "a"}},
-			}})
-			return res(r, err)
-		},
+		submits((*Client).CreateOauthProviders, CreateOauthProvidersParams{UserID: "u-1", OauthProviders: []OauthProviderParams{
+			{ProviderName: "google", OidcToken: "eyJ.tok"},
+			{ProviderName: "corp", OidcClaims: &OidcClaims{Iss: "https://idp", Sub: "s", Aud: "a"}},
+		}}),
 		`{"userId":"u-1","oauthProviders":[{"providerName":"google","oidcToken":"eyJ.tok"},{"providerName":"corp","oidcClaims":{"iss":"https://idp","sub":"s","aud":"a"}}]}`,
 		`{"createOauthProvidersResultV2":{"providerIds":["op-1","op-2"]}}`,
 		ProviderIDsResult{ProviderIDs: []string{"op-1", "op-2"}}},
 	{"create_private_key_tag", "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.CreatePrivateKeyTag(ctx, CreatePrivateKeyTagParams{PrivateKeyTagName: "hot"})
-			return res(r, err)
-		},
+		submits((*Client).CreatePrivateKeyTag, CreatePrivateKeyTagParams{PrivateKeyTagName: "hot"}),
 		`{"privateKeyTagName":"hot","privateKeyIds":[]}`,
 		`{"createPrivateKeyTagResult":{"privateKeyTagId":"t-1","privateKeyIds":[]}}`,
 		CreatePrivateKeyTagResult{PrivateKeyTagID: "t-1", PrivateKeyIDs: []string{}}},
 	{"update_private_key_tag", "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.UpdatePrivateKeyTag(ctx, UpdatePrivateKeyTagParams{PrivateKeyTagID: "t-1", NewPrivateKeyTagName: "cold", AddPrivateKeyIDs: []string{"k-3"}})
-			return res(r, err)
-		},
+		submits((*Client).UpdatePrivateKeyTag, UpdatePrivateKeyTagParams{PrivateKeyTagID: "t-1", NewPrivateKeyTagName: "cold", AddPrivateKeyIDs: []string{"k-3"}}),
 		`{"privateKeyTagId":"t-1","newPrivateKeyTagName":"cold","addPrivateKeyIds":["k-3"],"removePrivateKeyIds":[]}`,
 		`{"updatePrivateKeyTagResult":{"privateKeyTagId":"t-1"}}`,
 		UpdatePrivateKeyTagResult{PrivateKeyTagID: "t-1"}},
 	{"create_webhook_endpoint", "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.CreateWebhookEndpoint(ctx, CreateWebhookEndpointParams{URL: "https://hooks.example.com/x", Name: "ops",
-				Subscriptions: []WebhookSubscription{{EventType: "ACTIVITY_UPDATES", FiltersJSON: `{"a":1}`, IsActive: ptr(true)}}})
-			return res(r, err)
-		},
+		submits((*Client).CreateWebhookEndpoint, CreateWebhookEndpointParams{URL: "https://hooks.example.com/x", Name: "ops",
+			Subscriptions: []WebhookSubscription{{EventType: "ACTIVITY_UPDATES", FiltersJSON: `{"a":1}`, IsActive: ptr(true)}}}),
 		`{"url":"https://hooks.example.com/x","name":"ops","subscriptions":[{"eventType":"ACTIVITY_UPDATES","filtersJson":"{\"a\":1}","isActive":true}]}`,
 		`{"createWebhookEndpointResult":{"endpointId":"we-1","webhookEndpoint":{"endpointId":"we-1","organizationId":"org-1","url":"https://hooks.example.com/x","name":"ops","isActive":true,"subscriptions":[{"eventType":"ACTIVITY_UPDATES","filtersJson":"{\"a\":1}","isActive":true}]}}}`,
 		WebhookEndpointResult{EndpointID: "we-1", WebhookEndpoint: WebhookEndpoint{EndpointID: "we-1", OrganizationID: "org-1", URL: "https://hooks.example.com/x", Name: "ops", IsActive: true,
 			Subscriptions: []WebhookSubscription{{EventType: "ACTIVITY_UPDATES", FiltersJSON: `{"a":1}`, IsActive: ptr(true)}}}}},
 	{"update_webhook_endpoint", "ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.UpdateWebhookEndpoint(ctx, UpdateWebhookEndpointParams{EndpointID: "we-1", IsActive: ptr(false)})
-			return res(r, err)
-		},
+		submits((*Client).UpdateWebhookEndpoint, UpdateWebhookEndpointParams{EndpointID: "we-1", IsActive: ptr(false)}),
 		`{"endpointId":"we-1","isActive":false}`,
 		`{"updateWebhookEndpointResult":{"endpointId":"we-1","webhookEndpoint":{"endpointId":"we-1","organizationId":"org-1","url":"https://h","name":"ops","isActive":false}}}`,
 		WebhookEndpointResult{EndpointID: "we-1", WebhookEndpoint: WebhookEndpoint{EndpointID: "we-1", OrganizationID: "org-1", URL: "https://h", Name: "ops"}}},
 	{"delete_webhook_endpoint", "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.DeleteWebhookEndpoint(ctx, DeleteWebhookEndpointParams{EndpointID: "we-1"})
-			return res(r, err)
-		},
+		submits((*Client).DeleteWebhookEndpoint, DeleteWebhookEndpointParams{EndpointID: "we-1"}),
 		`{"endpointId":"we-1"}`,
 		`{"deleteWebhookEndpointResult":{"endpointId":"we-1"}}`,
 		DeleteWebhookEndpointResult{EndpointID: "we-1"}},
 	{"create_private_keys", "ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2",
-		func(ctx context.Context, c *Client) (any, error) {
-			r, err := c.CreatePrivateKeys(ctx, CreatePrivateKeysParams{PrivateKeys: []PrivateKeyParams{{PrivateKeyName: "k", Curve: "CURVE_SECP256K1", AddressFormats: []string{"ADDRESS_FORMAT_ETHEREUM"}}}})
-			return res(r, err)
-		},
+		submits((*Client).CreatePrivateKeys, CreatePrivateKeysParams{PrivateKeys: []PrivateKeyParams{{PrivateKeyName: "k", Curve: "CURVE_SECP256K1", AddressFormats: []string{"ADDRESS_FORMAT_ETHEREUM"}}}}),
 		`{"privateKeys":[{"privateKeyName":"k","curve":"CURVE_SECP256K1","privateKeyTags":[],"addressFormats":["ADDRESS_FORMAT_ETHEREUM"]}]}`,
 		`{"createPrivateKeysResultV2":{"privateKeys":[{"privateKeyId":"k-1","addresses":[{"format":"ADDRESS_FORMAT_ETHEREUM","address":"0x1"}]}]}}`,
 		CreatePrivateKeysResult{PrivateKeys: []CreatedPrivateKey{{PrivateKeyID: "k-1", Addresses: []Address{{Format: "ADDRESS_FORMAT_ETHEREUM", Address: "0x1"}}}}}},
 	{"approve_activity", "ACTIVITY_TYPE_APPROVE_ACTIVITY",
-		func(ctx context.Context, c *Client) (any, error) {
-			a, err := c.ApproveActivity(ctx, VoteParams{Fingerprint: "fp-1"})
-			if err != nil {
-				return nil, err
-			}
-			return a.Status, nil
-		},
+		votes((*Client).ApproveActivity, VoteParams{Fingerprint: "fp-1"}),
 		`{"fingerprint":"fp-1"}`, `{}`, StatusCompleted},
 	{"reject_activity", "ACTIVITY_TYPE_REJECT_ACTIVITY",
-		func(ctx context.Context, c *Client) (any, error) {
-			a, err := c.RejectActivity(ctx, VoteParams{Fingerprint: "fp-1"})
-			if err != nil {
-				return nil, err
-			}
-			return a.Status, nil
-		},
+		votes((*Client).RejectActivity, VoteParams{Fingerprint: "fp-1"}),
 		`{"fingerprint":"fp-1"}`, `{}`, StatusCompleted},
+}
+
+// submits makes a case's call of a submit method with p.
+func submits[P, R any](method func(*Client, context.Context, P) (*Submitted[R], error), p P) func(context.Context, *Client) (any, error) {
+	return func(ctx context.Context, c *Client) (any, error) { return res(method(c, ctx, p)) }
+}
+
+// votes makes a case's call of a vote, whose answer is the status of the
+// activity voted on.
+func votes(method func(*Client, context.Context, VoteParams) (*Activity, error), p VoteParams) func(context.Context, *Client) (any, error) {
+	return func(ctx context.Context, c *Client) (any, error) {
+		a, err := method(c, ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return a.Status, nil
+	}
 }
 
 func res[R any](s *Submitted[R], err error) (any, error) {
