@@ -132,21 +132,9 @@ func FuzzActivityDecoding(f *testing.F) {
 		switch sel % 5 {
 		case 0: // get_activity on its own
 			act, err := c.GetActivity(ctx, GetActivityRequest{ActivityID: "act-9"})
-			want, valid := decodeActivityRecord(pollBody)
-			if !valid {
-				if err == nil {
-					t.Fatalf("get_activity accepted %q as %+v", pollBody, act)
-				}
-				checkClearError(t, err, "get_activity")
-				return
+			if checkRecordAnswer(t, "get_activity", pollBody, act, err) {
+				checkTimestamps(t, act)
 			}
-			if err != nil {
-				t.Fatalf("get_activity refused a valid record %q: %v", pollBody, err)
-			}
-			if !reflect.DeepEqual(act, want) {
-				t.Fatalf("get_activity decoded %q as %+v, want %+v", pollBody, act, want)
-			}
-			checkTimestamps(t, act)
 		case 1: // create_policies: submit, poll, decode the result
 			got, err := c.CreatePolicies(ctx, CreatePoliciesParams{Policies: []PolicyParams{{PolicyName: "p", Effect: EffectAllow}}})
 			first, firstValid := decodeActivityRecord(submitBody)
@@ -189,17 +177,7 @@ func FuzzActivityDecoding(f *testing.F) {
 			}
 		case 3: // approve_activity: the submit answer is the result
 			act, err := c.ApproveActivity(ctx, VoteParams{Fingerprint: "fp-9"})
-			want, valid := decodeActivityRecord(submitBody)
-			if !valid {
-				if err == nil {
-					t.Fatalf("approve_activity accepted %q as %+v", submitBody, act)
-				}
-				checkClearError(t, err, "approve_activity")
-				return
-			}
-			if err != nil || !reflect.DeepEqual(act, want) {
-				t.Fatalf("approve_activity decoded %q as %+v, %v; want %+v", submitBody, act, err, want)
-			}
+			checkRecordAnswer(t, "approve_activity", submitBody, act, err)
 		case 4: // WaitForActivity: get_activity, then polls
 			act, err := c.WaitForActivity(ctx, "act-9")
 			if err != nil {
@@ -211,4 +189,26 @@ func FuzzActivityDecoding(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkRecordAnswer checks a call of op whose answer is the activity record
+// itself: a valid record must come back exactly as it reads, anything else
+// must be refused with a clear error. It reports whether body was valid.
+func checkRecordAnswer(t *testing.T, op string, body []byte, act *Activity, err error) bool {
+	t.Helper()
+	want, valid := decodeActivityRecord(body)
+	if !valid {
+		if err == nil {
+			t.Fatalf("%s accepted %q as %+v", op, body, act)
+		}
+		checkClearError(t, err, op)
+		return false
+	}
+	if err != nil {
+		t.Fatalf("%s refused a valid record %q: %v", op, body, err)
+	}
+	if !reflect.DeepEqual(act, want) {
+		t.Fatalf("%s decoded %q as %+v, want %+v", op, body, act, want)
+	}
+	return true
 }
