@@ -1,28 +1,9 @@
 package client
 
-import (
-	"context"
-	"errors"
-)
-
 // GetActivityRequest is the body of get_activity.
 type GetActivityRequest struct {
 	OrganizationID string `json:"organizationId"`
 	ActivityID     string `json:"activityId"`
-}
-
-// GetActivity reads one activity (timestamps in the {seconds, nanos} shape).
-func (c *Client) GetActivity(ctx context.Context, req GetActivityRequest) (*Activity, error) {
-	resp, err := query[ActivityResponse](ctx, c, QueryGetActivity, &req, &req.OrganizationID)
-	if err != nil {
-		return nil, err
-	}
-	// A body such as {} or null decodes without error; it must not pass
-	// for an activity (the poll would read its empty status).
-	if resp.Activity.ID == "" {
-		return nil, errors.New("get_activity: the answer holds no activity id")
-	}
-	return &resp.Activity, nil
 }
 
 // Pagination selects a page of a list.
@@ -43,11 +24,6 @@ type ListActivitiesRequest struct {
 // ListActivitiesResponse is the answer of list_activities.
 type ListActivitiesResponse struct {
 	Activities []Activity `json:"activities"`
-}
-
-// ListActivities lists activities, filtered by status and type, one page.
-func (c *Client) ListActivities(ctx context.Context, req ListActivitiesRequest) (*ListActivitiesResponse, error) {
-	return query[ListActivitiesResponse](ctx, c, QueryListActivities, &req, &req.OrganizationID)
 }
 
 // GetPolicyEvaluationsRequest is the body of get_policy_evaluations, which
@@ -73,9 +49,4 @@ type PolicyEvaluationRecord struct {
 type PolicyEvaluation struct {
 	PolicyID string `json:"policyId,omitempty"`
 	Outcome  string `json:"outcome,omitempty"`
-}
-
-// GetPolicyEvaluations reads the policy evaluations of an activity.
-func (c *Client) GetPolicyEvaluations(ctx context.Context, req GetPolicyEvaluationsRequest) (*GetPolicyEvaluationsResponse, error) {
-	return query[GetPolicyEvaluationsResponse](ctx, c, QueryGetPolicyEvaluations, &req, &req.OrganizationID)
 }

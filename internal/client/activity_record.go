@@ -69,6 +69,11 @@ type Vote struct {
 	CreatedAt  Timestamp `json:"createdAt"`
 }
 
+// VoteParams are the parameters of approve_activity and reject_activity.
+type VoteParams struct {
+	Fingerprint string `json:"fingerprint"`
+}
+
 // AppProof is a verifiability proof attached to an activity.
 type AppProof struct {
 	Scheme       string `json:"scheme"`

@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // DeploymentStatus is the state of one deployment of an app.
 type DeploymentStatus struct {
 	DeploymentID    string    `json:"deploymentId"`
@@ -26,9 +24,4 @@ type GetAppStatusRequest struct {
 // GetAppStatusResponse is the answer of get_app_status.
 type GetAppStatusResponse struct {
 	AppStatus AppStatus `json:"appStatus"`
-}
-
-// GetAppStatus reads the runtime status of an app.
-func (c *Client) GetAppStatus(ctx context.Context, req GetAppStatusRequest) (*GetAppStatusResponse, error) {
-	return query[GetAppStatusResponse](ctx, c, QueryGetAppStatus, &req, &req.OrganizationID)
 }

@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // AssetMetadata describes one asset of a chain. Every field is optional.
 type AssetMetadata struct {
 	Caip19   string `json:"caip19,omitempty"`
@@ -21,9 +19,4 @@ type ListSupportedAssetsRequest struct {
 // ListSupportedAssetsResponse is the answer of list_supported_assets.
 type ListSupportedAssetsResponse struct {
 	Assets []AssetMetadata `json:"assets,omitempty"`
-}
-
-// ListSupportedAssets lists the assets the service supports on a chain.
-func (c *Client) ListSupportedAssets(ctx context.Context, req ListSupportedAssetsRequest) (*ListSupportedAssetsResponse, error) {
-	return query[ListSupportedAssetsResponse](ctx, c, QueryListSupportedAssets, &req, &req.OrganizationID)
 }

@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // Earn providers.
 const (
 	EarnProviderProtocolA = "EARN_PROVIDER_PROTOCOL_A"
@@ -47,11 +45,6 @@ type ListEarnEnabledVaultsResponse struct {
 	EnabledVaults []EarnEnabledVault `json:"enabledVaults,omitempty"`
 }
 
-// ListEarnEnabledVaults lists the organization's earn vaults.
-func (c *Client) ListEarnEnabledVaults(ctx context.Context, req ListEarnEnabledVaultsRequest) (*ListEarnEnabledVaultsResponse, error) {
-	return query[ListEarnEnabledVaultsResponse](ctx, c, QueryListEarnEnabledVaults, &req, &req.OrganizationID)
-}
-
 // EarnPositionDisplay holds display-only amounts of a position.
 type EarnPositionDisplay struct {
 	CurrentValueUSD      string `json:"currentValueUsd,omitempty"`
@@ -84,9 +77,4 @@ type ListEarnPositionsRequest struct {
 // ListEarnPositionsResponse is the answer of list_earn_positions.
 type ListEarnPositionsResponse struct {
 	Positions []EarnPosition `json:"positions,omitempty"`
-}
-
-// ListEarnPositions lists a wallet's active earn positions.
-func (c *Client) ListEarnPositions(ctx context.Context, req ListEarnPositionsRequest) (*ListEarnPositionsResponse, error) {
-	return query[ListEarnPositionsResponse](ctx, c, QueryListEarnPositions, &req, &req.OrganizationID)
 }

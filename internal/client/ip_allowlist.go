@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // What an allowlist does when its evaluation fails.
 const (
 	OnEvaluationErrorAllow = "ALLOW"
@@ -24,21 +22,9 @@ type SetIPAllowlistParams struct {
 	OnEvaluationError string                  `json:"onEvaluationError,omitempty"`
 }
 
-// SetIPAllowlist creates or replaces an allowlist.
-func (c *Client) SetIPAllowlist(ctx context.Context, p SetIPAllowlistParams) (*Submitted[EmptyResult], error) {
-	p.Rules = nonNil(p.Rules)
-	return submit[EmptyResult](ctx, c, OpSetIPAllowlist, p)
-}
-
 // RemoveIPAllowlistParams are the parameters of remove_ip_allowlist.
 type RemoveIPAllowlistParams struct {
 	PublicKey string `json:"publicKey,omitempty"`
-}
-
-// RemoveIPAllowlist removes the organization's (empty PublicKey) or a
-// key's allowlist.
-func (c *Client) RemoveIPAllowlist(ctx context.Context, p RemoveIPAllowlistParams) (*Submitted[EmptyResult], error) {
-	return submit[EmptyResult](ctx, c, OpRemoveIPAllowlist, p)
 }
 
 // IPAllowlistRule is a rule as stored.
@@ -66,10 +52,4 @@ type GetIPAllowlistRequest struct {
 // GetIPAllowlistResponse is the answer of get_ip_allowlist.
 type GetIPAllowlistResponse struct {
 	Allowlist IPAllowlist `json:"allowlist"`
-}
-
-// GetIPAllowlist reads the organization's (empty PublicKey) or a key's
-// allowlist.
-func (c *Client) GetIPAllowlist(ctx context.Context, req GetIPAllowlistRequest) (*GetIPAllowlistResponse, error) {
-	return query[GetIPAllowlistResponse](ctx, c, QueryGetIPAllowlist, &req, &req.OrganizationID)
 }

@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // AuthenticationMethod is one way to satisfy a step.
 type AuthenticationMethod struct {
 	Type string `json:"type"` // AUTHENTICATION_TYPE_...
@@ -37,11 +35,6 @@ type GetMfaPolicyResponse struct {
 	MfaPolicy MfaPolicy `json:"mfaPolicy"`
 }
 
-// GetMfaPolicy reads one MFA policy of a user.
-func (c *Client) GetMfaPolicy(ctx context.Context, req GetMfaPolicyRequest) (*GetMfaPolicyResponse, error) {
-	return query[GetMfaPolicyResponse](ctx, c, QueryGetMfaPolicy, &req, &req.OrganizationID)
-}
-
 // GetMfaPoliciesRequest is the body of get_mfa_policies.
 type GetMfaPoliciesRequest struct {
 	OrganizationID string `json:"organizationId"`
@@ -51,9 +44,4 @@ type GetMfaPoliciesRequest struct {
 // GetMfaPoliciesResponse is the answer of get_mfa_policies.
 type GetMfaPoliciesResponse struct {
 	MfaPolicies []MfaPolicy `json:"mfaPolicies"`
-}
-
-// GetMfaPolicies lists the MFA policies of a user.
-func (c *Client) GetMfaPolicies(ctx context.Context, req GetMfaPoliciesRequest) (*GetMfaPoliciesResponse, error) {
-	return query[GetMfaPoliciesResponse](ctx, c, QueryGetMfaPolicies, &req, &req.OrganizationID)
 }

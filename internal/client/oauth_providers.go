@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // OidcClaims identify a provider without a token.
 type OidcClaims struct {
 	Iss string `json:"iss"`
@@ -28,22 +26,10 @@ type ProviderIDsResult struct {
 	ProviderIDs []string `json:"providerIds"`
 }
 
-// CreateOauthProviders adds OAuth providers to a user.
-func (c *Client) CreateOauthProviders(ctx context.Context, p CreateOauthProvidersParams) (*Submitted[ProviderIDsResult], error) {
-	p.OauthProviders = nonNil(p.OauthProviders)
-	return submit[ProviderIDsResult](ctx, c, OpCreateOauthProviders, p)
-}
-
 // DeleteOauthProvidersParams are the parameters of delete_oauth_providers.
 type DeleteOauthProvidersParams struct {
 	UserID      string   `json:"userId"`
 	ProviderIDs []string `json:"providerIds"`
-}
-
-// DeleteOauthProviders removes OAuth providers from a user.
-func (c *Client) DeleteOauthProviders(ctx context.Context, p DeleteOauthProvidersParams) (*Submitted[ProviderIDsResult], error) {
-	p.ProviderIDs = nonNil(p.ProviderIDs)
-	return submit[ProviderIDsResult](ctx, c, OpDeleteOauthProviders, p)
 }
 
 // OauthProvider is a provider as stored.
@@ -66,10 +52,4 @@ type GetOauthProvidersRequest struct {
 // GetOauthProvidersResponse is the answer of get_oauth_providers.
 type GetOauthProvidersResponse struct {
 	OauthProviders []OauthProvider `json:"oauthProviders"`
-}
-
-// GetOauthProviders lists the OAuth providers of a user (or of the caller
-// when UserID is empty).
-func (c *Client) GetOauthProviders(ctx context.Context, req GetOauthProvidersRequest) (*GetOauthProvidersResponse, error) {
-	return query[GetOauthProvidersResponse](ctx, c, QueryGetOauthProviders, &req, &req.OrganizationID)
 }

@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // UpdateOrganizationNameParams are the parameters of update_organization_name.
 type UpdateOrganizationNameParams struct {
 	OrganizationName string `json:"organizationName"`
@@ -13,11 +11,6 @@ type UpdateOrganizationNameResult struct {
 	OrganizationName string `json:"organizationName"`
 }
 
-// UpdateOrganizationName renames the organization.
-func (c *Client) UpdateOrganizationName(ctx context.Context, p UpdateOrganizationNameParams) (*Submitted[UpdateOrganizationNameResult], error) {
-	return submit[UpdateOrganizationNameResult](ctx, c, OpUpdateOrganizationName, p)
-}
-
 // WhoamiRequest is the body of whoami.
 type WhoamiRequest = OrganizationRequest
 
@@ -27,9 +20,4 @@ type WhoamiResponse struct {
 	OrganizationName string `json:"organizationName"`
 	UserID           string `json:"userId"`
 	Username         string `json:"username"`
-}
-
-// Whoami reads the organization and user behind the API key.
-func (c *Client) Whoami(ctx context.Context, req WhoamiRequest) (*WhoamiResponse, error) {
-	return query[WhoamiResponse](ctx, c, QueryWhoami, &req, &req.OrganizationID)
 }

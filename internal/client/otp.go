@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // EmailCustomization shapes the OTP email.
 type EmailCustomization struct {
 	LogoURL           string `json:"logoUrl,omitempty"`
@@ -37,11 +35,6 @@ type InitOtpResult struct {
 	OtpEncryptionTargetBundle string `json:"otpEncryptionTargetBundle"`
 }
 
-// InitOtp starts an OTP flow.
-func (c *Client) InitOtp(ctx context.Context, p InitOtpParams) (*Submitted[InitOtpResult], error) {
-	return submit[InitOtpResult](ctx, c, OpInitOtp, p)
-}
-
 // VerifyOtpParams are the parameters of verify_otp (V2).
 type VerifyOtpParams struct {
 	OtpID              string `json:"otpId"`
@@ -52,9 +45,4 @@ type VerifyOtpParams struct {
 // VerifyOtpResult holds the verification token (a secret JWT).
 type VerifyOtpResult struct {
 	VerificationToken string `json:"verificationToken"`
-}
-
-// VerifyOtp checks an OTP code and issues a verification token.
-func (c *Client) VerifyOtp(ctx context.Context, p VerifyOtpParams) (*Submitted[VerifyOtpResult], error) {
-	return submit[VerifyOtpResult](ctx, c, OpVerifyOtp, p)
 }

@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // Policy effects.
 const (
 	EffectAllow = "EFFECT_ALLOW"
@@ -28,12 +26,6 @@ type CreatePoliciesResult struct {
 	PolicyIDs []string `json:"policyIds"`
 }
 
-// CreatePolicies creates policies in one activity.
-func (c *Client) CreatePolicies(ctx context.Context, p CreatePoliciesParams) (*Submitted[CreatePoliciesResult], error) {
-	p.Policies = nonNil(p.Policies)
-	return submit[CreatePoliciesResult](ctx, c, OpCreatePolicies, p)
-}
-
 // UpdatePolicyParams are the parameters of update_policy (V2). Fields left
 // nil are not sent; the pointers let a caller send an empty string.
 type UpdatePolicyParams struct {
@@ -51,19 +43,9 @@ type PolicyIDResult struct {
 	PolicyID string `json:"policyId"`
 }
 
-// UpdatePolicy changes a policy in place.
-func (c *Client) UpdatePolicy(ctx context.Context, p UpdatePolicyParams) (*Submitted[PolicyIDResult], error) {
-	return submit[PolicyIDResult](ctx, c, OpUpdatePolicy, p)
-}
-
 // DeletePolicyParams are the parameters of delete_policy.
 type DeletePolicyParams struct {
 	PolicyID string `json:"policyId"`
-}
-
-// DeletePolicy deletes a policy.
-func (c *Client) DeletePolicy(ctx context.Context, p DeletePolicyParams) (*Submitted[PolicyIDResult], error) {
-	return submit[PolicyIDResult](ctx, c, OpDeletePolicy, p)
 }
 
 // Policy is a policy as the service stores it.
@@ -90,20 +72,10 @@ type GetPolicyResponse struct {
 	Policy Policy `json:"policy"`
 }
 
-// GetPolicy reads one policy; an unknown id is an error matching ErrNotFound.
-func (c *Client) GetPolicy(ctx context.Context, req GetPolicyRequest) (*GetPolicyResponse, error) {
-	return query[GetPolicyResponse](ctx, c, QueryGetPolicy, &req, &req.OrganizationID)
-}
-
 // ListPoliciesRequest is the body of list_policies.
 type ListPoliciesRequest = OrganizationRequest
 
 // ListPoliciesResponse is the answer of list_policies.
 type ListPoliciesResponse struct {
 	Policies []Policy `json:"policies"`
-}
-
-// ListPolicies lists every policy of the organization.
-func (c *Client) ListPolicies(ctx context.Context, req ListPoliciesRequest) (*ListPoliciesResponse, error) {
-	return query[ListPoliciesResponse](ctx, c, QueryListPolicies, &req, &req.OrganizationID)
 }

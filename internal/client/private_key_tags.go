@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // CreatePrivateKeyTagParams are the parameters of create_private_key_tag.
 type CreatePrivateKeyTagParams struct {
 	PrivateKeyTagName string   `json:"privateKeyTagName"`
@@ -12,12 +10,6 @@ type CreatePrivateKeyTagParams struct {
 type CreatePrivateKeyTagResult struct {
 	PrivateKeyTagID string   `json:"privateKeyTagId"`
 	PrivateKeyIDs   []string `json:"privateKeyIds"`
-}
-
-// CreatePrivateKeyTag creates a tag on the given keys.
-func (c *Client) CreatePrivateKeyTag(ctx context.Context, p CreatePrivateKeyTagParams) (*Submitted[CreatePrivateKeyTagResult], error) {
-	p.PrivateKeyIDs = nonNil(p.PrivateKeyIDs)
-	return submit[CreatePrivateKeyTagResult](ctx, c, OpCreatePrivateKeyTag, p)
 }
 
 // UpdatePrivateKeyTagParams are the parameters of update_private_key_tag:
@@ -35,13 +27,6 @@ type UpdatePrivateKeyTagResult struct {
 	PrivateKeyTagID string `json:"privateKeyTagId"`
 }
 
-// UpdatePrivateKeyTag renames a tag and changes its keys.
-func (c *Client) UpdatePrivateKeyTag(ctx context.Context, p UpdatePrivateKeyTagParams) (*Submitted[UpdatePrivateKeyTagResult], error) {
-	p.AddPrivateKeyIDs = nonNil(p.AddPrivateKeyIDs)
-	p.RemovePrivateKeyIDs = nonNil(p.RemovePrivateKeyIDs)
-	return submit[UpdatePrivateKeyTagResult](ctx, c, OpUpdatePrivateKeyTag, p)
-}
-
 // DeletePrivateKeyTagsParams are the parameters of delete_private_key_tags.
 type DeletePrivateKeyTagsParams struct {
 	PrivateKeyTagIDs []string `json:"privateKeyTagIds"`
@@ -51,12 +36,6 @@ type DeletePrivateKeyTagsParams struct {
 type DeletePrivateKeyTagsResult struct {
 	PrivateKeyTagIDs []string `json:"privateKeyTagIds"`
 	PrivateKeyIDs    []string `json:"privateKeyIds"`
-}
-
-// DeletePrivateKeyTags deletes tags (the keys stay).
-func (c *Client) DeletePrivateKeyTags(ctx context.Context, p DeletePrivateKeyTagsParams) (*Submitted[DeletePrivateKeyTagsResult], error) {
-	p.PrivateKeyTagIDs = nonNil(p.PrivateKeyTagIDs)
-	return submit[DeletePrivateKeyTagsResult](ctx, c, OpDeletePrivateKeyTags, p)
 }
 
 // Tag is a tag as stored; TagType is TAG_TYPE_PRIVATE_KEY or TAG_TYPE_USER.
@@ -74,9 +53,4 @@ type ListPrivateKeyTagsRequest = OrganizationRequest
 // ListPrivateKeyTagsResponse is the answer of list_private_key_tags.
 type ListPrivateKeyTagsResponse struct {
 	PrivateKeyTags []Tag `json:"privateKeyTags"`
-}
-
-// ListPrivateKeyTags lists the organization's private key tags.
-func (c *Client) ListPrivateKeyTags(ctx context.Context, req ListPrivateKeyTagsRequest) (*ListPrivateKeyTagsResponse, error) {
-	return query[ListPrivateKeyTagsResponse](ctx, c, QueryListPrivateKeyTags, &req, &req.OrganizationID)
 }

@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // PrivateKeyParams is one private key to create.
 type PrivateKeyParams struct {
 	PrivateKeyName string   `json:"privateKeyName"`
@@ -32,16 +30,6 @@ type CreatePrivateKeysResult struct {
 	PrivateKeys []CreatedPrivateKey `json:"privateKeys"`
 }
 
-// CreatePrivateKeys creates private keys.
-func (c *Client) CreatePrivateKeys(ctx context.Context, p CreatePrivateKeysParams) (*Submitted[CreatePrivateKeysResult], error) {
-	p.PrivateKeys = nonNil(p.PrivateKeys)
-	for i := range p.PrivateKeys {
-		p.PrivateKeys[i].PrivateKeyTags = nonNil(p.PrivateKeys[i].PrivateKeyTags)
-		p.PrivateKeys[i].AddressFormats = nonNil(p.PrivateKeys[i].AddressFormats)
-	}
-	return submit[CreatePrivateKeysResult](ctx, c, OpCreatePrivateKeys, p)
-}
-
 // PrivateKey is a private key as listed (v1PrivateKey).
 type PrivateKey struct {
 	PrivateKeyID   string    `json:"privateKeyId"`
@@ -62,9 +50,4 @@ type ListPrivateKeysRequest = OrganizationRequest
 // ListPrivateKeysResponse is the answer of list_private_keys.
 type ListPrivateKeysResponse struct {
 	PrivateKeys []PrivateKey `json:"privateKeys"`
-}
-
-// ListPrivateKeys lists the organization's private keys.
-func (c *Client) ListPrivateKeys(ctx context.Context, req ListPrivateKeysRequest) (*ListPrivateKeysResponse, error) {
-	return query[ListPrivateKeysResponse](ctx, c, QueryListPrivateKeys, &req, &req.OrganizationID)
 }

@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // Attestation is the WebAuthn attestation of a new authenticator.
 type Attestation struct {
 	CredentialID      string   `json:"credentialId"`
@@ -26,10 +24,4 @@ type RecoverUserParams struct {
 // RecoverUserResult holds the created authenticator's id.
 type RecoverUserResult struct {
 	AuthenticatorID []string `json:"authenticatorId"`
-}
-
-// RecoverUser gives a user a new authenticator.
-func (c *Client) RecoverUser(ctx context.Context, p RecoverUserParams) (*Submitted[RecoverUserResult], error) {
-	p.Authenticator.Attestation.Transports = nonNil(p.Authenticator.Attestation.Transports)
-	return submit[RecoverUserResult](ctx, c, OpRecoverUser, p)
 }

@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // GetSendTransactionStatusRequest is the body of get_send_transaction_status.
 type GetSendTransactionStatusRequest struct {
 	OrganizationID          string `json:"organizationId"`
@@ -78,9 +76,4 @@ type SolanaFailureDetails struct {
 // EthFailureDetails explains an Ethereum failure.
 type EthFailureDetails struct {
 	RevertChain []RevertChainEntry `json:"revertChain,omitempty"`
-}
-
-// GetSendTransactionStatus reads the status of a sent transaction.
-func (c *Client) GetSendTransactionStatus(ctx context.Context, req GetSendTransactionStatusRequest) (*GetSendTransactionStatusResponse, error) {
-	return query[GetSendTransactionStatusResponse](ctx, c, QueryGetSendTransactionStatus, &req, &req.OrganizationID)
 }

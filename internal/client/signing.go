@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // SignRawPayloadParams are the parameters of sign_raw_payload (V2).
 type SignRawPayloadParams struct {
 	SignWith     string `json:"signWith"`
@@ -17,11 +15,6 @@ type SignRawPayloadResult struct {
 	V string `json:"v"`
 }
 
-// SignRawPayload signs a payload with a key or wallet account.
-func (c *Client) SignRawPayload(ctx context.Context, p SignRawPayloadParams) (*Submitted[SignRawPayloadResult], error) {
-	return submit[SignRawPayloadResult](ctx, c, OpSignRawPayload, p)
-}
-
 // SignTransactionParams are the parameters of sign_transaction (V2).
 type SignTransactionParams struct {
 	SignWith            string `json:"signWith"`
@@ -32,9 +25,4 @@ type SignTransactionParams struct {
 // SignTransactionResult holds the signed transaction.
 type SignTransactionResult struct {
 	SignedTransaction string `json:"signedTransaction"`
-}
-
-// SignTransaction signs a transaction with a key or wallet account.
-func (c *Client) SignTransaction(ctx context.Context, p SignTransactionParams) (*Submitted[SignTransactionResult], error) {
-	return submit[SignTransactionResult](ctx, c, OpSignTransaction, p)
 }

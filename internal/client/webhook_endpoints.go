@@ -1,7 +1,5 @@
 package client
 
-import "context"
-
 // WebhookSubscription is one event type an endpoint receives.
 type WebhookSubscription struct {
 	EventType   string `json:"eventType"`
@@ -32,11 +30,6 @@ type WebhookEndpointResult struct {
 	WebhookEndpoint WebhookEndpoint `json:"webhookEndpoint"`
 }
 
-// CreateWebhookEndpoint creates a webhook endpoint.
-func (c *Client) CreateWebhookEndpoint(ctx context.Context, p CreateWebhookEndpointParams) (*Submitted[WebhookEndpointResult], error) {
-	return submit[WebhookEndpointResult](ctx, c, OpCreateWebhookEndpoint, p)
-}
-
 // UpdateWebhookEndpointParams are the parameters of update_webhook_endpoint.
 // The service cannot change subscriptions in place.
 type UpdateWebhookEndpointParams struct {
@@ -44,11 +37,6 @@ type UpdateWebhookEndpointParams struct {
 	URL        string `json:"url,omitempty"`
 	Name       string `json:"name,omitempty"`
 	IsActive   *bool  `json:"isActive,omitempty"`
-}
-
-// UpdateWebhookEndpoint changes an endpoint's URL, name or activity.
-func (c *Client) UpdateWebhookEndpoint(ctx context.Context, p UpdateWebhookEndpointParams) (*Submitted[WebhookEndpointResult], error) {
-	return submit[WebhookEndpointResult](ctx, c, OpUpdateWebhookEndpoint, p)
 }
 
 // DeleteWebhookEndpointParams are the parameters of delete_webhook_endpoint.
@@ -61,20 +49,10 @@ type DeleteWebhookEndpointResult struct {
 	EndpointID string `json:"endpointId"`
 }
 
-// DeleteWebhookEndpoint deletes an endpoint.
-func (c *Client) DeleteWebhookEndpoint(ctx context.Context, p DeleteWebhookEndpointParams) (*Submitted[DeleteWebhookEndpointResult], error) {
-	return submit[DeleteWebhookEndpointResult](ctx, c, OpDeleteWebhookEndpoint, p)
-}
-
 // ListWebhookEndpointsRequest is the body of list_webhook_endpoints.
 type ListWebhookEndpointsRequest = OrganizationRequest
 
 // ListWebhookEndpointsResponse is the answer of list_webhook_endpoints.
 type ListWebhookEndpointsResponse struct {
 	WebhookEndpoints []WebhookEndpoint `json:"webhookEndpoints"`
-}
-
-// ListWebhookEndpoints lists the organization's webhook endpoints.
-func (c *Client) ListWebhookEndpoints(ctx context.Context, req ListWebhookEndpointsRequest) (*ListWebhookEndpointsResponse, error) {
-	return query[ListWebhookEndpointsResponse](ctx, c, QueryListWebhookEndpoints, &req, &req.OrganizationID)
 }
