@@ -3,6 +3,7 @@ package emulator
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -181,30 +182,15 @@ func TestListActivitiesFiltersAndPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out []string
-		for _, a := range resp.Activities {
-			out = append(out, a.ID)
-		}
-		return out
+		return idsOf(resp.Activities, func(a client.Activity) string { return a.ID })
 	}
-	same := func(got, want []string) bool {
-		if len(got) != len(want) {
-			return false
-		}
-		for i := range got {
-			if got[i] != want[i] {
-				return false
-			}
-		}
-		return true
-	}
-	if got := list(client.ListActivitiesRequest{}); !same(got, []string{ids[3], ids[2], ids[1], ids[0]}) {
+	if got := list(client.ListActivitiesRequest{}); !slices.Equal(got, []string{ids[3], ids[2], ids[1], ids[0]}) {
 		t.Errorf("all, newest first: %v", got)
 	}
-	if got := list(client.ListActivitiesRequest{PaginationOptions: &client.Pagination{Limit: "2"}}); !same(got, []string{ids[3], ids[2]}) {
+	if got := list(client.ListActivitiesRequest{PaginationOptions: &client.Pagination{Limit: "2"}}); !slices.Equal(got, []string{ids[3], ids[2]}) {
 		t.Errorf("first page of 2: %v", got)
 	}
-	if got := list(client.ListActivitiesRequest{PaginationOptions: &client.Pagination{Limit: "2", After: ids[2]}}); !same(got, []string{ids[1], ids[0]}) {
+	if got := list(client.ListActivitiesRequest{PaginationOptions: &client.Pagination{Limit: "2", After: ids[2]}}); !slices.Equal(got, []string{ids[1], ids[0]}) {
 		t.Errorf("page after %s: %v", ids[2], got)
 	}
 	if got := list(client.ListActivitiesRequest{FilterByStatus: []string{client.StatusFailed}}); len(got) != 0 {

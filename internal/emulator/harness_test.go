@@ -225,9 +225,14 @@ func policyIDs(t *testing.T, e *testEmulator) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return idsOf(list.Policies, func(p client.Policy) string { return p.PolicyID })
+}
+
+// idsOf lists the id of each item, in order.
+func idsOf[T any](items []T, id func(T) string) []string {
 	var ids []string
-	for _, p := range list.Policies {
-		ids = append(ids, p.PolicyID)
+	for _, it := range items {
+		ids = append(ids, id(it))
 	}
 	return ids
 }

@@ -145,11 +145,7 @@ func TestListPrivateKeyTagsOnlyPrivateKeyTagsInCreationOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ids []string
-	for _, tag := range got.PrivateKeyTags {
-		ids = append(ids, tag.TagID)
-	}
-	if !slices.Equal(ids, want) {
+	if ids := idsOf(got.PrivateKeyTags, func(tag client.Tag) string { return tag.TagID }); !slices.Equal(ids, want) {
 		t.Fatalf("listed %v, want creation order %v", ids, want)
 	}
 	_, err = e.client.UpdatePrivateKeyTag(t.Context(), client.UpdatePrivateKeyTagParams{PrivateKeyTagID: "user-tag"})
