@@ -164,25 +164,33 @@ func sameWallet(a, b string) bool {
 	return a == b
 }
 
-func getAppStatus(s *Server, _ *caller, req *client.GetAppStatusRequest) (any, *apiError) {
-	if e := nonEmptyField("appId", req.AppID); e != nil {
-		return nil, e
+// lookup finds the record that the required request field names: an empty
+// id is refused, an unknown one is "<what> <id> not found".
+func lookup[V any](s *Server, records map[string]V, field, id, what string) (V, *apiError) {
+	var zero V
+	if e := nonEmptyField(field, id); e != nil {
+		return zero, e
 	}
-	st, ok := s.st.AppStatuses[req.AppID]
+	v, ok := records[id]
 	if !ok {
-		return nil, errNotFound("app %s not found in organization %s", req.AppID, s.st.Organization.ID)
+		return zero, errNotFound("%s %s not found in organization %s", what, id, s.st.Organization.ID)
+	}
+	return v, nil
+}
+
+func getAppStatus(s *Server, _ *caller, req *client.GetAppStatusRequest) (any, *apiError) {
+	st, e := lookup(s, s.st.AppStatuses, "appId", req.AppID, "app")
+	if e != nil {
+		return nil, e
 	}
 	st.Deployments = emptyIfNil(st.Deployments) // required: [] rather than null
 	return client.GetAppStatusResponse{AppStatus: st}, nil
 }
 
 func getSendTransactionStatus(s *Server, _ *caller, req *client.GetSendTransactionStatusRequest) (any, *apiError) {
-	if e := nonEmptyField("sendTransactionStatusId", req.SendTransactionStatusID); e != nil {
+	st, e := lookup(s, s.st.SendTransactionStatuses, "sendTransactionStatusId", req.SendTransactionStatusID, "send-transaction status")
+	if e != nil {
 		return nil, e
-	}
-	st, ok := s.st.SendTransactionStatuses[req.SendTransactionStatusID]
-	if !ok {
-		return nil, errNotFound("send-transaction status %s not found in organization %s", req.SendTransactionStatusID, s.st.Organization.ID)
 	}
 	return st, nil
 }
