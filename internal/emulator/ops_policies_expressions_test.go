@@ -14,31 +14,33 @@ import (
 func TestPolicyExpressionErrorsFailTheActivity(t *testing.T) {
 	e := newTestEmulator(t)
 	ok := client.PolicyParams{PolicyName: "ok", Effect: client.EffectAllow, Notes: "n"}
-	bad := func(f func(*client.PolicyParams)) client.PolicyParams { p := ok; f(&p); return p }
+	condition := func(x string) client.PolicyParams { p := ok; p.Condition = x; return p }
+	consensus := func(x string) client.PolicyParams { p := ok; p.Consensus = x; return p }
+	timed := func(x string) client.PolicyParams { p := ok; p.Time = x; return p }
 	for _, tc := range []struct {
 		name string
 		ps   []client.PolicyParams
 		want string
 	}{
-		{"condition", []client.PolicyParams{ok, bad(func(p *client.PolicyParams) { p.Condition = "activity.type == " })},
+		{"condition", []client.PolicyParams{ok, condition("activity.type == ")},
 			"policies[1].condition is not a valid condition expression: line 1, column 18: expected a value"},
-		{"consensus on line 2", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Consensus = "true &&\n  (" })},
+		{"consensus on line 2", []client.PolicyParams{consensus("true &&\n  (")},
 			"policies[0].consensus is not a valid consensus expression: line 2, column 4: expected a value"},
-		{"time", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Time = "a b" })},
+		{"time", []client.PolicyParams{timed("a b")},
 			"policies[0].time is not a valid time expression: line 1, column 3: expected an operator"},
-		{"double quotes", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Condition = `activity.type == "x"` })},
+		{"double quotes", []client.PolicyParams{condition(`activity.type == "x"`)},
 			"line 1, column 18: double-quoted strings are not supported"},
-		{"size()", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Consensus = "approvers.size() >= 2" })},
+		{"size()", []client.PolicyParams{consensus("approvers.size() >= 2")},
 			"line 1, column 11: size() is not a function of the policy language"},
-		{"exists()", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Consensus = "approvers.exists(u, true)" })},
+		{"exists()", []client.PolicyParams{consensus("approvers.exists(u, true)")},
 			"line 1, column 11: exists() is not a function"},
-		{"arithmetic", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Condition = "eth.tx.value > 1 + 1" })},
+		{"arithmetic", []client.PolicyParams{condition("eth.tx.value > 1 + 1")},
 			"line 1, column 18: arithmetic"},
-		{"?:", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Condition = "true ? true : false" })},
+		{"?:", []client.PolicyParams{condition("true ? true : false")},
 			"line 1, column 6: the conditional operator"},
-		{"unknown keyword", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Condition = "activty.type == 'x'" })},
+		{"unknown keyword", []client.PolicyParams{condition("activty.type == 'x'")},
 			"line 1, column 1: unknown name activty"},
-		{"keyword of another field", []client.PolicyParams{bad(func(p *client.PolicyParams) { p.Consensus = "activity.type == 'x'" })},
+		{"keyword of another field", []client.PolicyParams{consensus("activity.type == 'x'")},
 			"activity is a keyword of the condition field"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
