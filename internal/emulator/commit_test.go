@@ -2,7 +2,6 @@ package emulator
 
 import (
 	"fmt"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -13,8 +12,7 @@ import (
 // the file: a second emulator started on the file while the first is still
 // running (no Close, as after a crash) holds every policy that was answered.
 func TestEveryAnsweredChangeIsOnDisk(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.json")
-	e := newTestEmulator(t, func(o *Options) { o.StatePath = path })
+	e, path := newPersistentEmulator(t)
 	const n = 40
 	var wg sync.WaitGroup
 	ids := make(chan string, n)
@@ -59,8 +57,7 @@ func TestEveryAnsweredChangeIsOnDisk(t *testing.T) {
 // A new organization is written before any request, so that a restart
 // finds it even if nothing was ever changed.
 func TestNewStateIsOnDiskBeforeAnyRequest(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.json")
-	newTestEmulator(t, func(o *Options) { o.StatePath = path })
+	_, path := newPersistentEmulator(t)
 	again, err := New(Options{StatePath: path})
 	if err != nil {
 		t.Fatalf("restart on the untouched file: %v", err)

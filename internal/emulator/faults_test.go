@@ -151,7 +151,7 @@ func TestInternalErrorAfterCommit(t *testing.T) {
 
 // Many parallel submits: every one is recorded once, none lost.
 func TestParallelSubmits(t *testing.T) {
-	e := newTestEmulator(t, func(o *Options) { o.StatePath = t.TempDir() + "/state.json" })
+	e, _ := newPersistentEmulator(t)
 	const n = 40
 	var wg sync.WaitGroup
 	ids := make(chan string, n)

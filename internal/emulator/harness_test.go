@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,6 +47,14 @@ func newTestEmulator(t *testing.T, mutate ...func(*Options)) *testEmulator {
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() { hs.Close(); srv.Close() })
 	return &testEmulator{srv: srv, http: hs, key: key, client: clientFor(t, hs.URL, key)}
+}
+
+// newPersistentEmulator is a test emulator that keeps its state in a file
+// of its own, and the path of that file.
+func newPersistentEmulator(t *testing.T) (*testEmulator, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "state.json")
+	return newTestEmulator(t, func(o *Options) { o.StatePath = path }), path
 }
 
 // clientFor is a client of the emulator with fast polling.

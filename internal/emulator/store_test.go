@@ -11,8 +11,7 @@ import (
 )
 
 func TestStateSurvivesARestart(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state.json")
-	e := newTestEmulator(t, func(o *Options) { o.StatePath = path })
+	e, path := newPersistentEmulator(t)
 	done, err := e.client.UpdateOrganizationName(t.Context(), client.UpdateOrganizationNameParams{OrganizationName: "Durable"})
 	if err != nil {
 		t.Fatal(err)
