@@ -42,13 +42,19 @@ func evalErr(n Node, format string, args ...any) *EvalError {
 // of the expression would have come out: this is the service's rule.
 func (p *Program) Eval(env Env) (bool, error) {
 	e := &evaluator{env: env, prog: p}
-	v, err := e.eval(p.root)
+	return e.evalBool(p.root, "the expression gave a %s, not a bool")
+}
+
+// evalBool evaluates n, which must give a bool; otherwise the error is
+// format with args and, last, the kind of value n gave.
+func (e *evaluator) evalBool(n Node, format string, args ...any) (bool, error) {
+	v, err := e.eval(n)
 	if err != nil {
 		return false, err
 	}
 	b, ok := v.(bool)
 	if !ok {
-		return false, evalErr(p.root, "the expression gave a %s, not a bool", kindOf(v))
+		return false, evalErr(n, format, append(args, kindOf(v))...)
 	}
 	return b, nil
 }
@@ -91,13 +97,9 @@ func (e *evaluator) eval(n Node) (any, error) {
 	case *Slice:
 		return e.slice(n)
 	case *Unary:
-		v, err := e.eval(n.X)
+		b, err := e.evalBool(n.X, "'!' needs a bool, not a %s")
 		if err != nil {
 			return nil, err
-		}
-		b, ok := v.(bool)
-		if !ok {
-			return nil, evalErr(n.X, "'!' needs a bool, not a %s", kindOf(v))
 		}
 		return !b, nil
 	case *Binary:

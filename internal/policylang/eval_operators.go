@@ -220,14 +220,10 @@ func (e *evaluator) method(n *Call) (any, error) {
 	results := make([]bool, len(list))
 	for i, el := range list {
 		e.scope = append(e.scope, boundValue{v.Name, el})
-		r, err := e.eval(n.Args[1])
+		b, err := e.evalBool(n.Args[1], "the predicate of %s() gave a %s, not a bool", n.Name)
 		e.scope = e.scope[:len(e.scope)-1]
 		if err != nil {
 			return nil, err
-		}
-		b, ok := r.(bool)
-		if !ok {
-			return nil, evalErr(n.Args[1], "the predicate of %s() gave a %s, not a bool", n.Name, kindOf(r))
 		}
 		results[i] = b
 	}

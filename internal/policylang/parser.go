@@ -134,18 +134,28 @@ func (p *parser) unary() (Node, *Diagnostic) {
 		return p.postfix()
 	}
 	start := p.tok.span
-	if d := p.enter(); d != nil {
+	if d := p.descend(); d != nil {
 		return nil, d
 	}
 	defer p.leave()
-	if d := p.advance(); d != nil {
-		return nil, d
-	}
 	x, d := p.unary()
 	if d != nil {
 		return nil, d
 	}
 	return &Unary{X: x, Sp: span(start, x.Span())}, nil
+}
+
+// descend consumes the token that opens a nested expression ('!', '(',
+// '[', ...) and counts one level of nesting; the caller defers p.leave().
+func (p *parser) descend() *Diagnostic {
+	if d := p.enter(); d != nil {
+		return d
+	}
+	if d := p.advance(); d != nil {
+		p.leave()
+		return d
+	}
+	return nil
 }
 
 func (p *parser) enter() *Diagnostic {
@@ -196,13 +206,10 @@ func (p *parser) postfix() (Node, *Diagnostic) {
 }
 
 func (p *parser) indexOrSlice(x Node) (Node, *Diagnostic) {
-	if d := p.enter(); d != nil {
+	if d := p.descend(); d != nil {
 		return nil, d
 	}
 	defer p.leave()
-	if d := p.advance(); d != nil {
-		return nil, d
-	}
 	if p.tok.kind == tokRBrack {
 		return nil, p.unexpected("an index, a key or a slice a..b")
 	}
@@ -243,13 +250,10 @@ func (p *parser) args() ([]Node, Span, *Diagnostic) {
 // sequence parses comma-separated expressions after an opening token up to
 // closing, with no trailing comma.
 func (p *parser) sequence(closing tokenKind, what string) ([]Node, Span, *Diagnostic) {
-	if d := p.enter(); d != nil {
+	if d := p.descend(); d != nil {
 		return nil, Span{}, d
 	}
 	defer p.leave()
-	if d := p.advance(); d != nil {
-		return nil, Span{}, d
-	}
 	var elems []Node
 	if p.tok.kind != closing {
 		for {
@@ -306,13 +310,10 @@ func (p *parser) primary() (Node, *Diagnostic) {
 	case tokString:
 		return &StringLit{Value: t.text, Sp: t.span}, p.advance()
 	case tokLParen:
-		if d := p.enter(); d != nil {
+		if d := p.descend(); d != nil {
 			return nil, d
 		}
 		defer p.leave()
-		if d := p.advance(); d != nil {
-			return nil, d
-		}
 		x, d := p.or()
 		if d != nil {
 			return nil, d
