@@ -134,15 +134,21 @@ func (p *parser) unary() (Node, *Diagnostic) {
 		return p.postfix()
 	}
 	start := p.tok.span
-	if d := p.descend(); d != nil {
-		return nil, d
-	}
-	defer p.leave()
-	x, d := p.unary()
+	x, d := p.nested(p.unary)
 	if d != nil {
 		return nil, d
 	}
 	return &Unary{X: x, Sp: span(start, x.Span())}, nil
+}
+
+// nested parses with parse what follows the token that opens it ('!' or
+// '('), one level of nesting deeper.
+func (p *parser) nested(parse func() (Node, *Diagnostic)) (Node, *Diagnostic) {
+	if d := p.descend(); d != nil {
+		return nil, d
+	}
+	defer p.leave()
+	return parse()
 }
 
 // descend consumes the token that opens a nested expression ('!', '(',
@@ -310,11 +316,7 @@ func (p *parser) primary() (Node, *Diagnostic) {
 	case tokString:
 		return &StringLit{Value: t.text, Sp: t.span}, p.advance()
 	case tokLParen:
-		if d := p.descend(); d != nil {
-			return nil, d
-		}
-		defer p.leave()
-		x, d := p.or()
+		x, d := p.nested(p.or)
 		if d != nil {
 			return nil, d
 		}
