@@ -1,16 +1,22 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
@@ -95,6 +101,16 @@ provider "custody" {
 // config is the provider block followed by body.
 func (e *accEmulator) config(body string) string { return e.providerBlock() + body }
 
+// dataConfig is the provider block and one data source typ named "test",
+// with string attributes given as name, value pairs.
+func (e *accEmulator) dataConfig(typ string, attrs ...string) string {
+	var body strings.Builder
+	for i := 0; i+1 < len(attrs); i += 2 {
+		fmt.Fprintf(&body, "  %s = %q\n", attrs[i], attrs[i+1])
+	}
+	return e.config(fmt.Sprintf("\ndata %q \"test\" {\n%s}\n", typ, body.String()))
+}
+
 // withExampleFixtures loads examples/emulator/fixtures.json, the same data
 // the emulator's -fixtures flag reads, into the test's emulator.
 func withExampleFixtures(t *testing.T) func(*emulator.Options) {
@@ -134,13 +150,24 @@ func planFails(config string, want *regexp.Regexp) resource.TestStep {
 	return resource.TestStep{Config: config, PlanOnly: true, ExpectError: want}
 }
 
-// expectAction is the plan checks of a step that plans action for addr,
-// and after whose apply a new plan is empty.
-func expectAction(addr string, action plancheck.ResourceActionType) resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{
-		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)},
-		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-	}
+// planAction is the plan checks of a step that plans action for addr,
+// and passes more checks.
+func planAction(addr string, action plancheck.ResourceActionType, more ...plancheck.PlanCheck) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: append([]plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, action)}, more...)}
+}
+
+// thenEmptyPlan is the plan checks of a step after whose apply a new plan
+// is empty.
+func thenEmptyPlan() resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+}
+
+// expectAction is the plan checks of a step that plans action for addr
+// (and passes more checks), and after whose apply a new plan is empty.
+func expectAction(addr string, action plancheck.ResourceActionType, more ...plancheck.PlanCheck) resource.ConfigPlanChecks {
+	checks := planAction(addr, action, more...)
+	checks.PostApplyPostRefresh = thenEmptyPlan().PostApplyPostRefresh
+	return checks
 }
 
 // errorPhrases matches an error that holds each phrase, in order.
@@ -152,4 +179,126 @@ func errorPhrases(phrases ...string) *regexp.Regexp {
 		quoted[i] = strings.ReplaceAll(regexp.QuoteMeta(p), " ", `\s+`)
 	}
 	return regexp.MustCompile(`(?s)` + strings.Join(quoted, ".*"))
+}
+
+// readFails is a step whose apply fails with an error holding each phrase
+// (errorPhrases): what the service refused, for a data source its read.
+func readFails(config string, phrases ...string) resource.TestStep {
+	return resource.TestStep{Config: config, ExpectError: errorPhrases(phrases...)}
+}
+
+// blankRefused is a plan-only step of config that the plan refuses
+// because attr is blank.
+func blankRefused(config, attr string) resource.TestStep {
+	return planFails(config, errorPhrases(attr, "must not be empty or only white space"))
+}
+
+// attrIs checks one attribute of addr in state.
+func attrIs(addr, attr string, want knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), want)
+}
+
+// attrsAre checks attributes of addr in state, one check each.
+func attrsAre(addr string, want map[string]knownvalue.Check) []statecheck.StateCheck {
+	checks := make([]statecheck.StateCheck, 0, len(want))
+	for _, attr := range slices.Sorted(maps.Keys(want)) {
+		checks = append(checks, attrIs(addr, attr, want[attr]))
+	}
+	return checks
+}
+
+// plannedIs checks one attribute of addr in the plan.
+func plannedIs(addr, attr string, want knownvalue.Check) plancheck.PlanCheck {
+	return plancheck.ExpectKnownValue(addr, tfjsonpath.New(attr), want)
+}
+
+// accNonBlank matches an id the service assigns.
+var accNonBlank = regexp.MustCompile(`^\S+$`)
+
+// accRFC3339 matches the timestamps the provider writes.
+var accRFC3339 = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$`)
+
+// checkService is a check that asks the service, not the state.
+func checkService(check func(ctx context.Context) error) resource.TestCheckFunc {
+	return func(*terraform.State) error { return check(context.Background()) }
+}
+
+// checkID is a check of the object whose id addr holds in state.
+func checkID(addr string, check func(ctx context.Context, id string) error) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[addr]
+		if !ok {
+			return fmt.Errorf("%s not in state", addr)
+		}
+		return check(context.Background(), rs.Primary.ID)
+	}
+}
+
+// outside is a step's PreConfig that changes an object behind
+// Terraform's back (the drift a refresh must find); the test fails if the
+// change does.
+func outside(t *testing.T, change func(ctx context.Context) error) func() {
+	t.Helper()
+	return func() {
+		if err := change(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// accImport is how a test imports addr: by id, by idFunc, or (neither)
+// by the id in state.
+type accImport struct {
+	addr   string
+	id     string
+	idFunc resource.ImportStateIdFunc
+	check  resource.ImportStateCheckFunc // of the imported state, if set
+}
+
+// verify is a `terraform import` step whose state must equal the applied
+// one but for the ignored attributes.
+func (i accImport) verify(ignore ...string) resource.TestStep {
+	return resource.TestStep{ResourceName: i.addr, ImportState: true, ImportStateVerify: true,
+		ImportStateId: i.id, ImportStateIdFunc: i.idFunc, ImportStateVerifyIgnore: ignore, ImportStateCheck: i.check}
+}
+
+// block is a step importing with an import block, whose plan passes
+// checks.
+func (i accImport) block(checks ...plancheck.PlanCheck) resource.TestStep {
+	return resource.TestStep{ResourceName: i.addr, ImportState: true, ImportStateKind: resource.ImportBlockWithID,
+		ImportStateId: i.id, ImportStateIdFunc: i.idFunc, ImportPlanChecks: resource.ImportPlanChecks{PreApply: checks}}
+}
+
+// refreshStep is one `terraform refresh` (one provider configuration, so
+// one list cache) between PreConfig and Check; `terraform show` reads no
+// API. want counts the emulator's requests in between (accRequestsSince);
+// more checks the refreshed state.
+func refreshStep(e *accEmulator, what string, want map[string]int, more ...resource.TestCheckFunc) resource.TestStep {
+	before := map[string]int{}
+	return resource.TestStep{
+		RefreshState: true,
+		PreConfig:    func() { before = e.srv.RequestCounts() },
+		Check:        resource.ComposeAggregateTestCheckFunc(append([]resource.TestCheckFunc{accRequestsSince(e, &before, what, want)}, more...)...),
+	}
+}
+
+// stateHolds checks how many resources state holds.
+func stateHolds(n int) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		if got := len(s.RootModule().Resources); got != n {
+			return fmt.Errorf("state holds %d resources, want %d", got, n)
+		}
+		return nil
+	}
+}
+
+// expectNoSubmits fails t if the emulator was sent any submission: a plan
+// refused for its configuration sends nothing.
+func expectNoSubmits(t *testing.T, e *accEmulator) {
+	t.Helper()
+	for op := range e.srv.RequestCounts() {
+		if strings.HasPrefix(op, "submit/") {
+			t.Errorf("a plan with invalid configuration submitted %s", op)
+		}
+	}
 }

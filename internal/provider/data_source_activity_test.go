@@ -18,11 +18,6 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var (
-	activityTestRFC3339  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$`)
-	activityTestNonEmpty = regexp.MustCompile(`^\S+$`)
-)
-
 // activityTestLazyString is a config variable whose value is read when the
 // step writes its variables, which is after PreConfig: the activity id of a
 // resource applied in an earlier step is not known when the steps are built.
@@ -99,7 +94,7 @@ data "custody_activity" "test" {
 					attr("organization_id", knownvalue.StringExact(accOrg)),
 					attr("status", knownvalue.StringExact(client.StatusCompleted)),
 					attr("type", knownvalue.StringExact("ACTIVITY_TYPE_CREATE_POLICIES")),
-					attr("fingerprint", knownvalue.StringRegexp(activityTestNonEmpty)),
+					attr("fingerprint", knownvalue.StringRegexp(accNonBlank)),
 					attr("can_approve", knownvalue.Bool(false)),
 					attr("can_reject", knownvalue.Bool(false)),
 					// Keys sorted at every level, "&&" not escaped.
@@ -112,23 +107,23 @@ data "custody_activity" "test" {
 						return nil
 					})),
 					attr("votes", knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"id":         knownvalue.StringRegexp(activityTestNonEmpty),
+						"id":         knownvalue.StringRegexp(accNonBlank),
 						"user_id":    knownvalue.StringExact("user-root"),
 						"user_name":  knownvalue.StringExact("root"),
 						"selection":  knownvalue.StringExact("VOTE_SELECTION_APPROVED"),
-						"message":    knownvalue.StringRegexp(activityTestNonEmpty),
+						"message":    knownvalue.StringRegexp(accNonBlank),
 						"public_key": knownvalue.StringExact(e.key.PublicKeyHex()),
 						"signature":  knownvalue.Null(), // the emulator signs no vote
 						"scheme":     knownvalue.StringExact(client.StampSchemeP256),
-						"created_at": knownvalue.StringRegexp(activityTestRFC3339),
+						"created_at": knownvalue.StringRegexp(accRFC3339),
 					})})),
 					// The emulator's vote message is the activity's fingerprint.
 					statecheck.CompareValuePairs(ds, tfjsonpath.New("votes").AtSliceIndex(0).AtMapKey("message"),
 						ds, tfjsonpath.New("fingerprint"), compare.ValuesSame()),
 					attr("app_proofs", knownvalue.Null()),
 					attr("failure", knownvalue.Null()),
-					attr("created_at", knownvalue.StringRegexp(activityTestRFC3339)),
-					attr("updated_at", knownvalue.StringRegexp(activityTestRFC3339)),
+					attr("created_at", knownvalue.StringRegexp(accRFC3339)),
+					attr("updated_at", knownvalue.StringRegexp(accRFC3339)),
 				},
 			},
 		},
@@ -170,7 +165,7 @@ data "custody_activity" "test" {
 				attr("can_approve", knownvalue.Bool(false)),
 				attr("can_reject", knownvalue.Bool(false)),
 				attr("votes", knownvalue.ListSizeExact(1)),
-				attr("updated_at", knownvalue.StringRegexp(activityTestRFC3339)),
+				attr("updated_at", knownvalue.StringRegexp(accRFC3339)),
 			},
 		}},
 	})

@@ -48,7 +48,7 @@ data "custody_policies" "all" {
 }
 `
 	str := knownvalue.StringExact
-	stamp := knownvalue.StringRegexp(policyTestRFC3339)
+	stamp := knownvalue.StringRegexp(accRFC3339)
 	checks := []statecheck.StateCheck{
 		statecheck.ExpectKnownValue("data.custody_policies.all", tfjsonpath.New("policies"), knownvalue.ListExact([]knownvalue.Check{
 			knownvalue.ObjectExact(map[string]knownvalue.Check{

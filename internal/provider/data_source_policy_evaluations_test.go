@@ -74,13 +74,13 @@ data "custody_activity" "test" {
 					// One record: the rename had one vote, the requester's.
 					statecheck.ExpectKnownValue(ds, tfjsonpath.New("evaluations"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"id":      knownvalue.StringRegexp(activityTestNonEmpty),
-							"vote_id": knownvalue.StringRegexp(activityTestNonEmpty),
+							"id":      knownvalue.StringRegexp(accNonBlank),
+							"vote_id": knownvalue.StringRegexp(accNonBlank),
 							"policy_evaluations": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
-								"policy_id": knownvalue.StringRegexp(activityTestNonEmpty),
+								"policy_id": knownvalue.StringRegexp(accNonBlank),
 								"outcome":   knownvalue.StringExact("OUTCOME_ALLOW"),
 							})}),
-							"created_at": knownvalue.StringRegexp(activityTestRFC3339),
+							"created_at": knownvalue.StringRegexp(accRFC3339),
 						}),
 					})),
 					statecheck.CompareValuePairs(ds, first.AtMapKey("policy_evaluations").AtSliceIndex(0).AtMapKey("policy_id"),

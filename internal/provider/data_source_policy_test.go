@@ -85,8 +85,8 @@ data "custody_policy" "bare" {
 				statecheck.ExpectKnownValue(data, tfjsonpath.New("consensus"), knownvalue.StringExact("approvers.count() >= 2")),
 				statecheck.ExpectKnownValue(data, tfjsonpath.New("notes"), knownvalue.StringExact("treasury signing")),
 				statecheck.ExpectKnownValue(data, tfjsonpath.New("time"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(data, tfjsonpath.New("created_at"), knownvalue.StringRegexp(policyTestRFC3339)),
-				statecheck.ExpectKnownValue(data, tfjsonpath.New("updated_at"), knownvalue.StringRegexp(policyTestRFC3339)),
+				statecheck.ExpectKnownValue(data, tfjsonpath.New("created_at"), knownvalue.StringRegexp(accRFC3339)),
+				statecheck.ExpectKnownValue(data, tfjsonpath.New("updated_at"), knownvalue.StringRegexp(accRFC3339)),
 				policyDataSourceTestSame(data, "custody_policy.test", "id"),
 				// The service's "" for absent expressions is null, as in the
 				// resource; notes stay "".

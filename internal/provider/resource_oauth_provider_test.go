@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -25,8 +24,6 @@ const (
 	oauthProviderTestAddr   = "custody_oauth_provider.test"
 	oauthProviderTestIssuer = "https://issuer.example.com"
 )
-
-var oauthProviderTestRFC3339 = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$`)
 
 // oauthProviderTestJWT builds an unsigned JWT from oauthProviderTestIssuer:
 // the emulator reads the claims without verifying the signature. aud may be
@@ -119,13 +116,13 @@ resource "custody_oauth_provider" "test" {
 			ConfigPlanChecks: expectAction(oauthProviderTestAddr, plancheck.ResourceActionCreate),
 			ConfigStateChecks: append(oauthProviderTestClaims("subject-1", "app-1"),
 				idChanges.AddStateValue(oauthProviderTestAddr, tfjsonpath.New("id")),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(accNonBlank)),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("user_id"), knownvalue.StringExact("user-root")),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("provider_name"), knownvalue.StringExact("google")),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token"), knownvalue.Null()),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo"), knownvalue.Null()),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo_version"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(oauthProviderTestRFC3339)),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(accRFC3339)),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("timeouts"), knownvalue.Null()),
 			),
 			// Claims are stored as sent: the create reads nothing back.
@@ -145,7 +142,7 @@ resource "custody_oauth_provider" "test" {
 			ImportStateIdFunc: oauthProviderTestImportID,
 			ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("subject"), knownvalue.StringExact("subject-1")),
-				plancheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(oauthProviderTestRFC3339)),
+				plancheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(accRFC3339)),
 			}},
 		},
 		resource.TestStep{
@@ -198,7 +195,7 @@ resource "custody_oauth_provider" "test" {
 			ConfigStateChecks: append(oauthProviderTestClaims("repo:a", "app-2"),
 				statecheck.ExpectSensitiveValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token")),
 				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(oauthProviderTestRFC3339)),
+				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(accRFC3339)),
 			),
 		},
 		resource.TestStep{

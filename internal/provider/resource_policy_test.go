@@ -20,9 +20,6 @@ import (
 
 const policyTestAddr = "custody_policy.test"
 
-// policyTestRFC3339 matches the timestamps the resource writes.
-var policyTestRFC3339 = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$`)
-
 // policyTestImportedTimes checks that an import takes the timestamps of
 // the service's record.
 func policyTestImportedTimes(e *accEmulator) resource.ImportStateCheckFunc {
@@ -46,8 +43,8 @@ func policyTestImportedTimes(e *accEmulator) resource.ImportStateCheckFunc {
 
 // policyTestCheckDestroy asks the emulator that no policy is left.
 func policyTestCheckDestroy(e *accEmulator) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		got, err := e.client.ListPolicies(context.Background(), client.ListPoliciesRequest{})
+	return checkService(func(ctx context.Context) error {
+		got, err := e.client.ListPolicies(ctx, client.ListPoliciesRequest{})
 		if err != nil {
 			return err
 		}
@@ -55,18 +52,14 @@ func policyTestCheckDestroy(e *accEmulator) resource.TestCheckFunc {
 			return fmt.Errorf("%d policies left after destroy, first %+v", n, got.Policies[0])
 		}
 		return nil
-	}
+	})
 }
 
 // policyTestInService checks the stored policy of the resource in state
 // against want (policy id and timestamps are not compared).
 func policyTestInService(e *accEmulator, want client.Policy) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		rs, ok := s.RootModule().Resources[policyTestAddr]
-		if !ok {
-			return fmt.Errorf("%s not in state", policyTestAddr)
-		}
-		got, err := e.client.GetPolicy(context.Background(), client.GetPolicyRequest{PolicyID: rs.Primary.ID})
+	return checkID(policyTestAddr, func(ctx context.Context, id string) error {
+		got, err := e.client.GetPolicy(ctx, client.GetPolicyRequest{PolicyID: id})
 		if err != nil {
 			return err
 		}
@@ -76,32 +69,39 @@ func policyTestInService(e *accEmulator, want client.Policy) resource.TestCheckF
 			return fmt.Errorf("service holds %+v, want %+v", p, want)
 		}
 		return nil
-	}
+	})
 }
 
+// policyTestState checks every attribute of the policy in state.
 func policyTestState(name, effect string, condition, consensus, time knownvalue.Check, notes string) []statecheck.StateCheck {
-	at := func(attr string, v knownvalue.Check) statecheck.StateCheck {
-		return statecheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New(attr), v)
-	}
-	return []statecheck.StateCheck{
-		at("id", knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
-		at("name", knownvalue.StringExact(name)),
-		at("effect", knownvalue.StringExact(effect)),
-		at("condition", condition),
-		at("consensus", consensus),
-		at("time", time),
-		at("notes", knownvalue.StringExact(notes)),
-		at("created_at", knownvalue.StringRegexp(policyTestRFC3339)),
-		at("updated_at", knownvalue.StringRegexp(policyTestRFC3339)),
-		at("timeouts", knownvalue.Null()),
-	}
+	return attrsAre(policyTestAddr, map[string]knownvalue.Check{
+		"id":         knownvalue.StringRegexp(accNonBlank),
+		"name":       knownvalue.StringExact(name),
+		"effect":     knownvalue.StringExact(effect),
+		"condition":  condition,
+		"consensus":  consensus,
+		"time":       time,
+		"notes":      knownvalue.StringExact(notes),
+		"created_at": knownvalue.StringRegexp(accRFC3339),
+		"updated_at": knownvalue.StringRegexp(accRFC3339),
+		"timeouts":   knownvalue.Null(),
+	})
 }
 
 func TestAccPolicy_lifecycle(t *testing.T) {
 	e := newAccEmulator(t)
+	// Across the update: the same id and created_at, a new updated_at.
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	createdSame := statecheck.CompareValue(compare.ValuesSame())
 	updatedMoves := statecheck.CompareValue(compare.ValuesDiffer())
+	compared := func() []statecheck.StateCheck {
+		return []statecheck.StateCheck{
+			sameID.AddStateValue(policyTestAddr, tfjsonpath.New("id")),
+			createdSame.AddStateValue(policyTestAddr, tfjsonpath.New("created_at")),
+			updatedMoves.AddStateValue(policyTestAddr, tfjsonpath.New("updated_at")),
+		}
+	}
+	imp := accImport{addr: policyTestAddr, check: policyTestImportedTimes(e)}
 	create := e.config(`
 resource "custody_policy" "test" {
   name      = "allow key reads"
@@ -127,49 +127,28 @@ resource "custody_policy" "test" {
 				Config: create,
 				ConfigStateChecks: append(policyTestState("allow key reads", "EFFECT_ALLOW",
 					knownvalue.StringExact("activity.resource == 'PRIVATE_KEY'"), knownvalue.StringExact("approvers.count() >= 2"),
-					knownvalue.Null(), "managed by terraform"),
-					sameID.AddStateValue(policyTestAddr, tfjsonpath.New("id")),
-					createdSame.AddStateValue(policyTestAddr, tfjsonpath.New("created_at")),
-					updatedMoves.AddStateValue(policyTestAddr, tfjsonpath.New("updated_at"))),
+					knownvalue.Null(), "managed by terraform"), compared()...),
 				Check: policyTestInService(e, client.Policy{PolicyName: "allow key reads", Effect: client.EffectAllow,
 					Condition: "activity.resource == 'PRIVATE_KEY'", Consensus: "approvers.count() >= 2", Notes: "managed by terraform"}),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: thenEmptyPlan(),
 			},
 			{
 				Config: update,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(policyTestAddr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectUnknownValue(policyTestAddr, tfjsonpath.New("updated_at")),
-						plancheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New("notes"), knownvalue.StringExact("")),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				ConfigPlanChecks: expectAction(policyTestAddr, plancheck.ResourceActionUpdate,
+					plancheck.ExpectUnknownValue(policyTestAddr, tfjsonpath.New("updated_at")),
+					plannedIs(policyTestAddr, "notes", knownvalue.StringExact(""))),
 				ConfigStateChecks: append(policyTestState("deny everything at night", "EFFECT_DENY",
-					knownvalue.Null(), knownvalue.Null(), knownvalue.StringExact("!CronSpan('0 6 * * *', '18h', 'UTC')"), ""),
-					sameID.AddStateValue(policyTestAddr, tfjsonpath.New("id")),
-					createdSame.AddStateValue(policyTestAddr, tfjsonpath.New("created_at")),
-					updatedMoves.AddStateValue(policyTestAddr, tfjsonpath.New("updated_at"))),
+					knownvalue.Null(), knownvalue.Null(), knownvalue.StringExact("!CronSpan('0 6 * * *', '18h', 'UTC')"), ""), compared()...),
 				// The service really cleared condition, consensus and notes.
 				Check: policyTestInService(e, client.Policy{PolicyName: "deny everything at night", Effect: client.EffectDeny,
 					Time: "!CronSpan('0 6 * * *', '18h', 'UTC')"}),
 			},
-			{
-				ResourceName: policyTestAddr, ImportState: true, ImportStateVerify: true,
-				// State holds the activities' times; an import has no activity
-				// and takes the service's, which may differ by microseconds.
-				ImportStateVerifyIgnore: []string{"created_at", "updated_at"},
-				ImportStateCheck:        policyTestImportedTimes(e),
-			},
-			{
-				ResourceName:    policyTestAddr,
-				ImportState:     true,
-				ImportStateKind: resource.ImportBlockWithID,
-				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New("time"), knownvalue.StringExact("!CronSpan('0 6 * * *', '18h', 'UTC')")),
-					plancheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New("condition"), knownvalue.Null()),
-				}},
-			},
+			// State holds the activities' times; an import has no activity
+			// and takes the service's, which may differ by microseconds.
+			imp.verify("created_at", "updated_at"),
+			imp.block(
+				plannedIs(policyTestAddr, "time", knownvalue.StringExact("!CronSpan('0 6 * * *', '18h', 'UTC')")),
+				plannedIs(policyTestAddr, "condition", knownvalue.Null())),
 		},
 	})
 }
@@ -183,7 +162,6 @@ resource "custody_policy" "test" {
 }
 `)
 	var firstID string
-	ctx := context.Background()
 	accTest(t, resource.TestCase{
 		CheckDestroy: policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{
@@ -191,28 +169,24 @@ resource "custody_policy" "test" {
 			{
 				// Someone edits the policy outside Terraform: the plan puts
 				// every changed field back, in place.
-				PreConfig: func() {
+				PreConfig: outside(t, func(ctx context.Context) error {
 					name, cond, notes := "edited by hand", "activity.type == 'X'", "hand notes"
-					if _, err := e.client.UpdatePolicy(ctx, client.UpdatePolicyParams{PolicyID: firstID, PolicyName: &name,
-						PolicyCondition: &cond, PolicyNotes: &notes}); err != nil {
-						t.Fatal(err)
-					}
-				},
+					_, err := e.client.UpdatePolicy(ctx, client.UpdatePolicyParams{PolicyID: firstID, PolicyName: &name,
+						PolicyCondition: &cond, PolicyNotes: &notes})
+					return err
+				}),
 				Config: cfg,
 				// The refresh shows the edit and its time together.
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(policyTestAddr, plancheck.ResourceActionUpdate),
-					expectDrift(policyTestAddr, "name", "condition", "notes", "updated_at"),
-				}},
+				ConfigPlanChecks: planAction(policyTestAddr, plancheck.ResourceActionUpdate,
+					expectDrift(policyTestAddr, "name", "condition", "notes", "updated_at")),
 				Check: policyTestInService(e, client.Policy{PolicyName: "drifting", Effect: client.EffectAllow}),
 			},
 			{
 				// Someone deletes it: refresh drops it and the plan creates it again.
-				PreConfig: func() {
-					if _, err := e.client.DeletePolicy(ctx, client.DeletePolicyParams{PolicyID: firstID}); err != nil {
-						t.Fatal(err)
-					}
-				},
+				PreConfig: outside(t, func(ctx context.Context) error {
+					_, err := e.client.DeletePolicy(ctx, client.DeletePolicyParams{PolicyID: firstID})
+					return err
+				}),
 				Config:           cfg,
 				ConfigPlanChecks: expectAction(policyTestAddr, plancheck.ResourceActionCreate),
 				Check: resource.ComposeAggregateTestCheckFunc(

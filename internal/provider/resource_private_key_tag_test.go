@@ -140,7 +140,7 @@ func TestAccPrivateKeyTag_basic(t *testing.T) {
 				Config:           privateKeyTagTestConfig(e, "treasury", keys[0], keys[1]),
 				ConfigPlanChecks: expectAction(privateKeyTagAddr, plancheck.ResourceActionCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
+					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(accNonBlank)),
 					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("name"), knownvalue.StringExact("treasury")),
 					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("private_key_ids"), knownvalue.SetExact([]knownvalue.Check{
 						knownvalue.StringExact(keys[0]), knownvalue.StringExact(keys[1])})),

@@ -128,7 +128,7 @@ func TestAccWebhookEndpoint_basic(t *testing.T) {
 				Config:           v1,
 				ConfigPlanChecks: expectAction(webhookEndpointAddr, plancheck.ResourceActionCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
+					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(accNonBlank)),
 					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("url"), knownvalue.StringExact(webhookEndpointTestURL)),
 					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("name"), knownvalue.StringExact("alerts")),
 					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("is_active"), knownvalue.Bool(true)),
