@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -51,37 +51,36 @@ func webhookEndpointTestSub(eventType string, filters, active knownvalue.Check) 
 		"event_type": knownvalue.StringExact(eventType), "filters_json": filters, "is_active": active})
 }
 
-// webhookEndpointTestGet returns the endpoint of the state's resource as
-// the service stores it.
-func webhookEndpointTestGet(e *accEmulator, s *terraform.State) (*client.WebhookEndpoint, error) {
-	rs, ok := s.RootModule().Resources[webhookEndpointAddr]
-	if !ok {
-		return nil, fmt.Errorf("%s not in state", webhookEndpointAddr)
-	}
-	list, err := e.client.ListWebhookEndpoints(context.Background(), client.ListWebhookEndpointsRequest{})
-	if err != nil {
-		return nil, err
-	}
-	for i := range list.WebhookEndpoints {
-		if list.WebhookEndpoints[i].EndpointID == rs.Primary.ID {
-			return &list.WebhookEndpoints[i], nil
-		}
-	}
-	return nil, fmt.Errorf("endpoint %s not in list_webhook_endpoints", rs.Primary.ID)
-}
-
-// webhookEndpointTestStored checks the stored url, name and is_active.
+// webhookEndpointTestStored checks the stored url, name and is_active of
+// the endpoint in state.
 func webhookEndpointTestStored(e *accEmulator, url, name string, active bool) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		ep, err := webhookEndpointTestGet(e, s)
+	return checkID(webhookEndpointAddr, func(ctx context.Context, id string) error {
+		list, err := e.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
 		if err != nil {
 			return err
 		}
-		if ep.URL != url || ep.Name != name || ep.IsActive != active {
+		i := slices.IndexFunc(list.WebhookEndpoints, func(ep client.WebhookEndpoint) bool { return ep.EndpointID == id })
+		if i < 0 {
+			return fmt.Errorf("endpoint %s not in list_webhook_endpoints", id)
+		}
+		if ep := list.WebhookEndpoints[i]; ep.URL != url || ep.Name != name || ep.IsActive != active {
 			return fmt.Errorf("stored url=%q name=%q is_active=%v, want %q %q %v", ep.URL, ep.Name, ep.IsActive, url, name, active)
 		}
 		return nil
+	})
+}
+
+// webhookEndpointTestIDs lists the endpoint ids the service holds.
+func webhookEndpointTestIDs(ctx context.Context, e *accEmulator) ([]string, error) {
+	list, err := e.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
+	if err != nil {
+		return nil, err
 	}
+	var ids []string
+	for _, ep := range list.WebhookEndpoints {
+		ids = append(ids, ep.EndpointID)
+	}
+	return ids, nil
 }
 
 // webhookEndpointTestDestroyed is a CheckDestroy: no endpoint is left.
@@ -92,22 +91,38 @@ func webhookEndpointTestDestroyed(e *accEmulator) resource.TestCheckFunc {
 // webhookEndpointTestHolds checks the service holds n endpoints: a
 // replacement deletes the old endpoint, a destroy all of them.
 func webhookEndpointTestHolds(e *accEmulator, n int) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		list, err := e.client.ListWebhookEndpoints(context.Background(), client.ListWebhookEndpointsRequest{})
+	return checkService(func(ctx context.Context) error {
+		ids, err := webhookEndpointTestIDs(ctx, e)
 		if err != nil {
 			return err
 		}
-		if len(list.WebhookEndpoints) != n {
-			return fmt.Errorf("service holds %d webhook endpoints, want %d: %+v", len(list.WebhookEndpoints), n, list.WebhookEndpoints)
+		if len(ids) != n {
+			return fmt.Errorf("service holds %d webhook endpoints, want %d: %v", len(ids), n, ids)
 		}
 		return nil
-	}
+	})
+}
+
+// webhookEndpointTestOutside changes the only endpoint outside Terraform,
+// in a step's PreConfig.
+func webhookEndpointTestOutside(t *testing.T, e *accEmulator, change func(ctx context.Context, id string) error) func() {
+	return outside(t, func(ctx context.Context) error {
+		ids, err := webhookEndpointTestIDs(ctx, e)
+		if err != nil {
+			return err
+		}
+		if len(ids) != 1 {
+			return fmt.Errorf("want one webhook endpoint, got %d", len(ids))
+		}
+		return change(ctx, ids[0])
+	})
 }
 
 func TestAccWebhookEndpoint_basic(t *testing.T) {
 	e := newAccEmulator(t)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	newID := statecheck.CompareValue(compare.ValuesDiffer())
+	imp := accImport{addr: webhookEndpointAddr}
 	v1 := webhookEndpointTestConfig(e, `
   url  = "`+webhookEndpointTestURL+`"
   name = "alerts"`, webhookEndpointTestSubActivity, webhookEndpointTestSubBalance)
@@ -127,32 +142,29 @@ func TestAccWebhookEndpoint_basic(t *testing.T) {
 			{
 				Config:           v1,
 				ConfigPlanChecks: expectAction(webhookEndpointAddr, plancheck.ResourceActionCreate),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(accNonBlank)),
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("url"), knownvalue.StringExact(webhookEndpointTestURL)),
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("name"), knownvalue.StringExact("alerts")),
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("is_active"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("subscriptions"), knownvalue.SetExact([]knownvalue.Check{
+				ConfigStateChecks: append(attrsAre(webhookEndpointAddr, map[string]knownvalue.Check{
+					"id":        knownvalue.StringRegexp(accNonBlank),
+					"url":       knownvalue.StringExact(webhookEndpointTestURL),
+					"name":      knownvalue.StringExact("alerts"),
+					"is_active": knownvalue.Bool(true),
+					"subscriptions": knownvalue.SetExact([]knownvalue.Check{
 						// The configured spelling, spaces included.
 						webhookEndpointTestSub("ACTIVITY_UPDATES", knownvalue.StringExact(webhookEndpointTestFilters), knownvalue.Bool(true)),
 						webhookEndpointTestSub("BALANCE_CONFIRMED_UPDATES", knownvalue.Null(), knownvalue.Bool(false)),
-					})),
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("timeouts"), knownvalue.Null()),
-					sameID.AddStateValue(webhookEndpointAddr, tfjsonpath.New("id")),
-				},
+					}),
+					"timeouts": knownvalue.Null(),
+				}), sameID.AddStateValue(webhookEndpointAddr, tfjsonpath.New("id"))),
 				Check: webhookEndpointTestStored(e, webhookEndpointTestURL, "alerts", true),
 			},
 			{
 				// url, name and is_active change in place.
 				Config:           v2,
 				ConfigPlanChecks: expectAction(webhookEndpointAddr, plancheck.ResourceActionUpdate),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("url"), knownvalue.StringExact("http://127.0.0.1:9/hook2")),
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("name"), knownvalue.StringExact("alerts-renamed")),
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("is_active"), knownvalue.Bool(false)),
-					sameID.AddStateValue(webhookEndpointAddr, tfjsonpath.New("id")),
-					newID.AddStateValue(webhookEndpointAddr, tfjsonpath.New("id")),
-				},
+				ConfigStateChecks: append(attrsAre(webhookEndpointAddr, map[string]knownvalue.Check{
+					"url":       knownvalue.StringExact("http://127.0.0.1:9/hook2"),
+					"name":      knownvalue.StringExact("alerts-renamed"),
+					"is_active": knownvalue.Bool(false),
+				}), sameID.AddStateValue(webhookEndpointAddr, tfjsonpath.New("id")), newID.AddStateValue(webhookEndpointAddr, tfjsonpath.New("id"))),
 				Check: webhookEndpointTestStored(e, "http://127.0.0.1:9/hook2", "alerts-renamed", false),
 			},
 			{
@@ -160,28 +172,22 @@ func TestAccWebhookEndpoint_basic(t *testing.T) {
 				// created inactive (create, then an update deactivating it).
 				Config:           v3,
 				ConfigPlanChecks: expectAction(webhookEndpointAddr, plancheck.ResourceActionDestroyBeforeCreate),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("is_active"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("subscriptions"), knownvalue.SetExact([]knownvalue.Check{
+				ConfigStateChecks: append(attrsAre(webhookEndpointAddr, map[string]knownvalue.Check{
+					"is_active": knownvalue.Bool(false),
+					"subscriptions": knownvalue.SetExact([]knownvalue.Check{
 						webhookEndpointTestSub("ACTIVITY_UPDATES", knownvalue.StringExact(webhookEndpointTestFilters), knownvalue.Bool(true)),
 						webhookEndpointTestSub("BALANCE_CONFIRMED_UPDATES", knownvalue.Null(), knownvalue.Bool(true)),
-					})),
-					newID.AddStateValue(webhookEndpointAddr, tfjsonpath.New("id")),
-				},
+					}),
+				}), newID.AddStateValue(webhookEndpointAddr, tfjsonpath.New("id"))),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					webhookEndpointTestStored(e, "http://127.0.0.1:9/hook2", "alerts-renamed", false),
 					webhookEndpointTestHolds(e, 1),
 				),
 			},
-			{ResourceName: webhookEndpointAddr, ImportState: true, ImportStateVerify: true},
-			{
-				ResourceName: webhookEndpointAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID,
-				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(webhookEndpointAddr, plancheck.ResourceActionNoop),
-					plancheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("name"), knownvalue.StringExact("alerts-renamed")),
-					plancheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("subscriptions"), knownvalue.SetSizeExact(2)),
-				}},
-			},
+			imp.verify(),
+			imp.block(plancheck.ExpectResourceAction(webhookEndpointAddr, plancheck.ResourceActionNoop),
+				plannedIs(webhookEndpointAddr, "name", knownvalue.StringExact("alerts-renamed")),
+				plannedIs(webhookEndpointAddr, "subscriptions", knownvalue.SetSizeExact(2))),
 		},
 	})
 }
@@ -217,10 +223,8 @@ import {
   id = %q
 }
 `, webhookEndpointAddr, out.Result.EndpointID),
-				ConfigPlanChecks: expectAction(webhookEndpointAddr, plancheck.ResourceActionNoop),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(webhookEndpointAddr, tfjsonpath.New("id"), knownvalue.StringExact(out.Result.EndpointID)),
-				},
+				ConfigPlanChecks:  expectAction(webhookEndpointAddr, plancheck.ResourceActionNoop),
+				ConfigStateChecks: []statecheck.StateCheck{attrIs(webhookEndpointAddr, "id", knownvalue.StringExact(out.Result.EndpointID))},
 			},
 			{
 				// Refreshing it against the spaced configuration plans
@@ -249,9 +253,72 @@ func TestAccWebhookEndpoint_validation(t *testing.T) {
 			planFails(webhookEndpointTestConfig(e, ok, `{ event_type = "ACTIVITY_UPDATES" }`, `{ event_type = "ACTIVITY_UPDATES", is_active = false }`), regexp.MustCompile(`Duplicate webhook subscription`)),
 		},
 	})
-	for op := range e.srv.RequestCounts() {
-		if strings.HasPrefix(op, "submit/") {
-			t.Errorf("a plan with invalid configuration submitted %s", op)
-		}
-	}
+	expectNoSubmits(t, e)
+}
+
+func TestAccWebhookEndpoint_drift(t *testing.T) {
+	e := newAccEmulator(t)
+	cfg := webhookEndpointTestConfig(e, `
+  url  = "`+webhookEndpointTestURL+`"
+  name = "drift"`, webhookEndpointTestSubActivity)
+	accTest(t, resource.TestCase{
+		CheckDestroy: webhookEndpointTestDestroyed(e),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				// Renamed and moved outside Terraform: changed back in place.
+				PreConfig: webhookEndpointTestOutside(t, e, func(ctx context.Context, id string) error {
+					_, err := e.client.UpdateWebhookEndpoint(ctx, client.UpdateWebhookEndpointParams{
+						EndpointID: id, Name: "elsewhere", URL: "http://127.0.0.1:9/other"})
+					return err
+				}),
+				Config:           cfg,
+				ConfigPlanChecks: planAction(webhookEndpointAddr, plancheck.ResourceActionUpdate),
+				Check:            webhookEndpointTestStored(e, webhookEndpointTestURL, "drift", true),
+			},
+			{
+				// Deactivated outside Terraform: activated again.
+				PreConfig: webhookEndpointTestOutside(t, e, func(ctx context.Context, id string) error {
+					off := false
+					_, err := e.client.UpdateWebhookEndpoint(ctx, client.UpdateWebhookEndpointParams{EndpointID: id, IsActive: &off})
+					return err
+				}),
+				Config:           cfg,
+				ConfigPlanChecks: planAction(webhookEndpointAddr, plancheck.ResourceActionUpdate),
+				Check:            webhookEndpointTestStored(e, webhookEndpointTestURL, "drift", true),
+			},
+			{
+				// Deleted outside Terraform: created again.
+				PreConfig: webhookEndpointTestOutside(t, e, func(ctx context.Context, id string) error {
+					_, err := e.client.DeleteWebhookEndpoint(ctx, client.DeleteWebhookEndpointParams{EndpointID: id})
+					return err
+				}),
+				Config:           cfg,
+				ConfigPlanChecks: planAction(webhookEndpointAddr, plancheck.ResourceActionCreate),
+				Check:            webhookEndpointTestStored(e, webhookEndpointTestURL, "drift", true),
+			},
+		},
+	})
+}
+
+// TestAccWebhookEndpoint_refreshListsOnce: refreshing five endpoints costs
+// one list_webhook_endpoints query, not five.
+func TestAccWebhookEndpoint_refreshListsOnce(t *testing.T) {
+	e := newAccEmulator(t)
+	accTest(t, resource.TestCase{
+		CheckDestroy: webhookEndpointTestDestroyed(e),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(`
+resource "custody_webhook_endpoint" "many" {
+  count = 5
+  url   = "http://127.0.0.1:9/hook/${count.index}"
+  name  = "many-${count.index}"
+}
+`),
+				ConfigStateChecks: []statecheck.StateCheck{attrIs("custody_webhook_endpoint.many[4]", "subscriptions", knownvalue.SetExact([]knownvalue.Check{}))},
+			},
+			refreshStep(e, "refreshing 5 endpoints", map[string]int{"query/list_webhook_endpoints": 1}, stateHolds(5)),
+		},
+	})
 }
