@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -58,61 +57,58 @@ resource "custody_private_key_tag" "test" {
 `, name, strings.Join(quoted, ", ")))
 }
 
-// privateKeyTagTestID finds a tag's id by name through the test's client.
-func privateKeyTagTestID(t *testing.T, e *accEmulator, name string) string {
-	t.Helper()
-	tags, err := e.client.ListPrivateKeyTags(context.Background(), client.ListPrivateKeyTagsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tag := range tags.PrivateKeyTags {
-		if tag.TagName == name {
-			return tag.TagID
+// privateKeyTagTestOutside changes the tag named name outside Terraform,
+// in a step's PreConfig.
+func privateKeyTagTestOutside(t *testing.T, e *accEmulator, name string, change func(ctx context.Context, id string) error) func() {
+	return outside(t, func(ctx context.Context) error {
+		tags, err := e.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
+		if err != nil {
+			return err
 		}
-	}
-	t.Fatalf("no private key tag named %q", name)
-	return ""
+		for _, tag := range tags.PrivateKeyTags {
+			if tag.TagName == name {
+				return change(ctx, tag.TagID)
+			}
+		}
+		return fmt.Errorf("no private key tag named %q", name)
+	})
 }
 
 // privateKeyTagTestMembers checks, in list_private_keys, that exactly want
 // carry the tag in state.
 func privateKeyTagTestMembers(e *accEmulator, want ...string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		rs, ok := s.RootModule().Resources[privateKeyTagAddr]
-		if !ok {
-			return fmt.Errorf("%s not in state", privateKeyTagAddr)
-		}
-		keys, err := e.client.ListPrivateKeys(context.Background(), client.ListPrivateKeysRequest{})
+	return checkID(privateKeyTagAddr, func(ctx context.Context, id string) error {
+		keys, err := e.client.ListPrivateKeys(ctx, client.ListPrivateKeysRequest{})
 		if err != nil {
 			return err
 		}
 		var got []string
 		for _, k := range keys.PrivateKeys {
-			if slices.Contains(k.PrivateKeyTags, rs.Primary.ID) {
+			if slices.Contains(k.PrivateKeyTags, id) {
 				got = append(got, k.PrivateKeyID)
 			}
 		}
 		slices.Sort(got)
 		want = slices.Sorted(slices.Values(want))
 		if !slices.Equal(got, want) {
-			return fmt.Errorf("keys carrying tag %s: %v, want %v", rs.Primary.ID, got, want)
+			return fmt.Errorf("keys carrying tag %s: %v, want %v", id, got, want)
 		}
 		return nil
-	}
+	})
 }
 
 // privateKeyTagTestDestroyed is a CheckDestroy: no private key tag is left,
 // and the keys are (destroying a tag never deletes keys).
 func privateKeyTagTestDestroyed(e *accEmulator, keys []string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		tags, err := e.client.ListPrivateKeyTags(context.Background(), client.ListPrivateKeyTagsRequest{})
+	return checkService(func(ctx context.Context) error {
+		tags, err := e.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
 		if err != nil {
 			return err
 		}
 		if len(tags.PrivateKeyTags) != 0 {
 			return fmt.Errorf("private key tags left after destroy: %+v", tags.PrivateKeyTags)
 		}
-		list, err := e.client.ListPrivateKeys(context.Background(), client.ListPrivateKeysRequest{})
+		list, err := e.client.ListPrivateKeys(ctx, client.ListPrivateKeysRequest{})
 		if err != nil {
 			return err
 		}
@@ -126,13 +122,29 @@ func privateKeyTagTestDestroyed(e *accEmulator, keys []string) resource.TestChec
 			}
 		}
 		return nil
+	})
+}
+
+// privateKeyTagTestIDs checks the private_key_ids in state.
+func privateKeyTagTestIDs(ids ...string) statecheck.StateCheck {
+	want := []knownvalue.Check{}
+	for _, id := range ids {
+		want = append(want, knownvalue.StringExact(id))
 	}
+	return attrIs(privateKeyTagAddr, "private_key_ids", knownvalue.SetExact(want))
+}
+
+// privateKeyTagTestRequests checks the emulator's count of op since it
+// started.
+func privateKeyTagTestRequests(e *accEmulator, what, op string, want int) resource.TestCheckFunc {
+	return accRequestsSince(e, &map[string]int{}, what, map[string]int{op: want})
 }
 
 func TestAccPrivateKeyTag_basic(t *testing.T) {
 	e := newAccEmulator(t)
 	keys := privateKeyTagTestKeys(t, e, 3)
 	sameID := statecheck.CompareValue(compare.ValuesSame())
+	imp := accImport{addr: privateKeyTagAddr}
 	accTest(t, resource.TestCase{
 		CheckDestroy: privateKeyTagTestDestroyed(e, keys),
 		Steps: []resource.TestStep{
@@ -140,22 +152,16 @@ func TestAccPrivateKeyTag_basic(t *testing.T) {
 				Config:           privateKeyTagTestConfig(e, "treasury", keys[0], keys[1]),
 				ConfigPlanChecks: expectAction(privateKeyTagAddr, plancheck.ResourceActionCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(accNonBlank)),
-					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("name"), knownvalue.StringExact("treasury")),
-					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("private_key_ids"), knownvalue.SetExact([]knownvalue.Check{
-						knownvalue.StringExact(keys[0]), knownvalue.StringExact(keys[1])})),
-					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("timeouts"), knownvalue.Null()),
+					attrIs(privateKeyTagAddr, "id", knownvalue.StringRegexp(accNonBlank)),
+					attrIs(privateKeyTagAddr, "name", knownvalue.StringExact("treasury")),
+					privateKeyTagTestIDs(keys[0], keys[1]),
+					attrIs(privateKeyTagAddr, "timeouts", knownvalue.Null()),
 					sameID.AddStateValue(privateKeyTagAddr, tfjsonpath.New("id")),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					privateKeyTagTestMembers(e, keys[0], keys[1]),
-					func(*terraform.State) error {
-						// A create reads nothing back: no list per created tag.
-						if n := e.srv.RequestCounts()["query/list_private_key_tags"]; n != 0 {
-							return fmt.Errorf("the create listed the tags %d times, want 0", n)
-						}
-						return nil
-					}),
+					// A create reads nothing back: no list per created tag.
+					privateKeyTagTestRequests(e, "the create", "query/list_private_key_tags", 0)),
 			},
 			{
 				// A rename and a key swap are one update_private_key_tag on
@@ -163,30 +169,19 @@ func TestAccPrivateKeyTag_basic(t *testing.T) {
 				Config:           privateKeyTagTestConfig(e, "treasury-renamed", keys[0], keys[2]),
 				ConfigPlanChecks: expectAction(privateKeyTagAddr, plancheck.ResourceActionUpdate),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("name"), knownvalue.StringExact("treasury-renamed")),
-					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("private_key_ids"), knownvalue.SetExact([]knownvalue.Check{
-						knownvalue.StringExact(keys[0]), knownvalue.StringExact(keys[2])})),
+					attrIs(privateKeyTagAddr, "name", knownvalue.StringExact("treasury-renamed")),
+					privateKeyTagTestIDs(keys[0], keys[2]),
 					sameID.AddStateValue(privateKeyTagAddr, tfjsonpath.New("id")),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					privateKeyTagTestMembers(e, keys[0], keys[2]),
-					func(*terraform.State) error {
-						// One activity did both: the rename and the membership.
-						if n := e.srv.RequestCounts()["submit/update_private_key_tag"]; n != 1 {
-							return fmt.Errorf("update_private_key_tag submitted %d times, want 1", n)
-						}
-						return nil
-					}),
+					// One activity did both: the rename and the membership.
+					privateKeyTagTestRequests(e, "the rename and key swap", "submit/update_private_key_tag", 1)),
 			},
-			{ResourceName: privateKeyTagAddr, ImportState: true, ImportStateVerify: true},
-			{
-				ResourceName: privateKeyTagAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID,
-				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(privateKeyTagAddr, plancheck.ResourceActionNoop),
-					plancheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("name"), knownvalue.StringExact("treasury-renamed")),
-					plancheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("private_key_ids"), knownvalue.SetSizeExact(2)),
-				}},
-			},
+			imp.verify(),
+			imp.block(plancheck.ExpectResourceAction(privateKeyTagAddr, plancheck.ResourceActionNoop),
+				plannedIs(privateKeyTagAddr, "name", knownvalue.StringExact("treasury-renamed")),
+				plannedIs(privateKeyTagAddr, "private_key_ids", knownvalue.SetSizeExact(2))),
 			{
 				// Leaving private_key_ids out means "no keys", not "keep".
 				Config: e.config(`
@@ -194,11 +189,9 @@ resource "custody_private_key_tag" "test" {
   name = "treasury-renamed"
 }
 `),
-				ConfigPlanChecks: expectAction(privateKeyTagAddr, plancheck.ResourceActionUpdate),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("private_key_ids"), knownvalue.SetExact([]knownvalue.Check{})),
-				},
-				Check: privateKeyTagTestMembers(e),
+				ConfigPlanChecks:  expectAction(privateKeyTagAddr, plancheck.ResourceActionUpdate),
+				ConfigStateChecks: []statecheck.StateCheck{privateKeyTagTestIDs()},
+				Check:             privateKeyTagTestMembers(e),
 			},
 		},
 	})
@@ -208,10 +201,7 @@ func TestAccPrivateKeyTag_drift(t *testing.T) {
 	e := newAccEmulator(t)
 	keys := privateKeyTagTestKeys(t, e, 2)
 	cfg := privateKeyTagTestConfig(e, "ops", keys[0], keys[1])
-	ctx := context.Background()
-	planUpdate := resource.ConfigPlanChecks{
-		PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(privateKeyTagAddr, plancheck.ResourceActionUpdate)},
-	}
+	planUpdate := planAction(privateKeyTagAddr, plancheck.ResourceActionUpdate)
 	accTest(t, resource.TestCase{
 		CheckDestroy: privateKeyTagTestDestroyed(e, keys),
 		Steps: []resource.TestStep{
@@ -219,43 +209,33 @@ func TestAccPrivateKeyTag_drift(t *testing.T) {
 			{
 				// Renamed outside Terraform: refresh reads the new name and
 				// the plan renames it back in place.
-				PreConfig: func() {
-					id := privateKeyTagTestID(t, e, "ops")
-					if _, err := e.client.UpdatePrivateKeyTag(ctx, client.UpdatePrivateKeyTagParams{PrivateKeyTagID: id, NewPrivateKeyTagName: "ops-elsewhere"}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config:           cfg,
-				ConfigPlanChecks: planUpdate,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(privateKeyTagAddr, tfjsonpath.New("name"), knownvalue.StringExact("ops")),
-				},
+				PreConfig: privateKeyTagTestOutside(t, e, "ops", func(ctx context.Context, id string) error {
+					_, err := e.client.UpdatePrivateKeyTag(ctx, client.UpdatePrivateKeyTagParams{PrivateKeyTagID: id, NewPrivateKeyTagName: "ops-elsewhere"})
+					return err
+				}),
+				Config:            cfg,
+				ConfigPlanChecks:  planUpdate,
+				ConfigStateChecks: []statecheck.StateCheck{attrIs(privateKeyTagAddr, "name", knownvalue.StringExact("ops"))},
 			},
 			{
 				// A key taken off the tag outside Terraform is put back.
-				PreConfig: func() {
-					id := privateKeyTagTestID(t, e, "ops")
-					if _, err := e.client.UpdatePrivateKeyTag(ctx, client.UpdatePrivateKeyTagParams{PrivateKeyTagID: id, RemovePrivateKeyIDs: []string{keys[1]}}); err != nil {
-						t.Fatal(err)
-					}
-				},
+				PreConfig: privateKeyTagTestOutside(t, e, "ops", func(ctx context.Context, id string) error {
+					_, err := e.client.UpdatePrivateKeyTag(ctx, client.UpdatePrivateKeyTagParams{PrivateKeyTagID: id, RemovePrivateKeyIDs: []string{keys[1]}})
+					return err
+				}),
 				Config:           cfg,
 				ConfigPlanChecks: planUpdate,
 				Check:            privateKeyTagTestMembers(e, keys[0], keys[1]),
 			},
 			{
 				// Deleted outside Terraform: refresh drops it, plan creates it.
-				PreConfig: func() {
-					id := privateKeyTagTestID(t, e, "ops")
-					if _, err := e.client.DeletePrivateKeyTags(ctx, client.DeletePrivateKeyTagsParams{PrivateKeyTagIDs: []string{id}}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(privateKeyTagAddr, plancheck.ResourceActionCreate)},
-				},
-				Check: privateKeyTagTestMembers(e, keys[0], keys[1]),
+				PreConfig: privateKeyTagTestOutside(t, e, "ops", func(ctx context.Context, id string) error {
+					_, err := e.client.DeletePrivateKeyTags(ctx, client.DeletePrivateKeyTagsParams{PrivateKeyTagIDs: []string{id}})
+					return err
+				}),
+				Config:           cfg,
+				ConfigPlanChecks: planAction(privateKeyTagAddr, plancheck.ResourceActionCreate),
+				Check:            privateKeyTagTestMembers(e, keys[0], keys[1]),
 			},
 		},
 	})
@@ -271,11 +251,7 @@ func TestAccPrivateKeyTag_validation(t *testing.T) {
 		},
 	})
 	// Validation happens before anything is sent.
-	for op := range e.srv.RequestCounts() {
-		if strings.HasPrefix(op, "submit/") {
-			t.Errorf("a plan with invalid configuration submitted %s", op)
-		}
-	}
+	expectNoSubmits(t, e)
 }
 
 // TestAccPrivateKeyTag_refreshListsOnce: refreshing five tags costs one
@@ -283,7 +259,6 @@ func TestAccPrivateKeyTag_validation(t *testing.T) {
 func TestAccPrivateKeyTag_refreshListsOnce(t *testing.T) {
 	e := newAccEmulator(t)
 	keys := privateKeyTagTestKeys(t, e, 2)
-	var before map[string]int
 	accTest(t, resource.TestCase{
 		CheckDestroy: privateKeyTagTestDestroyed(e, keys),
 		Steps: []resource.TestStep{
@@ -295,32 +270,10 @@ resource "custody_private_key_tag" "many" {
   private_key_ids = [count.index %% 2 == 0 ? %q : %q]
 }
 `, keys[0], keys[1])),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("custody_private_key_tag.many[3]", tfjsonpath.New("private_key_ids"),
-						knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(keys[1])})),
-				},
+				ConfigStateChecks: []statecheck.StateCheck{attrIs("custody_private_key_tag.many[3]", "private_key_ids",
+					knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(keys[1])}))},
 			},
-			{
-				// A RefreshState step runs exactly one `terraform refresh`
-				// (one provider configuration, so one list cache) between
-				// PreConfig and Check; `terraform show` reads no API. The
-				// counts are the emulator's queries by operation, taken as
-				// the difference between Check and PreConfig.
-				RefreshState: true,
-				PreConfig:    func() { before = e.srv.RequestCounts() },
-				Check: func(s *terraform.State) error {
-					after := e.srv.RequestCounts()
-					for _, op := range []string{"query/list_private_key_tags", "query/list_private_keys"} {
-						if n := after[op] - before[op]; n != 1 {
-							return fmt.Errorf("refreshing 5 tags made %d %s requests, want 1", n, op)
-						}
-					}
-					if n := len(s.RootModule().Resources); n != 5 {
-						return fmt.Errorf("refreshed state holds %d resources, want 5", n)
-					}
-					return nil
-				},
-			},
+			refreshStep(e, "refreshing 5 tags", map[string]int{"query/list_private_key_tags": 1, "query/list_private_keys": 1}, stateHolds(5)),
 		},
 	})
 }
