@@ -13,8 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
@@ -41,19 +39,19 @@ func ipAllowlistWithUser(t *testing.T, userID string) (*client.APIKey, func(*emu
 
 // ipAllowlistGone is a CheckDestroy: the service has no allowlist for key.
 func ipAllowlistGone(e *accEmulator, publicKey string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		_, err := e.client.GetIPAllowlist(context.Background(), client.GetIPAllowlistRequest{PublicKey: publicKey})
+	return checkService(func(ctx context.Context) error {
+		_, err := e.client.GetIPAllowlist(ctx, client.GetIPAllowlistRequest{PublicKey: publicKey})
 		if !errors.Is(err, client.ErrNotFound) {
 			return fmt.Errorf("want the allowlist gone (NOT_FOUND), got err=%v", err)
 		}
 		return nil
-	}
+	})
 }
 
 // ipAllowlistStoredCIDRs checks the rules the service stores.
 func ipAllowlistStoredCIDRs(e *accEmulator, publicKey string, want ...string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		got, err := e.client.GetIPAllowlist(context.Background(), client.GetIPAllowlistRequest{PublicKey: publicKey})
+	return checkService(func(ctx context.Context) error {
+		got, err := e.client.GetIPAllowlist(ctx, client.GetIPAllowlistRequest{PublicKey: publicKey})
 		if err != nil {
 			return err
 		}
@@ -67,7 +65,7 @@ func ipAllowlistStoredCIDRs(e *accEmulator, publicKey string, want ...string) re
 			return fmt.Errorf("stored rules %v, want %v", cidrs, want)
 		}
 		return nil
-	}
+	})
 }
 
 // ipAllowlistErrRE matches an error message across the line breaks
@@ -100,30 +98,28 @@ resource "custody_ip_allowlist" "org" {
 }
 `)
 	v2State := []statecheck.StateCheck{
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("on_evaluation_error"), knownvalue.StringExact("ALLOW")),
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("rules"), knownvalue.SetSizeExact(3)),
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("rules"), knownvalue.SetPartial([]knownvalue.Check{
-			ipAllowlistRule("10.0.0.0/8", knownvalue.StringExact("office"))})),
+		attrIs(addr, "on_evaluation_error", knownvalue.StringExact("ALLOW")),
+		attrIs(addr, "rules", knownvalue.SetSizeExact(3)),
+		attrIs(addr, "rules", knownvalue.SetPartial([]knownvalue.Check{ipAllowlistRule("10.0.0.0/8", knownvalue.StringExact("office"))})),
 	}
+	imp := accImport{addr: addr, id: "organization"}
 	accTest(t, resource.TestCase{
 		CheckDestroy: ipAllowlistGone(e, ""),
 		Steps: []resource.TestStep{
 			{
-				Config: v1,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("organization")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("public_key"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("on_evaluation_error"), knownvalue.StringExact("DENY")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("rules"), knownvalue.SetExact([]knownvalue.Check{
+				Config:           v1,
+				ConfigPlanChecks: planAction(addr, plancheck.ResourceActionCreate),
+				ConfigStateChecks: attrsAre(addr, map[string]knownvalue.Check{
+					"id":                  knownvalue.StringExact("organization"),
+					"public_key":          knownvalue.Null(),
+					"enabled":             knownvalue.Bool(true),
+					"on_evaluation_error": knownvalue.StringExact("DENY"),
+					"rules": knownvalue.SetExact([]knownvalue.Check{
 						ipAllowlistRule("127.0.0.0/8", knownvalue.StringExact("loopback")),
 						ipAllowlistRule("::1/128", knownvalue.Null()),
-					})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("timeouts"), knownvalue.Null()),
-				},
+					}),
+					"timeouts": knownvalue.Null(),
+				}),
 				Check: ipAllowlistStoredCIDRs(e, "", "127.0.0.0/8", "::1/128"),
 			},
 			{
@@ -134,45 +130,30 @@ resource "custody_ip_allowlist" "org" {
 				ConfigStateChecks: v2State,
 				Check:             ipAllowlistStoredCIDRs(e, "", "10.0.0.0/8", "127.0.0.0/8", "::1/128"),
 			},
-			{ResourceName: addr, ImportState: true, ImportStateId: "organization", ImportStateVerify: true},
-			{
-				ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: "organization",
-				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("on_evaluation_error"), knownvalue.StringExact("ALLOW")),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
-				}},
-			},
+			imp.verify(),
+			imp.block(plannedIs(addr, "on_evaluation_error", knownvalue.StringExact("ALLOW")), plannedIs(addr, "enabled", knownvalue.Bool(true))),
 			{
 				// Drift: someone switches the allowlist off and drops a rule.
-				PreConfig: func() {
+				PreConfig: outside(t, func(ctx context.Context) error {
 					off := false
-					if _, err := e.client.SetIPAllowlist(context.Background(), client.SetIPAllowlistParams{Enabled: &off,
-						OnEvaluationError: "ALLOW", Rules: []client.IPAllowlistRuleParams{{CIDR: "127.0.0.0/8", Label: "loopback"}, {CIDR: "::1/128"}}}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
-					},
-				},
+					_, err := e.client.SetIPAllowlist(ctx, client.SetIPAllowlistParams{Enabled: &off,
+						OnEvaluationError: "ALLOW", Rules: []client.IPAllowlistRuleParams{{CIDR: "127.0.0.0/8", Label: "loopback"}, {CIDR: "::1/128"}}})
+					return err
+				}),
+				Config:            v2,
+				ConfigPlanChecks:  planAction(addr, plancheck.ResourceActionUpdate, plannedIs(addr, "enabled", knownvalue.Bool(true))),
 				ConfigStateChecks: v2State,
 				Check:             ipAllowlistStoredCIDRs(e, "", "10.0.0.0/8", "127.0.0.0/8", "::1/128"),
 			},
 			{
 				// Drift: the allowlist removed outside Terraform is created again.
-				PreConfig: func() {
-					if _, err := e.client.RemoveIPAllowlist(context.Background(), client.RemoveIPAllowlistParams{}); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: v2,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
-				Check: ipAllowlistStoredCIDRs(e, "", "10.0.0.0/8", "127.0.0.0/8", "::1/128"),
+				PreConfig: outside(t, func(ctx context.Context) error {
+					_, err := e.client.RemoveIPAllowlist(ctx, client.RemoveIPAllowlistParams{})
+					return err
+				}),
+				Config:           v2,
+				ConfigPlanChecks: planAction(addr, plancheck.ResourceActionCreate),
+				Check:            ipAllowlistStoredCIDRs(e, "", "10.0.0.0/8", "127.0.0.0/8", "::1/128"),
 			},
 		},
 	})
@@ -193,15 +174,13 @@ resource "custody_ip_allowlist" "org" {
 `),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("on_evaluation_error"), knownvalue.StringExact("DENY")),
+					plannedIs(addr, "enabled", knownvalue.Bool(false)),
+					plannedIs(addr, "on_evaluation_error", knownvalue.StringExact("DENY")),
 				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PostApplyPostRefresh: thenEmptyPlan().PostApplyPostRefresh,
 			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("on_evaluation_error"), knownvalue.StringExact("DENY")),
-			},
+			ConfigStateChecks: attrsAre(addr, map[string]knownvalue.Check{
+				"enabled": knownvalue.Bool(false), "on_evaluation_error": knownvalue.StringExact("DENY")}),
 		}},
 	})
 }
@@ -213,6 +192,7 @@ func TestAccIPAllowlist_keyLevel(t *testing.T) {
 	k3, add3 := ipAllowlistWithUser(t, "user-3")
 	e := newAccEmulator(t, add2, add3)
 	const addr = "custody_ip_allowlist.key"
+	imp := accImport{addr: addr, id: k3.PublicKeyHex()}
 	cfg := func(pub string) string {
 		return e.config(fmt.Sprintf(`
 resource "custody_ip_allowlist" "key" {
@@ -227,35 +207,31 @@ resource "custody_ip_allowlist" "key" {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg(k2.PublicKeyHex()),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(k2.PublicKeyHex())),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("public_key"), knownvalue.StringExact(k2.PublicKeyHex())),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("on_evaluation_error"), knownvalue.StringExact("DENY")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("rules"), knownvalue.SetSizeExact(2)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("timeouts"), knownvalue.Null()),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: attrsAre(addr, map[string]knownvalue.Check{
+					"id":                  knownvalue.StringExact(k2.PublicKeyHex()),
+					"public_key":          knownvalue.StringExact(k2.PublicKeyHex()),
+					"enabled":             knownvalue.Null(),
+					"on_evaluation_error": knownvalue.StringExact("DENY"),
+					"rules":               knownvalue.SetSizeExact(2),
+					"timeouts":            knownvalue.Null(),
+				}),
+				ConfigPlanChecks: thenEmptyPlan(),
 				Check: resource.ComposeTestCheckFunc(
 					ipAllowlistStoredCIDRs(e, k2.PublicKeyHex(), "127.0.0.0/8", "::1/128"),
 					ipAllowlistGone(e, ""), // the organization's allowlist is untouched
 				),
 			},
 			{
-				Config: cfg(k3.PublicKeyHex()),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(k3.PublicKeyHex())),
-				},
+				Config:            cfg(k3.PublicKeyHex()),
+				ConfigPlanChecks:  planAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
+				ConfigStateChecks: []statecheck.StateCheck{attrIs(addr, "id", knownvalue.StringExact(k3.PublicKeyHex()))},
 				Check: resource.ComposeTestCheckFunc(
 					ipAllowlistGone(e, k2.PublicKeyHex()),
 					ipAllowlistStoredCIDRs(e, k3.PublicKeyHex(), "127.0.0.0/8", "::1/128"),
 				),
 			},
-			{ResourceName: addr, ImportState: true, ImportStateId: k3.PublicKeyHex(), ImportStateVerify: true},
-			{ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithID, ImportStateId: k3.PublicKeyHex()},
+			imp.verify(),
+			imp.block(),
 		},
 	})
 }

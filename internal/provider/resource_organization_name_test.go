@@ -11,8 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
@@ -29,8 +27,8 @@ resource "custody_organization_name" "test" {
 
 // organizationNameTestIs asks the emulator for the organization's name.
 func organizationNameTestIs(e *accEmulator, want string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		who, err := e.client.Whoami(context.Background(), client.WhoamiRequest{})
+	return checkService(func(ctx context.Context) error {
+		who, err := e.client.Whoami(ctx, client.WhoamiRequest{})
 		if err != nil {
 			return err
 		}
@@ -38,21 +36,18 @@ func organizationNameTestIs(e *accEmulator, want string) resource.TestCheckFunc 
 			return fmt.Errorf("organization name is %q, want %q", who.OrganizationName, want)
 		}
 		return nil
-	}
+	})
 }
 
 func organizationNameTestState(name string) []statecheck.StateCheck {
-	return []statecheck.StateCheck{
-		statecheck.ExpectKnownValue(organizationNameTestAddr, tfjsonpath.New("id"), knownvalue.StringExact(accOrg)),
-		statecheck.ExpectKnownValue(organizationNameTestAddr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
-		statecheck.ExpectKnownValue(organizationNameTestAddr, tfjsonpath.New("timeouts"), knownvalue.Null()),
-	}
+	return attrsAre(organizationNameTestAddr, map[string]knownvalue.Check{
+		"id": knownvalue.StringExact(accOrg), "name": knownvalue.StringExact(name), "timeouts": knownvalue.Null()})
 }
 
 func TestAccOrganizationName_lifecycle(t *testing.T) {
 	e := newAccEmulator(t)
-	ctx := context.Background()
 	before := map[string]int{}
+	imp := accImport{addr: organizationNameTestAddr}
 	accTest(t, resource.TestCase{
 		// Destroy only forgets the resource: the last name stays.
 		CheckDestroy: organizationNameTestIs(e, "Renamed Org"),
@@ -66,7 +61,7 @@ func TestAccOrganizationName_lifecycle(t *testing.T) {
 					accRequestsSince(e, &before, "renaming the organization",
 						map[string]int{"submit/update_organization_name": 1, "query/whoami": 0}),
 					organizationNameTestIs(e, "Managed Org")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: thenEmptyPlan(),
 			},
 			{
 				Config:            organizationNameTestConfig(e, "Renamed Org"),
@@ -76,20 +71,17 @@ func TestAccOrganizationName_lifecycle(t *testing.T) {
 			},
 			{
 				// A rename outside Terraform shows as an update back.
-				PreConfig: func() {
-					if _, err := e.client.UpdateOrganizationName(ctx, client.UpdateOrganizationNameParams{OrganizationName: "Hand Edited"}); err != nil {
-						t.Fatal(err)
-					}
-				},
+				PreConfig: outside(t, func(ctx context.Context) error {
+					_, err := e.client.UpdateOrganizationName(ctx, client.UpdateOrganizationNameParams{OrganizationName: "Hand Edited"})
+					return err
+				}),
 				Config: organizationNameTestConfig(e, "Renamed Org"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(organizationNameTestAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(organizationNameTestAddr, tfjsonpath.New("name"), knownvalue.StringExact("Renamed Org")),
-				}},
+				ConfigPlanChecks: planAction(organizationNameTestAddr, plancheck.ResourceActionUpdate,
+					plannedIs(organizationNameTestAddr, "name", knownvalue.StringExact("Renamed Org"))),
 				Check: organizationNameTestIs(e, "Renamed Org"),
 			},
-			{ResourceName: organizationNameTestAddr, ImportState: true, ImportStateVerify: true},
-			{ResourceName: organizationNameTestAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID},
+			imp.verify(),
+			imp.block(),
 			{
 				ResourceName:  organizationNameTestAddr,
 				ImportState:   true,
