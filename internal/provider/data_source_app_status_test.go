@@ -1,13 +1,10 @@
 package provider
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 const (
@@ -20,11 +17,7 @@ const (
 )
 
 func appStatusTestConfig(e *accEmulator, appID string) string {
-	return e.config(fmt.Sprintf(`
-data "custody_app_status" "test" {
-  app_id = %q
-}
-`, appID))
+	return e.dataConfig("custody_app_status", "app_id", appID)
 }
 
 func TestAccAppStatusDataSource_basic(t *testing.T) {
@@ -32,10 +25,10 @@ func TestAccAppStatusDataSource_basic(t *testing.T) {
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config: appStatusTestConfig(e, appStatusTestApp),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(appStatusTestAddr, tfjsonpath.New("app_id"), knownvalue.StringExact(appStatusTestApp)),
-				statecheck.ExpectKnownValue(appStatusTestAddr, tfjsonpath.New("targeted_deployment_id"), knownvalue.StringExact(appStatusTestServing)),
-				statecheck.ExpectKnownValue(appStatusTestAddr, tfjsonpath.New("deployments"), knownvalue.ListExact([]knownvalue.Check{
+			ConfigStateChecks: attrsAre(appStatusTestAddr, map[string]knownvalue.Check{
+				"app_id":                 knownvalue.StringExact(appStatusTestApp),
+				"targeted_deployment_id": knownvalue.StringExact(appStatusTestServing),
+				"deployments": knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"deployment_id":     knownvalue.StringExact(appStatusTestServing),
 						"ready_replicas":    knownvalue.Int64Exact(3),
@@ -49,8 +42,8 @@ func TestAccAppStatusDataSource_basic(t *testing.T) {
 						// nanos 250000000 are kept, as a fraction of a second.
 						"last_updated_time": knownvalue.StringExact("2026-11-21T22:26:40.25Z"),
 					}),
-				})),
-			},
+				}),
+			}),
 		}},
 	})
 }
@@ -59,11 +52,9 @@ func TestAccAppStatusDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config:      appStatusTestConfig(e, "00000000-0000-4000-8000-0000000000cc"),
-				ExpectError: errorPhrases("Error reading app status", "app 00000000-0000-4000-8000-0000000000cc", "HTTP 404"),
-			},
-			planFails(appStatusTestConfig(e, "  "), errorPhrases("app_id", "must not be empty or only white space")),
+			readFails(appStatusTestConfig(e, "00000000-0000-4000-8000-0000000000cc"),
+				"Error reading app status", "app 00000000-0000-4000-8000-0000000000cc", "HTTP 404"),
+			blankRefused(appStatusTestConfig(e, "  "), "app_id"),
 		},
 	})
 }

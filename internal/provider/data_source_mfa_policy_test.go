@@ -1,13 +1,11 @@
 package provider
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 // Ids from examples/emulator/fixtures.json.
@@ -22,12 +20,7 @@ const (
 const mfaPolicyTestAddr = "data.custody_mfa_policy.test"
 
 func mfaPolicyTestConfig(e *accEmulator, userID, policyID string) string {
-	return e.config(fmt.Sprintf(`
-data "custody_mfa_policy" "test" {
-  user_id       = %q
-  mfa_policy_id = %q
-}
-`, userID, policyID))
+	return e.dataConfig("custody_mfa_policy", "user_id", userID, "mfa_policy_id", policyID)
 }
 
 // mfaPolicyTestMethod is one expected method of a step.
@@ -79,15 +72,9 @@ func mfaPolicyTestAnyOfChecks() map[string]knownvalue.Check {
 }
 
 // mfaPolicyTestStateChecks checks every attribute of the data source.
-func mfaPolicyTestStateChecks(addr, userID, policyID string, want map[string]knownvalue.Check) []statecheck.StateCheck {
-	checks := []statecheck.StateCheck{
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("user_id"), knownvalue.StringExact(userID)),
-		statecheck.ExpectKnownValue(addr, tfjsonpath.New("mfa_policy_id"), knownvalue.StringExact(policyID)),
-	}
-	for name, check := range want {
-		checks = append(checks, statecheck.ExpectKnownValue(addr, tfjsonpath.New(name), check))
-	}
-	return checks
+func mfaPolicyTestStateChecks(userID, policyID string, want map[string]knownvalue.Check) []statecheck.StateCheck {
+	want["user_id"], want["mfa_policy_id"] = knownvalue.StringExact(userID), knownvalue.StringExact(policyID)
+	return attrsAre(mfaPolicyTestAddr, want)
 }
 
 func TestAccMfaPolicyDataSource_basic(t *testing.T) {
@@ -96,11 +83,11 @@ func TestAccMfaPolicyDataSource_basic(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:            mfaPolicyTestConfig(e, mfaPolicyTestAlice, mfaPolicyTestTwoStep),
-				ConfigStateChecks: mfaPolicyTestStateChecks(mfaPolicyTestAddr, mfaPolicyTestAlice, mfaPolicyTestTwoStep, mfaPolicyTestTwoStepChecks()),
+				ConfigStateChecks: mfaPolicyTestStateChecks(mfaPolicyTestAlice, mfaPolicyTestTwoStep, mfaPolicyTestTwoStepChecks()),
 			},
 			{
 				Config:            mfaPolicyTestConfig(e, mfaPolicyTestAlice, mfaPolicyTestAnyOf),
-				ConfigStateChecks: mfaPolicyTestStateChecks(mfaPolicyTestAddr, mfaPolicyTestAlice, mfaPolicyTestAnyOf, mfaPolicyTestAnyOfChecks()),
+				ConfigStateChecks: mfaPolicyTestStateChecks(mfaPolicyTestAlice, mfaPolicyTestAnyOf, mfaPolicyTestAnyOfChecks()),
 			},
 		},
 	})
@@ -110,20 +97,14 @@ func TestAccMfaPolicyDataSource_notFound(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				// A policy id the user does not have: the error names it.
-				Config:      mfaPolicyTestConfig(e, mfaPolicyTestAlice, "00000000-0000-4000-8000-00000000beef"),
-				ExpectError: errorPhrases("Error reading MFA policy", "MFA policy 00000000-0000-4000-8000-00000000beef of user "+mfaPolicyTestAlice, "does not exist"),
-			},
-			{
-				// A policy of alice asked for as bob's is not found either.
-				Config:      mfaPolicyTestConfig(e, mfaPolicyTestBob, mfaPolicyTestTwoStep),
-				ExpectError: errorPhrases("MFA policy "+mfaPolicyTestTwoStep+" of user "+mfaPolicyTestBob, "does not exist"),
-			},
-			{
-				Config:      mfaPolicyTestConfig(e, "00000000-0000-4000-8000-0000000000aa", mfaPolicyTestTwoStep),
-				ExpectError: errorPhrases("user 00000000-0000-4000-8000-0000000000aa", "HTTP 404"),
-			},
+			// A policy id the user does not have: the error names it.
+			readFails(mfaPolicyTestConfig(e, mfaPolicyTestAlice, "00000000-0000-4000-8000-00000000beef"),
+				"Error reading MFA policy", "MFA policy 00000000-0000-4000-8000-00000000beef of user "+mfaPolicyTestAlice, "does not exist"),
+			// A policy of alice asked for as bob's is not found either.
+			readFails(mfaPolicyTestConfig(e, mfaPolicyTestBob, mfaPolicyTestTwoStep),
+				"MFA policy "+mfaPolicyTestTwoStep+" of user "+mfaPolicyTestBob, "does not exist"),
+			readFails(mfaPolicyTestConfig(e, "00000000-0000-4000-8000-0000000000aa", mfaPolicyTestTwoStep),
+				"user 00000000-0000-4000-8000-0000000000aa", "HTTP 404"),
 		},
 	})
 }
@@ -132,8 +113,8 @@ func TestAccMfaPolicyDataSource_blankIDs(t *testing.T) {
 	e := newAccEmulator(t)
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			planFails(mfaPolicyTestConfig(e, " ", mfaPolicyTestTwoStep), errorPhrases("user_id", "must not be empty or only white space")),
-			planFails(mfaPolicyTestConfig(e, mfaPolicyTestAlice, ""), errorPhrases("mfa_policy_id", "must not be empty or only white space")),
+			blankRefused(mfaPolicyTestConfig(e, " ", mfaPolicyTestTwoStep), "user_id"),
+			blankRefused(mfaPolicyTestConfig(e, mfaPolicyTestAlice, ""), "mfa_policy_id"),
 		},
 	})
 }

@@ -1,13 +1,10 @@
 package provider
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 // Send-transaction statuses of examples/emulator/fixtures.json.
@@ -19,22 +16,7 @@ const (
 )
 
 func sendTxStatusTestConfig(e *accEmulator, id string) string {
-	return e.config(fmt.Sprintf(`
-data "custody_send_transaction_status" "test" {
-  send_transaction_status_id = %q
-}
-`, id))
-}
-
-// sendTxStatusTestChecks checks each top-level attribute.
-func sendTxStatusTestChecks(id string, want map[string]knownvalue.Check) []statecheck.StateCheck {
-	checks := []statecheck.StateCheck{
-		statecheck.ExpectKnownValue(sendTxStatusTestAddr, tfjsonpath.New("send_transaction_status_id"), knownvalue.StringExact(id)),
-	}
-	for name, check := range want {
-		checks = append(checks, statecheck.ExpectKnownValue(sendTxStatusTestAddr, tfjsonpath.New(name), check))
-	}
-	return checks
+	return e.dataConfig("custody_send_transaction_status", "send_transaction_status_id", id)
 }
 
 // sendTxStatusTestRevertChain is the fixture's chain, outermost first: a
@@ -80,14 +62,15 @@ func sendTxStatusTestRevertChain() knownvalue.Check {
 }
 
 // sendTxStatusTestReads reads the example fixtures' status id and checks
-// its fields (sendTxStatusTestChecks).
+// it and each top-level field.
 func sendTxStatusTestReads(t *testing.T, id string, fields map[string]knownvalue.Check) {
 	t.Helper()
 	e := newAccEmulator(t, withExampleFixtures(t))
+	fields["send_transaction_status_id"] = knownvalue.StringExact(id)
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
 			Config:            sendTxStatusTestConfig(e, id),
-			ConfigStateChecks: sendTxStatusTestChecks(id, fields),
+			ConfigStateChecks: attrsAre(sendTxStatusTestAddr, fields),
 		}},
 	})
 }
@@ -158,12 +141,9 @@ func TestAccSendTransactionStatusDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t, withExampleFixtures(t))
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			{
-				Config: sendTxStatusTestConfig(e, "00000000-0000-4000-8000-0000000000dd"),
-				ExpectError: errorPhrases("Error reading send-transaction status",
-					"send-transaction status 00000000-0000-4000-8000-0000000000dd", "HTTP 404"),
-			},
-			planFails(sendTxStatusTestConfig(e, ""), errorPhrases("send_transaction_status_id", "must not be empty or only white space")),
+			readFails(sendTxStatusTestConfig(e, "00000000-0000-4000-8000-0000000000dd"),
+				"Error reading send-transaction status", "send-transaction status 00000000-0000-4000-8000-0000000000dd", "HTTP 404"),
+			blankRefused(sendTxStatusTestConfig(e, ""), "send_transaction_status_id"),
 		},
 	})
 }
