@@ -101,14 +101,15 @@ provider "custody" {
 // config is the provider block followed by body.
 func (e *accEmulator) config(body string) string { return e.providerBlock() + body }
 
-// dataConfig is the provider block and one data source typ named "test",
-// with string attributes given as name, value pairs.
-func (e *accEmulator) dataConfig(typ string, attrs ...string) string {
+// oneBlock is the provider block and one block of kind ("resource" or
+// "data") and typ named "test", with string attributes given as name,
+// value pairs.
+func (e *accEmulator) oneBlock(kind, typ string, attrs ...string) string {
 	var body strings.Builder
 	for i := 0; i+1 < len(attrs); i += 2 {
 		fmt.Fprintf(&body, "  %s = %q\n", attrs[i], attrs[i+1])
 	}
-	return e.config(fmt.Sprintf("\ndata %q \"test\" {\n%s}\n", typ, body.String()))
+	return e.config(fmt.Sprintf("\n%s %q \"test\" {\n%s}\n", kind, typ, body.String()))
 }
 
 // withExampleFixtures loads examples/emulator/fixtures.json, the same data
@@ -205,6 +206,11 @@ func attrsAre(addr string, want map[string]knownvalue.Check) []statecheck.StateC
 		checks = append(checks, attrIs(addr, attr, want[attr]))
 	}
 	return checks
+}
+
+// plannedUnknown checks that attr of addr is unknown in the plan.
+func plannedUnknown(addr, attr string) plancheck.PlanCheck {
+	return plancheck.ExpectUnknownValue(addr, tfjsonpath.New(attr))
 }
 
 // plannedIs checks one attribute of addr in the plan.

@@ -146,11 +146,7 @@ func TestAccActivityDataSource_failed(t *testing.T) {
 	}
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config: e.config(fmt.Sprintf(`
-data "custody_activity" "test" {
-  activity_id = %q
-}
-`, actErr.ActivityID)),
+			Config: e.oneBlock("data", "custody_activity", "activity_id", actErr.ActivityID),
 			ConfigStateChecks: []statecheck.StateCheck{
 				attr("status", knownvalue.StringExact(client.StatusFailed)),
 				attr("type", knownvalue.StringExact("ACTIVITY_TYPE_CREATE_POLICIES")),
@@ -173,9 +169,7 @@ data "custody_activity" "test" {
 
 func TestAccActivityDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t)
-	cfg := func(id string) string {
-		return e.config(fmt.Sprintf("data \"custody_activity\" \"test\" {\n  activity_id = %q\n}\n", id))
-	}
+	cfg := func(id string) string { return e.oneBlock("data", "custody_activity", "activity_id", id) }
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			planFails(cfg(""), regexp.MustCompile(`must be an activity id`)),

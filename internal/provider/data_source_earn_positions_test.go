@@ -69,19 +69,9 @@ func TestAccEarnPositionsDataSource_validation(t *testing.T) {
 	e := newAccEmulator(t)
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			planFails(e.config(`
-data "custody_earn_positions" "x" {
-  wallet_address = ""
-}
-`), regexp.MustCompile(`(?s)wallet_address.*must be a wallet address`)),
-			planFails(e.config(`
-data "custody_earn_positions" "x" {
-  wallet_address = "0xe07c a426"
-}
-`), regexp.MustCompile(`(?s)wallet_address.*must be a wallet address`)),
-			planFails(e.config(`
-data "custody_earn_positions" "x" {}
-`), regexp.MustCompile(`The argument "wallet_address" is required`)),
+			planFails(e.oneBlock("data", "custody_earn_positions", "wallet_address", ""), regexp.MustCompile(`(?s)wallet_address.*must be a wallet address`)),
+			planFails(e.oneBlock("data", "custody_earn_positions", "wallet_address", "0xe07c a426"), regexp.MustCompile(`(?s)wallet_address.*must be a wallet address`)),
+			planFails(e.oneBlock("data", "custody_earn_positions"), regexp.MustCompile(`The argument "wallet_address" is required`)),
 		},
 	})
 }

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"fmt"
 	"regexp"
 	"testing"
 
@@ -97,9 +96,7 @@ data "custody_activity" "test" {
 
 func TestAccPolicyEvaluationsDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t)
-	cfg := func(id string) string {
-		return e.config(fmt.Sprintf("data \"custody_policy_evaluations\" \"test\" {\n  activity_id = %q\n}\n", id))
-	}
+	cfg := func(id string) string { return e.oneBlock("data", "custody_policy_evaluations", "activity_id", id) }
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			planFails(cfg(" "), regexp.MustCompile(`must be an activity id`)),

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -16,11 +15,7 @@ import (
 const supportedAssetsTestAddr = "data.custody_supported_assets.test"
 
 func supportedAssetsTestConfig(e *accEmulator, caip2 string) string {
-	return e.config(fmt.Sprintf(`
-data "custody_supported_assets" "test" {
-  caip2 = %q
-}
-`, caip2))
+	return e.oneBlock("data", "custody_supported_assets", "caip2", caip2)
 }
 
 // supportedAssetsTestAsset is one expected asset, as in the emulator's

@@ -18,11 +18,7 @@ import (
 const organizationNameTestAddr = "custody_organization_name.test"
 
 func organizationNameTestConfig(e *accEmulator, name string) string {
-	return e.config(fmt.Sprintf(`
-resource "custody_organization_name" "test" {
-  name = %q
-}
-`, name))
+	return e.oneBlock("resource", "custody_organization_name", "name", name)
 }
 
 // organizationNameTestIs asks the emulator for the organization's name.

@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
@@ -113,13 +112,9 @@ resource "custody_policy" "test" {
   condition = "` + cond + `"
 }
 `),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New("condition"), knownvalue.StringExact(cond)),
-			},
-			Check: policyTestInService(e, client.Policy{PolicyName: "language", Effect: client.EffectDeny, Condition: cond}),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
+			ConfigStateChecks: []statecheck.StateCheck{attrIs(policyTestAddr, "condition", knownvalue.StringExact(cond))},
+			Check:             policyTestInService(e, client.Policy{PolicyName: "language", Effect: client.EffectDeny, Condition: cond}),
+			ConfigPlanChecks:  thenEmptyPlan(),
 		}},
 	})
 }
@@ -145,15 +140,11 @@ resource "custody_policy" "test" {
 }
 `),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectUnknownValue(policyTestAddr, tfjsonpath.New("condition")),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				PreApply:             []plancheck.PlanCheck{plannedUnknown(policyTestAddr, "condition")},
+				PostApplyPostRefresh: thenEmptyPlan().PostApplyPostRefresh,
 			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(policyTestAddr, tfjsonpath.New("condition"),
-					knownvalue.StringRegexp(regexp.MustCompile(`^private_key\.tags\.contains\('[^'\s]+'\)$`))),
-			},
+			ConfigStateChecks: []statecheck.StateCheck{attrIs(policyTestAddr, "condition",
+				knownvalue.StringRegexp(regexp.MustCompile(`^private_key\.tags\.contains\('[^'\s]+'\)$`)))},
 		}},
 	})
 }

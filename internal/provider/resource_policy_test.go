@@ -135,7 +135,7 @@ resource "custody_policy" "test" {
 			{
 				Config: update,
 				ConfigPlanChecks: expectAction(policyTestAddr, plancheck.ResourceActionUpdate,
-					plancheck.ExpectUnknownValue(policyTestAddr, tfjsonpath.New("updated_at")),
+					plannedUnknown(policyTestAddr, "updated_at"),
 					plannedIs(policyTestAddr, "notes", knownvalue.StringExact(""))),
 				ConfigStateChecks: append(policyTestState("deny everything at night", "EFFECT_DENY",
 					knownvalue.Null(), knownvalue.Null(), knownvalue.StringExact("!CronSpan('0 6 * * *', '18h', 'UTC')"), ""), compared()...),
