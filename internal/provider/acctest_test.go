@@ -194,6 +194,17 @@ func blankRefused(config, attr string) resource.TestStep {
 	return planFails(config, errorPhrases(attr, "must not be empty or only white space"))
 }
 
+// accReadErrors tests a data source read by one id attribute, attr: an
+// id the example fixtures lack (missing) fails the read with an error
+// holding phrases, and a blank one fails the plan.
+func accReadErrors(t *testing.T, config func(e *accEmulator, id string) string, attr, blank, missing string, phrases ...string) {
+	t.Helper()
+	e := newAccEmulator(t, withExampleFixtures(t))
+	accTest(t, resource.TestCase{
+		Steps: []resource.TestStep{readFails(config(e, missing), phrases...), blankRefused(config(e, blank), attr)},
+	})
+}
+
 // attrIs checks one attribute of addr in state.
 func attrIs(addr, attr string, want knownvalue.Check) statecheck.StateCheck {
 	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), want)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -51,6 +52,17 @@ func activityTestEquals(want *string) knownvalue.Check {
 	})
 }
 
+// activityTestRead is HCL for a string variable v (an activity id) and,
+// for each "type.name" in dataSources, a data source reading it.
+func activityTestRead(v string, dataSources ...string) string {
+	hcl := fmt.Sprintf("\nvariable %q {\n  type = string\n}\n", v)
+	for _, ds := range dataSources {
+		typ, name, _ := strings.Cut(ds, ".")
+		hcl += fmt.Sprintf("\ndata %q %q {\n  activity_id = var.%s\n}\n", typ, name, v)
+	}
+	return hcl
+}
+
 const activityTestPolicy = `
 resource "custody_policy" "test" {
   name      = "audit policy changes"
@@ -78,16 +90,8 @@ func TestAccActivityDataSource_readsResourceActivity(t *testing.T) {
 				Check:  resource.TestCheckResourceAttrWith("custody_policy.test", "id", func(v string) error { policyID = v; return nil }),
 			},
 			{
-				PreConfig: activityTestFind(t, e, "ACTIVITY_TYPE_CREATE_POLICIES", &activityID),
-				Config: e.config(activityTestPolicy + `
-variable "activity_id" {
-  type = string
-}
-
-data "custody_activity" "test" {
-  activity_id = var.activity_id
-}
-`),
+				PreConfig:       activityTestFind(t, e, "ACTIVITY_TYPE_CREATE_POLICIES", &activityID),
+				Config:          e.config(activityTestPolicy + activityTestRead("activity_id", "custody_activity.test")),
 				ConfigVariables: config.Variables{"activity_id": activityTestLazyString{&activityID}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					attr("activity_id", activityTestEquals(&activityID)),

@@ -49,12 +49,6 @@ func TestAccAppStatusDataSource_basic(t *testing.T) {
 }
 
 func TestAccAppStatusDataSource_errors(t *testing.T) {
-	e := newAccEmulator(t, withExampleFixtures(t))
-	accTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			readFails(appStatusTestConfig(e, "00000000-0000-4000-8000-0000000000cc"),
-				"Error reading app status", "app 00000000-0000-4000-8000-0000000000cc", "HTTP 404"),
-			blankRefused(appStatusTestConfig(e, "  "), "app_id"),
-		},
-	})
+	accReadErrors(t, appStatusTestConfig, "app_id", "  ", "00000000-0000-4000-8000-0000000000cc",
+		"Error reading app status", "app 00000000-0000-4000-8000-0000000000cc", "HTTP 404")
 }

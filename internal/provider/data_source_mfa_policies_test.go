@@ -47,12 +47,6 @@ func TestAccMfaPoliciesDataSource_basic(t *testing.T) {
 }
 
 func TestAccMfaPoliciesDataSource_errors(t *testing.T) {
-	e := newAccEmulator(t, withExampleFixtures(t))
-	accTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			readFails(mfaPoliciesTestConfig(e, "00000000-0000-4000-8000-0000000000aa"),
-				"Error reading MFA policies", "user 00000000-0000-4000-8000-0000000000aa", "HTTP 404"),
-			blankRefused(mfaPoliciesTestConfig(e, ""), "user_id"),
-		},
-	})
+	accReadErrors(t, mfaPoliciesTestConfig, "user_id", "", "00000000-0000-4000-8000-0000000000aa",
+		"Error reading MFA policies", "user 00000000-0000-4000-8000-0000000000aa", "HTTP 404")
 }

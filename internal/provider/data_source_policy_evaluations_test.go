@@ -54,19 +54,8 @@ func TestAccPolicyEvaluationsDataSource_readsResourceActivity(t *testing.T) {
 			{Config: e.config(policyEvaluationsTestResources)},
 			{
 				PreConfig: activityTestFind(t, e, "ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME", &activityID),
-				Config: e.config(policyEvaluationsTestResources + `
-variable "activity_id" {
-  type = string
-}
-
-data "custody_policy_evaluations" "test" {
-  activity_id = var.activity_id
-}
-
-data "custody_activity" "test" {
-  activity_id = var.activity_id
-}
-`),
+				Config: e.config(policyEvaluationsTestResources +
+					activityTestRead("activity_id", "custody_policy_evaluations.test", "custody_activity.test")),
 				ConfigVariables: config.Variables{"activity_id": activityTestLazyString{&activityID}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(ds, tfjsonpath.New("activity_id"), activityTestEquals(&activityID)),
@@ -171,23 +160,8 @@ func TestAccPolicyEvaluationsDataSource_nonRootOutcomes(t *testing.T) {
 			{Config: e.config(policyEvaluationsNonRootPolicies)},
 			{
 				PreConfig: submit,
-				Config: e.config(policyEvaluationsNonRootPolicies + `
-variable "bob" {
-  type = string
-}
-
-variable "dave" {
-  type = string
-}
-
-data "custody_policy_evaluations" "bob" {
-  activity_id = var.bob
-}
-
-data "custody_policy_evaluations" "dave" {
-  activity_id = var.dave
-}
-`),
+				Config: e.config(policyEvaluationsNonRootPolicies +
+					activityTestRead("bob", "custody_policy_evaluations.bob") + activityTestRead("dave", "custody_policy_evaluations.dave")),
 				ConfigVariables: config.Variables{"bob": activityTestLazyString{&bobs}, "dave": activityTestLazyString{&daves}},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					// bob's vote, then carol's: the deny never applied.

@@ -138,12 +138,6 @@ func TestAccSendTransactionStatusDataSource_failedSolana(t *testing.T) {
 }
 
 func TestAccSendTransactionStatusDataSource_errors(t *testing.T) {
-	e := newAccEmulator(t, withExampleFixtures(t))
-	accTest(t, resource.TestCase{
-		Steps: []resource.TestStep{
-			readFails(sendTxStatusTestConfig(e, "00000000-0000-4000-8000-0000000000dd"),
-				"Error reading send-transaction status", "send-transaction status 00000000-0000-4000-8000-0000000000dd", "HTTP 404"),
-			blankRefused(sendTxStatusTestConfig(e, ""), "send_transaction_status_id"),
-		},
-	})
+	accReadErrors(t, sendTxStatusTestConfig, "send_transaction_status_id", "", "00000000-0000-4000-8000-0000000000dd",
+		"Error reading send-transaction status", "send-transaction status 00000000-0000-4000-8000-0000000000dd", "HTTP 404")
 }
