@@ -58,7 +58,7 @@ func oauthProviderTestIDs(e *accEmulator) ([]string, error) {
 // oauthProviderTestCount checks how many providers the service holds, so
 // that a replacement is shown to delete the old one.
 func oauthProviderTestCount(e *accEmulator, want int) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+	return checkService(func(context.Context) error {
 		ids, err := oauthProviderTestIDs(e)
 		if err != nil {
 			return err
@@ -67,7 +67,7 @@ func oauthProviderTestCount(e *accEmulator, want int) resource.TestCheckFunc {
 			return fmt.Errorf("the service holds providers %v, want %d", ids, want)
 		}
 		return nil
-	}
+	})
 }
 
 func oauthProviderTestImportID(s *terraform.State) (string, error) {
@@ -87,11 +87,8 @@ func oauthProviderTestCase(e *accEmulator, steps ...resource.TestStep) resource.
 
 // oauthProviderTestClaims checks the claims in state.
 func oauthProviderTestClaims(sub, aud string) []statecheck.StateCheck {
-	return []statecheck.StateCheck{
-		statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("issuer"), knownvalue.StringExact(oauthProviderTestIssuer)),
-		statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("subject"), knownvalue.StringExact(sub)),
-		statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("audience"), knownvalue.StringExact(aud)),
-	}
+	return attrsAre(oauthProviderTestAddr, map[string]knownvalue.Check{
+		"issuer": knownvalue.StringExact(oauthProviderTestIssuer), "subject": knownvalue.StringExact(sub), "audience": knownvalue.StringExact(aud)})
 }
 
 func TestAccOauthProvider_claims(t *testing.T) {
@@ -109,42 +106,35 @@ resource "custody_oauth_provider" "test" {
 	}
 	idChanges := statecheck.CompareValue(compare.ValuesDiffer())
 	before := map[string]int{}
+	imp := accImport{addr: oauthProviderTestAddr, idFunc: oauthProviderTestImportID}
 	accTest(t, oauthProviderTestCase(e,
 		resource.TestStep{
 			PreConfig:        func() { before = e.srv.RequestCounts() },
 			Config:           cfg("google"),
 			ConfigPlanChecks: expectAction(oauthProviderTestAddr, plancheck.ResourceActionCreate),
-			ConfigStateChecks: append(oauthProviderTestClaims("subject-1", "app-1"),
-				idChanges.AddStateValue(oauthProviderTestAddr, tfjsonpath.New("id")),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(accNonBlank)),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("user_id"), knownvalue.StringExact("user-root")),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("provider_name"), knownvalue.StringExact("google")),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo_version"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(accRFC3339)),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("timeouts"), knownvalue.Null()),
-			),
+			ConfigStateChecks: append(append(oauthProviderTestClaims("subject-1", "app-1"),
+				idChanges.AddStateValue(oauthProviderTestAddr, tfjsonpath.New("id"))),
+				attrsAre(oauthProviderTestAddr, map[string]knownvalue.Check{
+					"id":                    knownvalue.StringRegexp(accNonBlank),
+					"user_id":               knownvalue.StringExact("user-root"),
+					"provider_name":         knownvalue.StringExact("google"),
+					"oidc_token":            knownvalue.Null(),
+					"oidc_token_wo":         knownvalue.Null(),
+					"oidc_token_wo_version": knownvalue.Null(),
+					"created_at":            knownvalue.StringRegexp(accRFC3339),
+					"timeouts":              knownvalue.Null(),
+				})...),
 			// Claims are stored as sent: the create reads nothing back.
 			Check: resource.ComposeAggregateTestCheckFunc(
 				accRequestsSince(e, &before, "creating a provider from its claims",
 					map[string]int{"submit/create_oauth_providers": 1, "query/get_oauth_providers": 0}),
 				oauthProviderTestCount(e, 1)),
 		},
-		resource.TestStep{
-			ResourceName: oauthProviderTestAddr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: oauthProviderTestImportID,
-			// State holds the activity's time; an import has no activity and
-			// takes the service's (the next step checks it is there).
-			ImportStateVerifyIgnore: []string{"created_at"},
-		},
-		resource.TestStep{
-			ResourceName: oauthProviderTestAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithID,
-			ImportStateIdFunc: oauthProviderTestImportID,
-			ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("subject"), knownvalue.StringExact("subject-1")),
-				plancheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(accRFC3339)),
-			}},
-		},
+		// State holds the activity's time; an import has no activity and
+		// takes the service's (the next step checks it is there).
+		imp.verify("created_at"),
+		imp.block(plannedIs(oauthProviderTestAddr, "subject", knownvalue.StringExact("subject-1")),
+			plannedIs(oauthProviderTestAddr, "created_at", knownvalue.StringRegexp(accRFC3339))),
 		resource.TestStep{
 			// No update activity exists: a new name is a new provider, and
 			// the old one goes first (the service refuses two with the same
@@ -153,21 +143,19 @@ resource "custody_oauth_provider" "test" {
 			ConfigPlanChecks: expectAction(oauthProviderTestAddr, plancheck.ResourceActionDestroyBeforeCreate),
 			ConfigStateChecks: []statecheck.StateCheck{
 				idChanges.AddStateValue(oauthProviderTestAddr, tfjsonpath.New("id")),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("provider_name"), knownvalue.StringExact("google-workspace")),
+				attrIs(oauthProviderTestAddr, "provider_name", knownvalue.StringExact("google-workspace")),
 			},
 			Check: oauthProviderTestCount(e, 1),
 		},
 		resource.TestStep{
 			// Drift: deleted outside Terraform, created again.
-			PreConfig: func() {
+			PreConfig: outside(t, func(ctx context.Context) error {
 				ids, err := oauthProviderTestIDs(e)
 				if err == nil {
-					_, err = e.client.DeleteOauthProviders(context.Background(), client.DeleteOauthProvidersParams{UserID: "user-root", ProviderIDs: ids})
+					_, err = e.client.DeleteOauthProviders(ctx, client.DeleteOauthProvidersParams{UserID: "user-root", ProviderIDs: ids})
 				}
-				if err != nil {
-					t.Fatal(err)
-				}
-			},
+				return err
+			}),
 			Config:           cfg("google-workspace"),
 			ConfigPlanChecks: expectAction(oauthProviderTestAddr, plancheck.ResourceActionCreate),
 			Check:            oauthProviderTestCount(e, 1),
@@ -194,24 +182,21 @@ resource "custody_oauth_provider" "test" {
 			// The claims are read back from the token (aud: its first entry).
 			ConfigStateChecks: append(oauthProviderTestClaims("repo:a", "app-2"),
 				statecheck.ExpectSensitiveValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token")),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("created_at"), knownvalue.StringRegexp(accRFC3339)),
+				attrIs(oauthProviderTestAddr, "oidc_token_wo", knownvalue.Null()),
+				attrIs(oauthProviderTestAddr, "created_at", knownvalue.StringRegexp(accRFC3339)),
 			),
 		},
-		resource.TestStep{
-			ResourceName: oauthProviderTestAddr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: oauthProviderTestImportID,
-			// The service never returns the token: import cannot know it.
-			// created_at: the activity's time in state, the service's after
-			// an import.
-			ImportStateVerifyIgnore: []string{"oidc_token", "created_at"},
-		},
+		// The service never returns the token: import cannot know it.
+		// created_at: the activity's time in state, the service's after an
+		// import.
+		accImport{addr: oauthProviderTestAddr, idFunc: oauthProviderTestImportID}.verify("oidc_token", "created_at"),
 		resource.TestStep{
 			// Only timeouts change: an update in place, not a replacement
 			// (the claims, absent from the config, keep their state).
 			Config:           cfg("repo:a", `timeouts = { create = "5m", delete = "5m" }`),
 			ConfigPlanChecks: expectAction(oauthProviderTestAddr, plancheck.ResourceActionUpdate),
 			ConfigStateChecks: append(oauthProviderTestClaims("repo:a", "app-2"),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("timeouts"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+				attrIs(oauthProviderTestAddr, "timeouts", knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"create": knownvalue.StringExact("5m"), "delete": knownvalue.StringExact("5m")})),
 			),
 			Check: oauthProviderTestCount(e, 1),
@@ -254,9 +239,9 @@ resource "custody_oauth_provider" "test" {
 			Config:           cfg(tok1, 1),
 			ConfigPlanChecks: expectAction(oauthProviderTestAddr, plancheck.ResourceActionCreate),
 			ConfigStateChecks: append(oauthProviderTestClaims("wo-1", "app-3"),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token"), knownvalue.Null()),
-				statecheck.ExpectKnownValue(oauthProviderTestAddr, tfjsonpath.New("oidc_token_wo_version"), knownvalue.Int64Exact(1)),
+				attrIs(oauthProviderTestAddr, "oidc_token_wo", knownvalue.Null()),
+				attrIs(oauthProviderTestAddr, "oidc_token", knownvalue.Null()),
+				attrIs(oauthProviderTestAddr, "oidc_token_wo_version", knownvalue.Int64Exact(1)),
 			),
 			Check: tokenNotInState(tok1),
 		},
