@@ -121,7 +121,8 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			// in an update plan and set from the update's activity.
 			"updated_at": timestampAttribute("When the policy last changed (RFC 3339, UTC): the time the last activity this resource submitted " +
 				"for it completed, as the activity's answer says. When a refresh finds the policy changed outside Terraform, it takes " +
-				"the service's `updatedAt`, so the change and its time show together." + policyTimestampWhy),
+				"the service's `updatedAt`, so the change and its time show together; times compare to the second, so a change within the " +
+				"same second as the stored time leaves it as it is." + policyTimestampWhy),
 			"timeouts": policyTimeoutsAttribute(ctx),
 		},
 	}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -170,6 +171,10 @@ resource "custody_policy" "test" {
 				// Someone edits the policy outside Terraform: the plan puts
 				// every changed field back, in place.
 				PreConfig: outside(t, func(ctx context.Context) error {
+					// Times compare to the second (timetypes.RFC3339), so
+					// an edit in the apply's second would not move
+					// updated_at: edit in the next one.
+					time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
 					name, cond, notes := "edited by hand", "activity.type == 'X'", "hand notes"
 					_, err := e.client.UpdatePolicy(ctx, client.UpdatePolicyParams{PolicyID: firstID, PolicyName: &name,
 						PolicyCondition: &cond, PolicyNotes: &notes})
