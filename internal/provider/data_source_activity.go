@@ -133,7 +133,7 @@ func readActivity(ctx context.Context, d *dataSourceBase, m *activityDataSourceM
 	id := m.ActivityID.ValueString()
 	act, err := d.pd.client.GetActivity(ctx, client.GetActivityRequest{ActivityID: id})
 	if err != nil {
-		addAPIError(diags, "Error reading activity", "get_activity", "activity "+id, err)
+		addAPIError(diags, "Error reading activity", client.QueryGetActivity, "activity "+id, err)
 		return
 	}
 	diags.Append(activityToModel(act, m)...)

@@ -50,7 +50,7 @@ func appStatusSchema() schema.Schema {
 func readAppStatus(ctx context.Context, d *dataSourceBase, m *appStatusDataSourceModel, diags *diag.Diagnostics) {
 	out, err := d.pd.client.GetAppStatus(ctx, client.GetAppStatusRequest{AppID: m.AppID.ValueString()})
 	if err != nil {
-		addAPIError(diags, "Error reading app status", "get_app_status", "app "+m.AppID.ValueString(), err)
+		addAPIError(diags, "Error reading app status", client.QueryGetAppStatus, "app "+m.AppID.ValueString(), err)
 		return
 	}
 	// Never null: an app without deployments has an empty list.

@@ -122,7 +122,7 @@ func readEarnPositions(ctx context.Context, d *dataSourceBase, m *earnPositionsM
 	wallet := m.WalletAddress.ValueString()
 	out, err := d.pd.client.ListEarnPositions(ctx, client.ListEarnPositionsRequest{WalletAddress: wallet})
 	if err != nil {
-		addAPIError(diags, "Error reading earn positions", "list_earn_positions", "wallet "+wallet, err)
+		addAPIError(diags, "Error reading earn positions", client.QueryListEarnPositions, "wallet "+wallet, err)
 		return
 	}
 	m.Positions = earnPositionsFlatten(out.Positions)

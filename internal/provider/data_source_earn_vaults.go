@@ -173,7 +173,7 @@ func readEarnVaults(ctx context.Context, d *dataSourceBase, m *earnVaultsModel, 
 	q := client.ListEarnEnabledVaultsRequest{Provider: m.EarnProvider.ValueString(), Caip19: m.Caip19.ValueString()}
 	out, err := d.pd.client.ListEarnEnabledVaults(ctx, q)
 	if err != nil {
-		addAPIError(diags, "Error reading earn vaults", "list_earn_enabled_vaults", earnVaultsFilters(q), err)
+		addAPIError(diags, "Error reading earn vaults", client.QueryListEarnEnabledVaults, earnVaultsFilters(q), err)
 		return
 	}
 	m.Vaults = earnVaultsFlatten(out.EnabledVaults)

@@ -45,7 +45,7 @@ func mfaPoliciesSchema() schema.Schema {
 func readMfaPolicies(ctx context.Context, d *dataSourceBase, m *mfaPoliciesDataSourceModel, diags *diag.Diagnostics) {
 	out, err := cachedMfaPolicies(ctx, d.pd, m.UserID.ValueString())
 	if err != nil {
-		addAPIError(diags, "Error reading MFA policies", "get_mfa_policies", "user "+m.UserID.ValueString(), err)
+		addAPIError(diags, "Error reading MFA policies", client.QueryGetMfaPolicies, "user "+m.UserID.ValueString(), err)
 		return
 	}
 	// Never null: "no policies" is an empty list, which a for_each or a

@@ -122,7 +122,7 @@ func readMfaPolicy(ctx context.Context, d *dataSourceBase, m *mfaPolicyDataSourc
 	what := fmt.Sprintf("MFA policy %s of user %s", m.MfaPolicyID.ValueString(), m.UserID.ValueString())
 	out, err := cachedMfaPolicies(ctx, d.pd, m.UserID.ValueString())
 	if err != nil {
-		addAPIError(diags, "Error reading MFA policy", "get_mfa_policies", what, err)
+		addAPIError(diags, "Error reading MFA policy", client.QueryGetMfaPolicies, what, err)
 		return
 	}
 	i := slices.IndexFunc(out.MfaPolicies, func(p client.MfaPolicy) bool { return p.MfaPolicyID == m.MfaPolicyID.ValueString() })

@@ -91,7 +91,7 @@ func readOauthProviders(ctx context.Context, d *dataSourceBase, m *oauthProvider
 		if user == "" {
 			who = "the user of the provider's API key"
 		}
-		addAPIError(diags, "Error reading OAuth providers", "get_oauth_providers", who, err)
+		addAPIError(diags, "Error reading OAuth providers", client.QueryGetOauthProviders, who, err)
 		return
 	}
 	m.Providers = oauthProvidersFlatten(out.OauthProviders)

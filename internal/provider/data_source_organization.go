@@ -40,7 +40,7 @@ func organizationSchema() schema.Schema {
 func readOrganization(ctx context.Context, d *dataSourceBase, m *organizationDataSourceModel, diags *diag.Diagnostics) {
 	out, err := d.pd.client.Whoami(ctx, client.WhoamiRequest{})
 	if err != nil {
-		addAPIError(diags, "Error reading organization", "whoami", "", err)
+		addAPIError(diags, "Error reading organization", client.QueryWhoami, "", err)
 		return
 	}
 	*m = organizationDataSourceModel{

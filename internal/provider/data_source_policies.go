@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -33,7 +34,7 @@ func policiesSchema() schema.Schema {
 func readPolicies(ctx context.Context, d *dataSourceBase, m *policiesDataSourceModel, diags *diag.Diagnostics) {
 	out, err := cachedPolicies(ctx, d.pd)
 	if err != nil {
-		addAPIError(diags, "Error reading policies", "list_policies", "", err)
+		addAPIError(diags, "Error reading policies", client.QueryListPolicies, "", err)
 		return
 	}
 	// Never null: an organization without policies has an empty list.

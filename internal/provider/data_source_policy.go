@@ -90,7 +90,7 @@ func readPolicy(ctx context.Context, d *dataSourceBase, m *policyDataSourceModel
 	// get_policy would, and N such data sources cost one request, not N.
 	list, err := cachedPolicies(ctx, d.pd)
 	if err != nil {
-		addAPIError(diags, "Error reading policy", "list_policies", "policy "+id, err)
+		addAPIError(diags, "Error reading policy", client.QueryListPolicies, "policy "+id, err)
 		return
 	}
 	got, ok := list.byID[id]

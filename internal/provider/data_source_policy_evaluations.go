@@ -70,7 +70,7 @@ func readPolicyEvaluations(ctx context.Context, d *dataSourceBase, m *policyEval
 	id := m.ActivityID.ValueString()
 	got, err := d.pd.client.GetPolicyEvaluations(ctx, client.GetPolicyEvaluationsRequest{ActivityID: id})
 	if err != nil {
-		addAPIError(diags, "Error reading policy evaluations", "get_policy_evaluations", "activity "+id, err)
+		addAPIError(diags, "Error reading policy evaluations", client.QueryGetPolicyEvaluations, "activity "+id, err)
 		return
 	}
 	// Neither list is ever null: none recorded is an empty list.

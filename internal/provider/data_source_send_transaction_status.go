@@ -49,7 +49,7 @@ func readSendTxStatus(ctx context.Context, d *dataSourceBase, m *sendTxStatusDat
 	id := m.SendTransactionStatusID.ValueString()
 	out, err := d.pd.client.GetSendTransactionStatus(ctx, client.GetSendTransactionStatusRequest{SendTransactionStatusID: id})
 	if err != nil {
-		addAPIError(diags, "Error reading send-transaction status", "get_send_transaction_status",
+		addAPIError(diags, "Error reading send-transaction status", client.QueryGetSendTransactionStatus,
 			"send-transaction status "+id, err)
 		return
 	}

@@ -78,7 +78,7 @@ func supportedAssetsSchema() schema.Schema {
 func readSupportedAssets(ctx context.Context, d *dataSourceBase, m *supportedAssetsDataSourceModel, diags *diag.Diagnostics) {
 	out, err := d.pd.client.ListSupportedAssets(ctx, client.ListSupportedAssetsRequest{Caip2: m.Caip2.ValueString()})
 	if err != nil {
-		addAPIError(diags, "Error reading supported assets", "list_supported_assets", "chain "+m.Caip2.ValueString(), err)
+		addAPIError(diags, "Error reading supported assets", client.QueryListSupportedAssets, "chain "+m.Caip2.ValueString(), err)
 		return
 	}
 	m.Assets = supportedAssetsFlatten(out.Assets)
