@@ -91,7 +91,7 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 			"approval_timeout": schema.StringAttribute{
 				Optional:   true,
 				CustomType: timetypes.GoDurationType{},
-				Validators: []validator.String{positiveDuration()},
+				Validators: []validator.String{positiveDuration("approval_timeout")},
 				MarkdownDescription: "How long a create, update or delete waits for an activity that needs consensus (approvals by " +
 					"other users) when the resource sets no `timeouts`; a Go duration such as `30m` (default `20m`). " +
 					"Falls back to `CUSTODY_APPROVAL_TIMEOUT`.",

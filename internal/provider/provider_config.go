@@ -8,7 +8,6 @@ package provider
 // since nothing checks an environment variable before that.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -125,33 +124,16 @@ func parseApprovalTimeout(v string) (time.Duration, string) {
 	return d, ""
 }
 
-var _ validator.String = positiveDurationValidator{}
-
-// positiveDuration refuses a zero or negative duration at plan time. Text
-// that is no duration at all is left to timetypes.GoDuration, which
-// reports it, so that a mistake is not reported twice.
-func positiveDuration() validator.String { return positiveDurationValidator{} }
-
-// positiveDurationValidator checks durations; see positiveDuration.
-type positiveDurationValidator struct{}
-
-func (positiveDurationValidator) Description(context.Context) string {
-	return `value must be a positive duration, such as "30m"`
-}
-
-func (v positiveDurationValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (positiveDurationValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	s := req.ConfigValue.ValueString()
-	if d, err := time.ParseDuration(s); err == nil && d <= 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("%s must be a positive duration such as \"30m\", got %q.", req.Path, s))
-	}
+// positiveDuration refuses a zero or negative duration of attr at plan
+// time. Text that is no duration at all is left to timetypes.GoDuration,
+// which reports it, so that a mistake is not reported twice.
+func positiveDuration(attr string) validator.String {
+	return stringCheck{`value must be a positive duration, such as "30m"`, "Invalid duration", func(s string) string {
+		if d, err := time.ParseDuration(s); err == nil && d <= 0 {
+			return fmt.Sprintf("%s must be a positive duration such as \"30m\", got %q.", attr, s)
+		}
+		return ""
+	}}
 }
 
 // configFieldAttrs names the provider attribute behind each client Config
