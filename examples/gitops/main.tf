@@ -1,0 +1,87 @@
+# The custody controls of one organization, reviewed and applied from Git.
+# See README.md for the pipeline around it (.github/workflows/custody.yml)
+# and tests/ for what `terraform test` checks before any change is merged.
+
+# The user that owns the API key Terraform runs with (whoami).
+data "custody_organization" "current" {}
+
+# ---------------------------------------------------------------------------
+# Policies
+# ---------------------------------------------------------------------------
+
+# Private keys never leave the service, whoever asks.
+resource "custody_policy" "deny_key_export" {
+  name      = "Deny private key export"
+  effect    = "EFFECT_DENY"
+  condition = "activity.type == 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'"
+  notes     = "Managed by Terraform (gitops kit)."
+}
+
+# Every signature needs var.signing_approvals approvers (four eyes).
+resource "custody_policy" "signing_quorum" {
+  name      = "Signing needs ${var.signing_approvals} approvers"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN'"
+  consensus = "approvers.count() >= ${var.signing_approvals}"
+  notes     = "Managed by Terraform (gitops kit)."
+}
+
+# Keys tagged cold-storage do not sign at all.
+resource "custody_policy" "cold_storage_frozen" {
+  name      = "Cold storage is frozen"
+  effect    = "EFFECT_DENY"
+  condition = "activity.action == 'SIGN' && private_key.tags.contains('${custody_private_key_tag.cold_storage.id}')"
+  notes     = "Managed by Terraform (gitops kit). Remove a key from the tag to move it out of cold storage."
+}
+
+# Policy changes need the Terraform user's approval: they go through review
+# and this pipeline, not through the console.
+resource "custody_policy" "policies_through_terraform" {
+  name      = "Policy changes go through Terraform"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.resource == 'POLICY'"
+  consensus = "approvers.any(user, user.id == '${data.custody_organization.current.user_id}')"
+  notes     = "Managed by Terraform (gitops kit)."
+}
+
+# ---------------------------------------------------------------------------
+# Private key tag
+# ---------------------------------------------------------------------------
+
+# Keys are created elsewhere; list the ones that go to cold storage here.
+resource "custody_private_key_tag" "cold_storage" {
+  name            = "cold-storage"
+  private_key_ids = []
+}
+
+# ---------------------------------------------------------------------------
+# Organization-level IP allowlist
+# ---------------------------------------------------------------------------
+
+# Once enabled, the service refuses every request from an address outside
+# the rules, Terraform's own included. The runners' addresses come first
+# and cannot be left out (see var.terraform_runner_cidrs and README.md).
+resource "custody_ip_allowlist" "organization" {
+  enabled             = true
+  on_evaluation_error = "DENY"
+  rules = concat(
+    [for cidr in var.terraform_runner_cidrs : { cidr = cidr, label = "Terraform runner" }],
+    [for cidr, label in var.office_networks : { cidr = cidr, label = label }],
+  )
+}
+
+# ---------------------------------------------------------------------------
+# Webhook endpoint
+# ---------------------------------------------------------------------------
+
+# Failed and rejected activities go to the security team's alerting.
+resource "custody_webhook_endpoint" "security_alerts" {
+  url  = var.security_webhook_url
+  name = "security alerts"
+  subscriptions = [
+    {
+      event_type   = "ACTIVITY_UPDATES"
+      filters_json = jsonencode({ status = ["ACTIVITY_STATUS_FAILED", "ACTIVITY_STATUS_REJECTED"] })
+    },
+  ]
+}
