@@ -1,0 +1,151 @@
+package provider
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// gitopsKit is the kit users copy into their configuration repository.
+const gitopsKit = "../../examples/gitops"
+
+// TestAccGitOpsKit runs the kit's own `terraform test` suite, as a user's
+// pipeline does, against an emulator and the provider built from this tree,
+// so that the kit cannot rot: every run of every test file must pass, and
+// the suite must leave nothing behind in the organization.
+func TestAccGitOpsKit(t *testing.T) {
+	e := newAccEmulator(t)
+	c := newTFCLI(t, e)
+	if err := os.CopyFS(c.dir, os.DirFS(gitopsKit)); err != nil {
+		t.Fatal(err)
+	}
+
+	out := c.mustRun(0, "test")
+	want := regexp.MustCompile(`Success! (\d+) passed, 0 failed\.`).FindStringSubmatch(out)
+	if runs := kitRunBlocks(t); want == nil || want[1] != runs {
+		t.Fatalf("terraform test should pass all %s runs of the kit's test files:\n%s", runs, out)
+	}
+
+	ctx := context.Background()
+	policies, err := e.client.ListPolicies(ctx, client.ListPoliciesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags, err := e.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks, err := e.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(policies.Policies) + len(tags.PrivateKeyTags) + len(hooks.WebhookEndpoints); n != 0 {
+		t.Errorf("terraform test left %d policies, %d tags and %d webhook endpoints behind", len(policies.Policies),
+			len(tags.PrivateKeyTags), len(hooks.WebhookEndpoints))
+	}
+}
+
+// kitRunBlocks counts the run blocks of the kit's test files, as a string.
+func kitRunBlocks(t *testing.T) string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(gitopsKit, "tests", "*.tftest.hcl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test files in %s/tests (%v)", gitopsKit, err)
+	}
+	runs := 0
+	for _, f := range files {
+		runs += len(regexp.MustCompile(`(?m)^run "`).FindAll(readKitFile(t, f), -1))
+	}
+	return strconv.Itoa(runs)
+}
+
+// TestGitOpsKitWorkflow checks the kit's workflow beyond being YAML: it
+// runs on pull requests, on pushes to main and on a schedule; every secret
+// and variable it reads is one the kit's README tells users to set; and
+// the emulator archive it downloads is one the release builds.
+func TestGitOpsKitWorkflow(t *testing.T) {
+	raw := readKitFile(t, filepath.Join(gitopsKit, ".github", "workflows", "custody.yml"))
+	var wf struct {
+		On   map[string]yaml.Node `yaml:"on"`
+		Jobs map[string]struct {
+			If     string `yaml:"if"`
+			RunsOn string `yaml:"runs-on"`
+			Steps  []struct {
+				Uses string `yaml:"uses"`
+				Run  string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(raw, &wf); err != nil {
+		t.Fatalf("custody.yml is not valid YAML: %v", err)
+	}
+	var push struct {
+		Branches []string `yaml:"branches"`
+	}
+	var schedule []struct {
+		Cron string `yaml:"cron"`
+	}
+	pushNode, scheduleNode := wf.On["push"], wf.On["schedule"]
+	_, onPullRequest := wf.On["pull_request"]
+	if pushNode.Decode(&push) != nil || scheduleNode.Decode(&schedule) != nil || !onPullRequest ||
+		!slices.Equal(push.Branches, []string{"main"}) || len(schedule) != 1 || schedule[0].Cron == "" {
+		t.Errorf("custody.yml should run on pull_request, on push to main and on a schedule")
+	}
+	for _, job := range []string{"offline-test", "plan", "apply", "drift"} {
+		j, ok := wf.Jobs[job]
+		if !ok || j.If == "" || j.RunsOn == "" || len(j.Steps) == 0 {
+			t.Errorf("custody.yml: job %q is missing, or has no condition, runner or steps", job)
+			continue
+		}
+		for i, s := range j.Steps {
+			if (s.Uses == "") == (s.Run == "") {
+				t.Errorf("custody.yml: job %q step %d needs exactly one of uses and run", job, i+1)
+			}
+		}
+	}
+
+	readme := string(readKitFile(t, filepath.Join(gitopsKit, "README.md")))
+	for _, m := range regexp.MustCompile(`\$\{\{\s*(?:secrets|vars)\.([A-Z0-9_]+)\s*\}\}`).FindAllStringSubmatch(string(raw), -1) {
+		if !strings.Contains(readme, "`"+m[1]+"`") {
+			t.Errorf("custody.yml reads %s, which the kit's README does not tell users to set", m[0])
+		}
+	}
+
+	var release struct {
+		Archives []struct {
+			ID           string `yaml:"id"`
+			NameTemplate string `yaml:"name_template"`
+		} `yaml:"archives"`
+	}
+	if err := yaml.Unmarshal(readKitFile(t, "../../.goreleaser.yml"), &release); err != nil {
+		t.Fatal(err)
+	}
+	archive := ""
+	for _, a := range release.Archives {
+		if a.ID == "emulator" {
+			archive = strings.NewReplacer("{{ .Version }}", "${v}", "{{ .Os }}", "linux", "{{ .Arch }}", "amd64").
+				Replace(a.NameTemplate) + ".tar.gz"
+		}
+	}
+	if archive == "" || !strings.Contains(string(raw), `archive="`+archive+`"`) {
+		t.Errorf("custody.yml should download the emulator archive the release builds (%q)", archive)
+	}
+}
+
+func readKitFile(t *testing.T, path string) []byte {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
