@@ -54,7 +54,7 @@ func (p *pendingActivities) find(ctx context.Context, c *Client, op Operation, p
 	p.mu.Unlock()
 	cands.once.Do(func() { cands.list, cands.err = listCandidates(ctx, c, op.Type) })
 	if cands.err != nil {
-		return nil, fmt.Errorf("looking for an earlier %s activity still waiting for approval: %w", op.Type, cands.err)
+		return nil, &StepError{Step: fmt.Sprintf("looking for an earlier %s activity still waiting for approval", op.Type), Err: cands.err}
 	}
 	if len(cands.list) == 0 {
 		return nil, nil

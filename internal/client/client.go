@@ -67,6 +67,12 @@ type Config struct {
 	// waits for approval, or completed after approval, and adopt it
 	// instead of submitting again; see pendingActivities.
 	AdoptPending bool
+	// CheckIdentity makes the client confirm, with one whoami for
+	// OrganizationID, that the API key belongs to a user of that
+	// organization: the check starts with StartIdentityCheck or the first
+	// request, runs beside the requests, and a failed check is the error
+	// of every call (an *IdentityError), sent or not.
+	CheckIdentity bool
 
 	// Log, when set, receives debug events (retries, polls). It is never
 	// given request bodies or keys. Its signature matches tflog.Debug.
@@ -117,6 +123,7 @@ type Client struct {
 	webhookKeys        *WebhookKeyCache
 	stamps             *submitClock
 	pending            *pendingActivities // nil unless Config.AdoptPending
+	identity           *identityCheck     // nil unless Config.CheckIdentity
 }
 
 // submitClock hands out strictly increasing timestampMs values. The
@@ -175,6 +182,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.AdoptPending {
 		c.pending = newPendingActivities()
+	}
+	if cfg.CheckIdentity {
+		c.identity = &identityCheck{orgID: c.orgID, done: make(chan struct{})}
 	}
 	if c.http == nil {
 		c.http = &http.Client{Timeout: 60 * time.Second}

@@ -60,12 +60,12 @@ func (c *Client) settle(ctx, sctx context.Context, act *Activity) (*Activity, er
 			if napCtx == ctx && sctx.Err() == nil {
 				continue // interrupted while waiting for people: the consensus case answers
 			}
-			return act, fmt.Errorf("waiting for activity %s (last status %s): %w", act.ID, act.Status, err)
+			return act, &StepError{Step: fmt.Sprintf("waiting for activity %s (last status %s)", act.ID, act.Status), Err: err}
 		}
 		wait = min(wait*2, c.pollMax)
 		next, err := c.GetActivity(sctx, GetActivityRequest{ActivityID: act.ID})
 		if err != nil {
-			return act, fmt.Errorf("polling activity %s: %w", act.ID, err)
+			return act, &StepError{Step: "polling activity " + act.ID, Err: err}
 		}
 		if next.ID != act.ID {
 			return act, fmt.Errorf("polling activity %s: get_activity answered activity %q", act.ID, next.ID)

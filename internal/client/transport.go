@@ -19,7 +19,23 @@ import (
 // maxResponseBytes bounds what is read of one answer.
 const maxResponseBytes = 32 << 20
 
-// post sends body, stamped once, to path and decodes a 2xx answer into out.
+// post sends body, stamped once, to path and decodes a 2xx answer into out,
+// through the identity gate: once the client's identity check has failed,
+// nothing more is sent and every call gets that failure; while it runs, the
+// request goes out beside it and its outcome waits for the check.
+func (c *Client) post(ctx context.Context, op, path string, body []byte, out any) error {
+	if err := c.identityFailed(); err != nil {
+		return err
+	}
+	err := c.postRetrying(ctx, op, path, body, out)
+	if gateErr := c.IdentityVerified(ctx); gateErr != nil {
+		return gateErr
+	}
+	return err
+}
+
+// postRetrying sends body, stamped once, to path and decodes a 2xx answer
+// into out.
 //
 // Every transient failure is retried: a 429, any 5xx, a dropped or reset
 // connection and an attempt that timed out while ctx was still alive.
@@ -33,7 +49,7 @@ const maxResponseBytes = 32 << 20
 // exponential backoff (uniform in [0, min(retryMax, retryMin·2^n)]), so
 // that many clients failed by one outage do not return in step. A retry
 // that would start after ctx's deadline is not made.
-func (c *Client) post(ctx context.Context, op, path string, body []byte, out any) error {
+func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte, out any) error {
 	stamp, err := c.key.Stamp(body)
 	if err != nil {
 		return err
@@ -47,11 +63,11 @@ func (c *Client) post(ctx context.Context, op, path string, body []byte, out any
 		case err != nil && ctx.Err() != nil:
 			// The caller's deadline or interrupt, not the service, ended it.
 			if failure != nil {
-				return fmt.Errorf("%w (gave up after %s: the last was cut short: %w)", failure, attempts(attempt), ctx.Err())
+				return &RetryError{Attempts: attempt, Last: failure, Why: "the last was cut short: " + ctx.Err().Error(), Cause: ctx.Err()}
 			}
 			return fmt.Errorf("%s: %w", op, ctx.Err())
 		case err != nil:
-			failure, reason = fmt.Errorf("%s: %w", op, err), transportReason(err)
+			failure, reason = &NetworkError{Operation: op, Err: err}, transportReason(err)
 			if reason == "" {
 				return failure
 			}
@@ -71,15 +87,15 @@ func (c *Client) post(ctx context.Context, op, path string, body []byte, out any
 			reason = fmt.Sprintf("HTTP %d", status)
 		}
 		if attempt > c.maxRetries {
-			return fmt.Errorf("%w (gave up after %s)", failure, attempts(attempt))
+			return &RetryError{Attempts: attempt, Last: failure}
 		}
 		wait, fromServer := retryAfter(header, c.now())
 		if !fromServer {
 			wait = c.jitter(backoff(c.retryMin, c.retryMax, attempt-1))
 		}
 		if deadline, ok := ctx.Deadline(); ok && c.now().Add(wait).After(deadline) {
-			return fmt.Errorf("%w (gave up after %s: the next retry, in %s, would pass the deadline)",
-				failure, attempts(attempt), wait.Round(time.Millisecond))
+			return &RetryError{Attempts: attempt, Last: failure,
+				Why: fmt.Sprintf("the next retry, in %s, would pass the deadline", wait.Round(time.Millisecond))}
 		}
 		// Neither the body nor the stamp is logged: a body may carry secrets.
 		c.debug(ctx, "retrying request", map[string]any{
@@ -87,7 +103,7 @@ func (c *Client) post(ctx context.Context, op, path string, body []byte, out any
 			"wait": wait.String(), "retry_after": fromServer, "error": failure.Error(),
 		})
 		if err := c.sleep(ctx, wait); err != nil {
-			return fmt.Errorf("%w (gave up after %s: %w while waiting to retry)", failure, attempts(attempt), err)
+			return &RetryError{Attempts: attempt, Last: failure, Why: err.Error() + " while waiting to retry", Cause: err}
 		}
 	}
 }
