@@ -45,18 +45,17 @@ func approvalMargin(timeout time.Duration) time.Duration {
 	return min(timeout/5, 10*time.Second)
 }
 
-// explainActivityError adds what a user needs to act on an activity that
-// waits for approval or was rejected.
+// explainActivityError adds what only the provider knows about an activity
+// that waits for approval or was rejected: the timeout it waited, that an
+// interrupt stopped the wait, who rejected it.
 func explainActivityError(ctx context.Context, c *client.Client, err error, timeout time.Duration) error {
 	var pending *client.ApprovalRequiredError
 	if errors.As(err, &pending) && errors.Is(ctx.Err(), context.Canceled) {
-		return fmt.Errorf("%w. Terraform was interrupted while it waited for approvals; a later apply waits for this same activity "+
-			"and adopts its result instead of submitting a new one", err)
+		return &explainedError{err: err, note: "Terraform was interrupted while it waited for approvals."}
 	}
 	if errors.As(err, &pending) {
-		return fmt.Errorf("%w. It was still waiting after the timeout of %s. Approve or reject it with approve_activity / reject_activity "+
-			"and the fingerprint above (or in the service's console); a later apply waits for this same activity and adopts its "+
-			"result instead of submitting a new one. Raise timeouts or approval_timeout to wait longer", err, timeout)
+		return &explainedError{err: err, note: fmt.Sprintf("It was still waiting after the timeout of %s; raise timeouts or "+
+			"approval_timeout (CUSTODY_APPROVAL_TIMEOUT) to wait longer.", timeout)}
 	}
 	var failed *client.ActivityError
 	if errors.As(err, &failed) && failed.Status == client.StatusRejected {
@@ -68,7 +67,7 @@ func explainActivityError(ctx context.Context, c *client.Client, err error, time
 				}
 			}
 			if len(who) > 0 {
-				return fmt.Errorf("%w: rejected by %s", err, strings.Join(who, ", "))
+				return &explainedError{err: err, note: "Rejected by " + strings.Join(who, ", ") + "."}
 			}
 		}
 	}

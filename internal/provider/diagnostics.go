@@ -2,36 +2,48 @@ package provider
 
 import (
 	"errors"
-	"fmt"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-// addAPIError reports a failed call with what a user needs to act: the
-// operation, the object's id, the activity id and the service's code and
-// message (all carried by the client's typed errors).
+// addAPIError reports a failed call: its cause first, in the user's terms,
+// then the service's message once, the activity or request id, the fix
+// (which setting or variable to check), and last the context the cause
+// met it in (see renderAPIError).
 //
-// A refusal because of an IP allowlist gets the recovery steps, whichever
-// resource met it: once a key is locked out, every call it makes fails.
+// A failed check of the provider's credentials is the error of every call
+// of the command. The first call to meet it reports it whole, under a
+// summary that names the provider's configuration; every later one says
+// in one line that it was not attempted, so that N resources do not print
+// the same paragraphs N times.
 func addAPIError(diags *diag.Diagnostics, summary, operation, object string, err error) {
-	err = ipAllowlistExplain(err)
-	detail := operation
-	if object != "" {
-		detail += " for " + object
-	}
-	detail += " failed: " + err.Error()
-	var apiErr *client.APIError
-	var actErr *client.ActivityError
-	switch {
-	case errors.As(err, &actErr):
-		detail += fmt.Sprintf("\n\nActivity: %s (%s)", actErr.ActivityID, actErr.Status)
-		if actErr.Failure != nil {
-			detail += fmt.Sprintf("\nService code %d: %s", actErr.Failure.Code, actErr.Failure.Message)
+	var idErr *client.IdentityError
+	if errors.As(err, &idErr) {
+		d := client.Diagnose(err)
+		summary = identitySummary(d)
+		if _, seen := reportedIdentityErrors.LoadOrStore(idErr, true); seen {
+			diags.AddError(summary, notAttempted(operation, object, summary))
+			return
 		}
-	case errors.As(err, &apiErr):
-		detail += fmt.Sprintf("\n\nHTTP %d, service code %d: %s", apiErr.HTTPStatus, apiErr.Code, apiErr.Message)
 	}
-	diags.AddError(summary, detail)
+	diags.AddError(summary, renderAPIError(operation, object, err))
 }
+
+// reportedIdentityErrors holds the failed credential checks already
+// reported in full: one per provider process at most.
+var reportedIdentityErrors sync.Map
+
+// explainedError is a client error with a note only the provider can add,
+// such as who rejected an activity; the client's typed error stays
+// reachable.
+type explainedError struct {
+	err  error
+	note string
+}
+
+func (e *explainedError) Error() string { return e.err.Error() + ". " + e.note }
+
+func (e *explainedError) Unwrap() error { return e.err }

@@ -6,8 +6,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -35,16 +33,6 @@ const ipAllowlistRecoveryHelp = "An IP allowlist that leaves out the address Ter
 func ipAllowlistDenied(err error) bool {
 	var apiErr *client.APIError
 	return errors.As(err, &apiErr) && (apiErr.HTTPStatus == 403 || apiErr.Code == client.CodePermissionDenied)
-}
-
-// ipAllowlistExplain adds the recovery steps to an error that says the
-// caller's address is not allowed; the client's typed error stays
-// reachable through errors.As.
-func ipAllowlistExplain(err error) error {
-	if ipAllowlistDenied(err) && strings.Contains(strings.ToLower(err.Error()), "allowlist") {
-		return fmt.Errorf("%w\n\n%s", err, ipAllowlistRecoveryHelp)
-	}
-	return err
 }
 
 const ipAllowlistEnabledScopeHelp = "enabled applies to the organization-level allowlist only (the one without public_key). " +

@@ -173,7 +173,7 @@ func TestAccPolicyConsensus_timeoutThenAdopt(t *testing.T) {
 			{
 				PreConfig:   func() { started = time.Now() },
 				Config:      cfg,
-				ExpectError: regexp.MustCompile(`(?s)activity\s+\S+\s+\(ACTIVITY_TYPE_CREATE_POLICIES\)\s+is\s+ACTIVITY_STATUS_CONSENSUS_NEEDED.*\(fingerprint\s+[0-9a-f]{64}\).*Approve\s+or\s+reject`),
+				ExpectError: regexp.MustCompile(`(?s)activity\s+\S+\s+still\s+waits\s+for\s+approval.*timeout\s+of\s+3s.*Activity:\s+\S+\s+\(ACTIVITY_TYPE_CREATE_POLICIES,\s+ACTIVITY_STATUS_CONSENSUS_NEEDED\),\s+fingerprint\s+[0-9a-f]{64}.*Approve\s+or\s+reject`),
 			},
 			{
 				PreConfig: func() {
@@ -235,7 +235,7 @@ func TestAccPolicyConsensus_rejected(t *testing.T) {
 		Steps: []resource.TestStep{{
 			PreConfig:   func() { policyStartVoter(t, approver, false) },
 			Config:      e.config(fmt.Sprintf(policyConsensusConfig, "")),
-			ExpectError: regexp.MustCompile(`(?s)ACTIVITY_STATUS_REJECTED.*rejected by\s+approver\s+\(user\s+user-2\)`),
+			ExpectError: regexp.MustCompile(`(?s)activity\s+\S+\s+was\s+rejected.*Rejected\s+by\s+approver\s+\(user\s+user-2\).*ACTIVITY_STATUS_REJECTED`),
 		}},
 	})
 }
