@@ -101,15 +101,14 @@ provider "custody" {
 // config is the provider block followed by body.
 func (e *accEmulator) config(body string) string { return e.providerBlock() + body }
 
-// oneBlock is the provider block and one block of kind ("resource" or
-// "data") and typ named "test", with string attributes given as name,
-// value pairs.
-func (e *accEmulator) oneBlock(kind, typ string, attrs ...string) string {
+// dataBlock is the provider block and one data block of type typ named
+// "test", with string attributes given as name, value pairs.
+func (e *accEmulator) dataBlock(typ string, attrs ...string) string {
 	var body strings.Builder
 	for i := 0; i+1 < len(attrs); i += 2 {
 		fmt.Fprintf(&body, "  %s = %q\n", attrs[i], attrs[i+1])
 	}
-	return e.config(fmt.Sprintf("\n%s %q \"test\" {\n%s}\n", kind, typ, body.String()))
+	return e.config(fmt.Sprintf("\ndata %q \"test\" {\n%s}\n", typ, body.String()))
 }
 
 // withExampleFixtures loads examples/emulator/fixtures.json, the same data

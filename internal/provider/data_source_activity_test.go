@@ -150,7 +150,7 @@ func TestAccActivityDataSource_failed(t *testing.T) {
 	}
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{{
-			Config: e.oneBlock("data", "custody_activity", "activity_id", actErr.ActivityID),
+			Config: e.dataBlock("custody_activity", "activity_id", actErr.ActivityID),
 			ConfigStateChecks: []statecheck.StateCheck{
 				attr("status", knownvalue.StringExact(client.StatusFailed)),
 				attr("type", knownvalue.StringExact("ACTIVITY_TYPE_CREATE_POLICIES")),
@@ -173,7 +173,7 @@ func TestAccActivityDataSource_failed(t *testing.T) {
 
 func TestAccActivityDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t)
-	cfg := func(id string) string { return e.oneBlock("data", "custody_activity", "activity_id", id) }
+	cfg := func(id string) string { return e.dataBlock("custody_activity", "activity_id", id) }
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			planFails(cfg(""), regexp.MustCompile(`must be an activity id`)),

@@ -17,7 +17,7 @@ const (
 )
 
 func appStatusTestConfig(e *accEmulator, appID string) string {
-	return e.oneBlock("data", "custody_app_status", "app_id", appID)
+	return e.dataBlock("custody_app_status", "app_id", appID)
 }
 
 func TestAccAppStatusDataSource_basic(t *testing.T) {

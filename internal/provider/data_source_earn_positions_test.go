@@ -69,9 +69,9 @@ func TestAccEarnPositionsDataSource_validation(t *testing.T) {
 	e := newAccEmulator(t)
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			planFails(e.oneBlock("data", "custody_earn_positions", "wallet_address", ""), regexp.MustCompile(`(?s)wallet_address.*must be a wallet address`)),
-			planFails(e.oneBlock("data", "custody_earn_positions", "wallet_address", "0xe07c a426"), regexp.MustCompile(`(?s)wallet_address.*must be a wallet address`)),
-			planFails(e.oneBlock("data", "custody_earn_positions"), regexp.MustCompile(`The argument "wallet_address" is required`)),
+			planFails(e.dataBlock("custody_earn_positions", "wallet_address", ""), regexp.MustCompile(`(?s)wallet_address.*must be a wallet address`)),
+			planFails(e.dataBlock("custody_earn_positions", "wallet_address", "0xe07c a426"), regexp.MustCompile(`(?s)wallet_address.*must be a wallet address`)),
+			planFails(e.dataBlock("custody_earn_positions"), regexp.MustCompile(`The argument "wallet_address" is required`)),
 		},
 	})
 }

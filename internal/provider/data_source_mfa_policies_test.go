@@ -11,7 +11,7 @@ import (
 const mfaPoliciesTestAddr = "data.custody_mfa_policies.test"
 
 func mfaPoliciesTestConfig(e *accEmulator, userID string) string {
-	return e.oneBlock("data", "custody_mfa_policies", "user_id", userID)
+	return e.dataBlock("custody_mfa_policies", "user_id", userID)
 }
 
 // mfaPoliciesTestList checks the user and the list of its policies.

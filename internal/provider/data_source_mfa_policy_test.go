@@ -20,7 +20,7 @@ const (
 const mfaPolicyTestAddr = "data.custody_mfa_policy.test"
 
 func mfaPolicyTestConfig(e *accEmulator, userID, policyID string) string {
-	return e.oneBlock("data", "custody_mfa_policy", "user_id", userID, "mfa_policy_id", policyID)
+	return e.dataBlock("custody_mfa_policy", "user_id", userID, "mfa_policy_id", policyID)
 }
 
 // mfaPolicyTestMethod is one expected method of a step.

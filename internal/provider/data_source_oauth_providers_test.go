@@ -126,8 +126,8 @@ func TestAccOauthProvidersDataSource_errors(t *testing.T) {
 		Steps: []resource.TestStep{
 			// "" would be left out of the request and list the caller's
 			// providers instead: refused at plan time.
-			planFails(e.oneBlock("data", "custody_oauth_providers", "user_id", ""), regexp.MustCompile(`(?s)user_id.*must be a user id`)),
-			planFails(e.oneBlock("data", "custody_oauth_providers", "user_id", "no-such-user"), regexp.MustCompile(`(?s)Error reading OAuth providers.*get_oauth_providers for user no-such-user failed.*HTTP 404`)),
+			planFails(e.dataBlock("custody_oauth_providers", "user_id", ""), regexp.MustCompile(`(?s)user_id.*must be a user id`)),
+			planFails(e.dataBlock("custody_oauth_providers", "user_id", "no-such-user"), regexp.MustCompile(`(?s)Error reading OAuth providers.*get_oauth_providers for user no-such-user failed.*HTTP 404`)),
 		},
 	})
 }

@@ -85,7 +85,7 @@ func TestAccPolicyEvaluationsDataSource_readsResourceActivity(t *testing.T) {
 
 func TestAccPolicyEvaluationsDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t)
-	cfg := func(id string) string { return e.oneBlock("data", "custody_policy_evaluations", "activity_id", id) }
+	cfg := func(id string) string { return e.dataBlock("custody_policy_evaluations", "activity_id", id) }
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			planFails(cfg(" "), regexp.MustCompile(`must be an activity id`)),

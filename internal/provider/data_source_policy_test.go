@@ -106,9 +106,9 @@ func TestAccPolicyDataSource_errors(t *testing.T) {
 	e := newAccEmulator(t)
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			planFails(e.oneBlock("data", "custody_policy", "id", "4b1c7a3e-0000-4000-8000-000000000000"),
+			planFails(e.dataBlock("custody_policy", "id", "4b1c7a3e-0000-4000-8000-000000000000"),
 				regexp.MustCompile(`(?s)Policy not found.*no policy\s+4b1c7a3e-0000-4000-8000-000000000000`)),
-			planFails(e.oneBlock("data", "custody_policy", "id", ""), regexp.MustCompile(`(?s)id.*must be a policy id`)),
+			planFails(e.dataBlock("custody_policy", "id", ""), regexp.MustCompile(`(?s)id.*must be a policy id`)),
 		},
 	})
 }

@@ -16,7 +16,7 @@ const (
 )
 
 func sendTxStatusTestConfig(e *accEmulator, id string) string {
-	return e.oneBlock("data", "custody_send_transaction_status", "send_transaction_status_id", id)
+	return e.dataBlock("custody_send_transaction_status", "send_transaction_status_id", id)
 }
 
 // sendTxStatusTestRevertChain is the fixture's chain, outermost first: a

@@ -15,7 +15,7 @@ import (
 const supportedAssetsTestAddr = "data.custody_supported_assets.test"
 
 func supportedAssetsTestConfig(e *accEmulator, caip2 string) string {
-	return e.oneBlock("data", "custody_supported_assets", "caip2", caip2)
+	return e.dataBlock("custody_supported_assets", "caip2", caip2)
 }
 
 // supportedAssetsTestAsset is one expected asset, as in the emulator's

@@ -48,6 +48,9 @@ type providerModel struct {
 	APIPrivateKey   types.String         `tfsdk:"api_private_key"`
 	MaxRetries      types.Int64          `tfsdk:"max_retries"`
 	ApprovalTimeout timetypes.GoDuration `tfsdk:"approval_timeout"`
+	// SkipCredentialsValidation turns off the whoami that checks the
+	// credentials when the provider is configured.
+	SkipCredentialsValidation types.Bool `tfsdk:"skip_credentials_validation"`
 }
 
 func (p *CustodyProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -96,6 +99,15 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"other users) when the resource sets no `timeouts`; a Go duration such as `30m` (default `20m`). " +
 					"Falls back to `CUSTODY_APPROVAL_TIMEOUT`.",
 			},
+			"skip_credentials_validation": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Skip the check of the credentials (default `false`). Unless skipped, every Terraform command " +
+					"that configures the provider asks the service once who the API key is (`whoami`) for `organization_id`, " +
+					"beside its first request, so that an unknown key, a key of another organization, a wrong organization id " +
+					"or base URL, or an unreachable service fails `terraform plan` instead of the apply after it. Set it for a " +
+					"plan that must run without the service, such as a plan of new objects only. Falls back to " +
+					"`CUSTODY_SKIP_CREDENTIALS_VALIDATION` (`true` or `false`).",
+			},
 		},
 	}
 }
@@ -118,6 +130,11 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	approval, why := parseApprovalTimeout(values["approval_timeout"])
 	if why != "" {
 		resp.Diagnostics.AddAttributeError(path.Root("approval_timeout"), "Invalid approval_timeout", why)
+		return
+	}
+	skipCheck, why := parseSkipCredentialsValidation(values["skip_credentials_validation"])
+	if why != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("skip_credentials_validation"), "Invalid skip_credentials_validation", why)
 		return
 	}
 	if keySetOnly {
@@ -143,6 +160,9 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		// An apply that timed out leaves its activity waiting for
 		// approval; the next apply must adopt it, not act twice.
 		AdoptPending: true,
+		// A wrong key, organization or address must fail the plan, not
+		// the apply after it; the check runs beside the first request.
+		CheckIdentity: !skipCheck,
 		Log: func(ctx context.Context, msg string, fields ...map[string]any) {
 			// Nothing the client logs carries the key, but a mask costs
 			// nothing and guards against a future message that does.
@@ -150,17 +170,22 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		},
 	})
 	if err != nil {
-		const where = " (set in the provider block or CUSTODY_BASE_URL, CUSTODY_ORGANIZATION_ID, CUSTODY_API_PUBLIC_KEY, CUSTODY_API_PRIVATE_KEY)"
 		if attr := configErrorAttr(err); attr != "" {
-			resp.Diagnostics.AddAttributeError(path.Root(attr), "Invalid provider configuration", err.Error()+where)
+			resp.Diagnostics.AddAttributeError(path.Root(attr), "Invalid provider configuration", err.Error()+" "+settingSource(attr))
 		} else {
-			resp.Diagnostics.AddError("Invalid provider configuration", err.Error()+where)
+			resp.Diagnostics.AddError("Invalid provider configuration", err.Error())
 		}
 		return
 	}
 	ctx = tflog.SetField(ctx, "custody_base_url", values["base_url"])
 	ctx = tflog.SetField(ctx, "custody_organization_id", values["organization_id"])
 	tflog.Debug(ctx, "configured custody client")
+	if !skipCheck {
+		c.StartIdentityCheck(ctx)
+		go logIdentity(context.WithoutCancel(ctx), c)
+	} else {
+		tflog.Info(ctx, "skipping the check of the custody credentials (skip_credentials_validation)")
+	}
 	data := newProviderData(c, approval)
 	resp.ResourceData = data
 	resp.DataSourceData = data

@@ -8,6 +8,7 @@ package provider
 // since nothing checks an environment variable before that.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
@@ -52,7 +54,20 @@ func (m providerModel) settings() []*setting {
 		{attr: "api_private_key", env: "CUSTODY_API_PRIVATE_KEY", value: m.APIPrivateKey, required: true},
 		{attr: "max_retries", env: "CUSTODY_MAX_RETRIES", value: maxRetries},
 		{attr: "approval_timeout", env: "CUSTODY_APPROVAL_TIMEOUT", value: m.ApprovalTimeout.StringValue},
+		{attr: "skip_credentials_validation", env: "CUSTODY_SKIP_CREDENTIALS_VALIDATION", value: boolSetting(m.SkipCredentialsValidation)},
 	}
+}
+
+// boolSetting is a bool attribute as setting text: "true", "false", or
+// null or unknown as it is.
+func boolSetting(b types.Bool) types.String {
+	switch {
+	case b.IsUnknown():
+		return types.StringUnknown()
+	case b.IsNull():
+		return types.StringNull()
+	}
+	return types.StringValue(strconv.FormatBool(b.ValueBool()))
 }
 
 // resolveSettings gives each setting its value from the block, else its
@@ -154,4 +169,39 @@ func configErrorAttr(err error) string {
 		return configFieldAttrs[cfgErr.Field]
 	}
 	return ""
+}
+
+// parseSkipCredentialsValidation reads skip_credentials_validation from the
+// block or CUSTODY_SKIP_CREDENTIALS_VALIDATION; "" is false. It returns why
+// v is refused, or "".
+func parseSkipCredentialsValidation(v string) (bool, string) {
+	if v == "" {
+		return false, ""
+	}
+	skip, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Sprintf("skip_credentials_validation (or CUSTODY_SKIP_CREDENTIALS_VALIDATION) must be true or false, got %q.", v)
+	}
+	return skip, ""
+}
+
+// settingSource says where attr comes from, for a message about it alone.
+func settingSource(attr string) string {
+	for _, s := range (providerModel{}).settings() {
+		if s.attr == attr {
+			return fmt.Sprintf("(set as %s in the provider block or %s).", attr, s.env)
+		}
+	}
+	return ""
+}
+
+// logIdentity logs at INFO who the credentials turned out to be, once the
+// check has passed; a failed check is reported by the calls that meet it.
+func logIdentity(ctx context.Context, c *client.Client) {
+	who, err := c.Identity(ctx)
+	if err != nil {
+		return
+	}
+	tflog.Info(ctx, "custody credentials verified", map[string]any{"user_id": who.UserID, "username": who.Username,
+		"organization_id": who.OrganizationID, "organization_name": who.OrganizationName})
 }

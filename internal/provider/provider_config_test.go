@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,11 +60,15 @@ func providerBlock(t *testing.T, s schema.Schema, attrs map[string]tftypes.Value
 
 func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 
+// clearCustodyEnv empties the CUSTODY_* variables but one: Configure's
+// unit tests reach no service, so they skip the credentials check, which
+// would otherwise go on in the background after the test.
 func clearCustodyEnv(t *testing.T) {
 	for _, v := range []string{"CUSTODY_BASE_URL", "CUSTODY_ORGANIZATION_ID", "CUSTODY_API_PUBLIC_KEY", "CUSTODY_API_PRIVATE_KEY",
 		"CUSTODY_MAX_RETRIES", "CUSTODY_APPROVAL_TIMEOUT"} {
 		t.Setenv(v, "")
 	}
+	t.Setenv("CUSTODY_SKIP_CREDENTIALS_VALIDATION", "true")
 }
 
 func TestConfigureErrorsNameTheAttributeAndVariable(t *testing.T) {
@@ -85,6 +91,7 @@ func TestConfigureErrorsNameTheAttributeAndVariable(t *testing.T) {
 		return m
 	}
 	null := tftypes.NewValue(tftypes.String, nil)
+	// Each error names its own variable and no other.
 	tests := []struct {
 		name  string
 		attrs map[string]tftypes.Value
@@ -93,10 +100,10 @@ func TestConfigureErrorsNameTheAttributeAndVariable(t *testing.T) {
 		{"missing base_url", with("base_url", null), []string{"base_url", "CUSTODY_BASE_URL"}},
 		{"missing private key", with("api_private_key", null), []string{"api_private_key", "CUSTODY_API_PRIVATE_KEY"}},
 		{"unknown organization", with("organization_id", tftypes.NewValue(tftypes.String, tftypes.UnknownValue)), []string{"unknown organization_id", "CUSTODY_ORGANIZATION_ID"}},
-		{"plain http elsewhere", with("base_url", str("http://api.example.com")), []string{"loopback"}},
-		{"malformed public key", with("api_public_key", str("04abcd")), []string{"compressed P-256"}},
-		{"mismatched pair", with("api_public_key", str(other.PublicKeyHex())), []string{"does not match"}},
-		{"bad retries", with("max_retries", tftypes.NewValue(tftypes.Number, 99)), []string{"max_retries", "0 to 20"}},
+		{"plain http elsewhere", with("base_url", str("http://api.example.com")), []string{"loopback", "CUSTODY_BASE_URL"}},
+		{"malformed public key", with("api_public_key", str("04abcd")), []string{"compressed P-256", "CUSTODY_API_PUBLIC_KEY"}},
+		{"mismatched pair", with("api_public_key", str(other.PublicKeyHex())), []string{"does not match", "CUSTODY_API_PRIVATE_KEY"}},
+		{"bad retries", with("max_retries", tftypes.NewValue(tftypes.Number, 99)), []string{"max_retries", "0 to 20", "CUSTODY_MAX_RETRIES"}},
 		// timetypes.GoDuration refuses a literal that is no duration while
 		// the block is read, on approval_timeout, before Configure's own
 		// check; Terraform refuses it earlier still, at validation (see
@@ -117,6 +124,11 @@ func TestConfigureErrorsNameTheAttributeAndVariable(t *testing.T) {
 			for _, w := range tt.want {
 				if !strings.Contains(text, w) {
 					t.Errorf("diagnostics %q lack %q", text, w)
+				}
+			}
+			for _, v := range regexp.MustCompile(`CUSTODY_[A-Z_]+`).FindAllString(text, -1) {
+				if !slices.Contains(tt.want, v) {
+					t.Errorf("diagnostics %q name %s, which is not concerned", text, v)
 				}
 			}
 			if strings.Contains(text, key.PrivateKeyHex()) {

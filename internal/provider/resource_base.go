@@ -21,10 +21,12 @@ import (
 )
 
 // importableResource is what every resource of this provider is: it takes
-// the provider's data in Configure and can be imported.
+// the provider's data in Configure, can be imported, and plans only once
+// the credentials check has passed.
 type importableResource interface {
 	resource.ResourceWithConfigure
 	resource.ResourceWithImportState
+	resource.ResourceWithModifyPlan
 }
 
 // resourceBase is what every resource has in common, as dataSourceBase is
@@ -41,6 +43,20 @@ func (r *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest,
 
 func (r *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan waits for the check of the provider's credentials. A plan of
+// new objects sends no request of its own, so without this wait a wrong
+// key, organization or address would pass the plan and fail the apply.
+// The check started when the provider was configured; here it is usually
+// over already.
+func (r *resourceBase) ModifyPlan(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if r.pd == nil {
+		return
+	}
+	if err := r.pd.client.IdentityVerified(ctx); err != nil {
+		addAPIError(&resp.Diagnostics, "", "planning custody_"+r.typeName, "", err)
+	}
 }
 
 // ImportState takes the import id as the id attribute. A resource whose
