@@ -87,6 +87,12 @@ func (e *accEmulator) providerBlock(extra ...string) string {
 // providerBlockFor is providerBlock for organization org (a fixture's
 // sub-organization, reached with the root user's key).
 func (e *accEmulator) providerBlockFor(org string, extra ...string) string {
+	return providerHCL(e.url, org, e.key, extra...)
+}
+
+// providerHCL is a provider block with these settings and extra
+// attribute lines.
+func providerHCL(url, org string, key *client.APIKey, extra ...string) string {
 	return fmt.Sprintf(`
 provider "custody" {
   base_url        = %q
@@ -95,7 +101,7 @@ provider "custody" {
   api_private_key = %q
   %s
 }
-`, e.url, org, e.key.PublicKeyHex(), e.key.PrivateKeyHex(), strings.Join(extra, "\n  "))
+`, url, org, key.PublicKeyHex(), key.PrivateKeyHex(), strings.Join(extra, "\n  "))
 }
 
 // config is the provider block followed by body.

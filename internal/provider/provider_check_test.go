@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -27,15 +26,7 @@ resource "custody_policy" "ux" {
 
 // checkTestConfig is a provider block with these settings and the policy.
 func checkTestConfig(url, org string, key *client.APIKey, extra ...string) string {
-	return fmt.Sprintf(`
-provider "custody" {
-  base_url        = %q
-  organization_id = %q
-  api_public_key  = %q
-  api_private_key = %q
-  %s
-}
-`, url, org, key.PublicKeyHex(), key.PrivateKeyHex(), strings.Join(extra, "\n  ")) + checkTestPolicy
+	return providerHCL(url, org, key, extra...) + checkTestPolicy
 }
 
 func strangerKey(t *testing.T) *client.APIKey {
