@@ -2,7 +2,7 @@ package client
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -66,22 +66,20 @@ func (c *Client) Identity(ctx context.Context) (*WhoamiResponse, error) {
 	}
 }
 
-// checkIdentity is whoami for the client's own organization, sent past the
-// gate (it is what the gate waits for), with the usual retries.
+// checkIdentity is whoami for the configured organization, with the usual
+// retries, sent by a copy of the client without the gate: the check is
+// what the gate waits for.
 func (c *Client) checkIdentity(ctx context.Context) (*WhoamiResponse, error) {
-	orgID := c.orgID
+	ungated := *c
+	ungated.identity = nil
 	if c.identity != nil {
-		orgID = c.identity.orgID
+		ungated.orgID = c.identity.orgID
 	}
-	body, err := json.Marshal(WhoamiRequest{OrganizationID: orgID})
+	who, err := ungated.Whoami(ctx, WhoamiRequest{})
 	if err != nil {
-		return nil, err
+		return nil, &IdentityError{BaseURL: c.baseURL.String(), OrganizationID: ungated.orgID, PublicKey: c.key.PublicKeyHex(), Err: err}
 	}
-	var who WhoamiResponse
-	if err := c.postRetrying(ctx, QueryWhoami, "/public/v1/query/"+QueryWhoami, body, &who); err != nil {
-		return nil, &IdentityError{BaseURL: c.baseURL.String(), OrganizationID: orgID, PublicKey: c.key.PublicKeyHex(), Err: err}
-	}
-	return &who, nil
+	return who, nil
 }
 
 // IdentityVerified waits for the identity check and returns its failure,
@@ -93,13 +91,12 @@ func (c *Client) IdentityVerified(ctx context.Context) error {
 	if c.identity == nil {
 		return nil
 	}
-	c.StartIdentityCheck(ctx)
-	select {
-	case <-c.identity.done:
-		return c.identity.err
-	case <-ctx.Done():
-		return nil
+	_, err := c.Identity(ctx)
+	var idErr *IdentityError
+	if errors.As(err, &idErr) {
+		return err
 	}
+	return nil
 }
 
 // identityFailed is the check's failure once it is known, without waiting.
