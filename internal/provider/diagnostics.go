@@ -12,7 +12,7 @@ import (
 // addAPIError reports a failed call: its cause first, in the user's terms,
 // then the service's message once, the activity or request id, the fix
 // (which setting or variable to check), and last the context the cause
-// met it in (see renderAPIError).
+// met it in (see renderDiagnosis).
 //
 // A failed check of the provider's credentials is the error of every call
 // of the command. The first call to meet it reports it whole, under a
@@ -20,16 +20,15 @@ import (
 // in one line that it was not attempted, so that N resources do not print
 // the same paragraphs N times.
 func addAPIError(diags *diag.Diagnostics, summary, operation, object string, err error) {
-	var idErr *client.IdentityError
-	if errors.As(err, &idErr) {
-		d := client.Diagnose(err)
+	d := client.Diagnose(err)
+	if d.Identity != nil {
 		summary = identitySummary(d)
-		if _, seen := reportedIdentityErrors.LoadOrStore(idErr, true); seen {
+		if _, seen := reportedIdentityErrors.LoadOrStore(d.Identity, true); seen {
 			diags.AddError(summary, notAttempted(operation, object, summary))
 			return
 		}
 	}
-	diags.AddError(summary, renderAPIError(operation, object, err))
+	diags.AddError(summary, renderDiagnosis(operation, object, d, noteOf(err)))
 }
 
 // reportedIdentityErrors holds the failed credential checks already
@@ -47,3 +46,12 @@ type explainedError struct {
 func (e *explainedError) Error() string { return e.err.Error() + ". " + e.note }
 
 func (e *explainedError) Unwrap() error { return e.err }
+
+// noteOf is err's explainedError note, or "".
+func noteOf(err error) string {
+	var ex *explainedError
+	if errors.As(err, &ex) {
+		return ex.note
+	}
+	return ""
+}

@@ -4,41 +4,25 @@ package provider
 // said once, in the order a user needs them.
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-// renderAPIError is the detail of a failed call: what failed and why, what
-// the service said, the activity or request it concerns, what to do, and
-// where the cause was met.
-func renderAPIError(operation, object string, err error) string {
-	d := client.Diagnose(err)
-	note := ""
-	var ex *explainedError
-	if errors.As(err, &ex) {
-		note = ex.note
-	}
+// renderDiagnosis is the detail of a failed call, diagnosed as d, with the
+// provider's note: what failed and why, what the service said, the note,
+// the activity it concerns, what to do, and where the cause was met.
+func renderDiagnosis(operation, object string, d client.Diagnosis, note string) string {
 	lead := fmt.Sprintf("%s failed: %s.", what(operation, object), cause(d))
 	if d.Identity != nil {
 		// About the provider's configuration, whichever call met it.
 		lead = "The provider's credentials check failed: " + cause(d) + "."
 	}
 	parts := []string{lead, serviceSaid(d), note, identifiers(d), fix(d), where(d, operation)}
-	var b strings.Builder
-	for _, p := range parts {
-		if p == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteString("\n\n")
-		}
-		b.WriteString(p)
-	}
-	return b.String()
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), "\n\n")
 }
 
 func what(operation, object string) string {

@@ -75,7 +75,7 @@ func TestRenderAPIErrorEveryClass(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := renderAPIError(client.OpCreatePolicies.Name, `policy "ux"`, tt.err)
+			got := renderDiagnosis(client.OpCreatePolicies.Name, `policy "ux"`, client.Diagnose(tt.err), noteOf(tt.err))
 			if !strings.HasPrefix(got, tt.lead) && !strings.Contains(strings.SplitN(got, "\n", 2)[0], tt.lead) {
 				t.Errorf("should lead with %q:\n%s", tt.lead, got)
 			}
