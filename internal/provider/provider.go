@@ -191,6 +191,17 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	resp.DataSourceData = data
 }
 
+// logIdentity logs at INFO who the credentials turned out to be, once the
+// check has passed; a failed check is reported by the calls that meet it.
+func logIdentity(ctx context.Context, c *client.Client) {
+	who, err := c.Identity(ctx)
+	if err != nil {
+		return
+	}
+	tflog.Info(ctx, "custody credentials verified", map[string]any{"user_id": who.UserID, "username": who.Username,
+		"organization_id": who.OrganizationID, "organization_name": who.OrganizationName})
+}
+
 func (p *CustodyProvider) Resources(_ context.Context) []func() resource.Resource {
 	return resourceFactories
 }

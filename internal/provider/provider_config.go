@@ -8,7 +8,6 @@ package provider
 // since nothing checks an environment variable before that.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -16,11 +15,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
@@ -40,13 +39,8 @@ type setting struct {
 // every variable is text, and max_retries is read from the block's number
 // and from the variable by the same parseMaxRetries.
 func (m providerModel) settings() []*setting {
-	maxRetries := types.StringNull()
-	switch {
-	case m.MaxRetries.IsUnknown():
-		maxRetries = types.StringUnknown()
-	case !m.MaxRetries.IsNull():
-		maxRetries = types.StringValue(strconv.FormatInt(m.MaxRetries.ValueInt64(), 10))
-	}
+	maxRetries := settingText(m.MaxRetries, func() string { return strconv.FormatInt(m.MaxRetries.ValueInt64(), 10) })
+	skipCheck := settingText(m.SkipCredentialsValidation, func() string { return strconv.FormatBool(m.SkipCredentialsValidation.ValueBool()) })
 	return []*setting{
 		{attr: "base_url", env: "CUSTODY_BASE_URL", value: m.BaseURL, required: true},
 		{attr: "organization_id", env: "CUSTODY_ORGANIZATION_ID", value: m.OrganizationID, required: true},
@@ -54,20 +48,20 @@ func (m providerModel) settings() []*setting {
 		{attr: "api_private_key", env: "CUSTODY_API_PRIVATE_KEY", value: m.APIPrivateKey, required: true},
 		{attr: "max_retries", env: "CUSTODY_MAX_RETRIES", value: maxRetries},
 		{attr: "approval_timeout", env: "CUSTODY_APPROVAL_TIMEOUT", value: m.ApprovalTimeout.StringValue},
-		{attr: "skip_credentials_validation", env: "CUSTODY_SKIP_CREDENTIALS_VALIDATION", value: boolSetting(m.SkipCredentialsValidation)},
+		{attr: "skip_credentials_validation", env: "CUSTODY_SKIP_CREDENTIALS_VALIDATION", value: skipCheck},
 	}
 }
 
-// boolSetting is a bool attribute as setting text: "true", "false", or
-// null or unknown as it is.
-func boolSetting(b types.Bool) types.String {
+// settingText is a non-string attribute as setting text: null or unknown
+// as it is, else text().
+func settingText(v attr.Value, text func() string) types.String {
 	switch {
-	case b.IsUnknown():
+	case v.IsUnknown():
 		return types.StringUnknown()
-	case b.IsNull():
+	case v.IsNull():
 		return types.StringNull()
 	}
-	return types.StringValue(strconv.FormatBool(b.ValueBool()))
+	return types.StringValue(text())
 }
 
 // resolveSettings gives each setting its value from the block, else its
@@ -193,15 +187,4 @@ func settingSource(attr string) string {
 		}
 	}
 	return ""
-}
-
-// logIdentity logs at INFO who the credentials turned out to be, once the
-// check has passed; a failed check is reported by the calls that meet it.
-func logIdentity(ctx context.Context, c *client.Client) {
-	who, err := c.Identity(ctx)
-	if err != nil {
-		return
-	}
-	tflog.Info(ctx, "custody credentials verified", map[string]any{"user_id": who.UserID, "username": who.Username,
-		"organization_id": who.OrganizationID, "organization_name": who.OrganizationName})
 }
