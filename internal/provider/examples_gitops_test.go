@@ -61,9 +61,10 @@ func kitRunBlocks(t *testing.T) string {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no test files in %s/tests (%v)", gitopsKit, err)
 	}
+	runBlock := regexp.MustCompile(`(?m)^run "`)
 	runs := 0
 	for _, f := range files {
-		runs += len(regexp.MustCompile(`(?m)^run "`).FindAll(readKitFile(t, f), -1))
+		runs += len(runBlock.FindAll(mustReadFile(t, f), -1))
 	}
 	return strconv.Itoa(runs)
 }
@@ -73,7 +74,7 @@ func kitRunBlocks(t *testing.T) string {
 // and variable it reads is one the kit's README tells users to set; and
 // the emulator archive it downloads is one the release builds.
 func TestGitOpsKitWorkflow(t *testing.T) {
-	raw := readKitFile(t, filepath.Join(gitopsKit, ".github", "workflows", "custody.yml"))
+	raw := mustReadFile(t, filepath.Join(gitopsKit, ".github", "workflows", "custody.yml"))
 	var wf struct {
 		On   map[string]yaml.Node `yaml:"on"`
 		Jobs map[string]struct {
@@ -113,7 +114,7 @@ func TestGitOpsKitWorkflow(t *testing.T) {
 		}
 	}
 
-	readme := string(readKitFile(t, filepath.Join(gitopsKit, "README.md")))
+	readme := string(mustReadFile(t, filepath.Join(gitopsKit, "README.md")))
 	for _, m := range regexp.MustCompile(`\$\{\{\s*(?:secrets|vars)\.([A-Z0-9_]+)\s*\}\}`).FindAllStringSubmatch(string(raw), -1) {
 		if !strings.Contains(readme, "`"+m[1]+"`") {
 			t.Errorf("custody.yml reads %s, which the kit's README does not tell users to set", m[0])
@@ -126,7 +127,7 @@ func TestGitOpsKitWorkflow(t *testing.T) {
 			NameTemplate string `yaml:"name_template"`
 		} `yaml:"archives"`
 	}
-	if err := yaml.Unmarshal(readKitFile(t, "../../.goreleaser.yml"), &release); err != nil {
+	if err := yaml.Unmarshal(mustReadFile(t, "../../.goreleaser.yml"), &release); err != nil {
 		t.Fatal(err)
 	}
 	archive := ""
@@ -141,7 +142,7 @@ func TestGitOpsKitWorkflow(t *testing.T) {
 	}
 }
 
-func readKitFile(t *testing.T, path string) []byte {
+func mustReadFile(t *testing.T, path string) []byte {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
