@@ -40,7 +40,9 @@ var faultKinds = []string{"429", "503", "500", "drop-after-commit", "500-after-c
 // faultsProviderBlock allows more retries than the default 5: at a 25%
 // fault rate, six failures in a row are rare but not rare enough for ~600
 // requests in every run.
-func (e *accEmulator) faultsProviderBlock() string { return e.providerBlock("max_retries = 10") }
+func (e *accEmulator) faultsProviderBlock(extra ...string) string {
+	return e.providerBlock(append([]string{"max_retries = 10"}, extra...)...)
+}
 
 func faultsPolicies(count int, notes string) string {
 	return fmt.Sprintf(`
@@ -154,7 +156,7 @@ func TestAccFaults_serviceDown(t *testing.T) {
 	const timeout = 15 * time.Second
 	// Without the credentials check, which would fail the plan (as
 	// TestAccProviderCheck_unreachable shows): this is about the creates.
-	config := e.providerBlock("max_retries = 10", "skip_credentials_validation = true") + fmt.Sprintf(`
+	config := e.faultsProviderBlock("skip_credentials_validation = true") + fmt.Sprintf(`
 resource "custody_policy" "p" {
   count  = 3
   name   = "policy ${count.index}"
