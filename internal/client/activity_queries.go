@@ -45,7 +45,20 @@ type PolicyEvaluationRecord struct {
 	CreatedAt         Timestamp          `json:"createdAt"`
 }
 
-// PolicyEvaluation is one policy's outcome (OUTCOME_ALLOW, ...).
+// The outcomes of a policy evaluation (spec section 3): what one policy
+// gives for one request, and what the policy set decides.
+const (
+	OutcomeAllow                  = "OUTCOME_ALLOW"
+	OutcomeDenyExplicit           = "OUTCOME_DENY_EXPLICIT"
+	OutcomeDenyImplicit           = "OUTCOME_DENY_IMPLICIT"
+	OutcomeRequiresConsensus      = "OUTCOME_REQUIRES_CONSENSUS"
+	OutcomeRejected               = "OUTCOME_REJECTED"
+	OutcomeError                  = "OUTCOME_ERROR"
+	OutcomeRequiresAuthenticators = "OUTCOME_REQUIRES_AUTHENTICATORS"
+	OutcomeTimeInactive           = "OUTCOME_TIME_INACTIVE"
+)
+
+// PolicyEvaluation is one policy's outcome (OutcomeAllow, ...).
 type PolicyEvaluation struct {
 	PolicyID string `json:"policyId,omitempty"`
 	Outcome  string `json:"outcome,omitempty"`

@@ -20,11 +20,11 @@ const (
 
 var fields = []Field{FieldCondition, FieldConsensus, FieldTime}
 
-// Activity is what the documentation says of one activity type: its
+// ActivityInfo is what the documentation says of one activity type: its
 // version-free kind, and the resource and action it acts on (each "" where
 // the documentation gives none), and whether only the root quorum governs
 // it.
-type Activity struct {
+type ActivityInfo struct {
 	Type, Kind, Resource, Action string
 	RootQuorumOnly               bool
 }
@@ -38,7 +38,7 @@ type catalogue struct {
 	namespaces map[string]bool             // eth, solana, time...: the first part of a dotted keyword
 	structs    map[string]map[string]*Type // by struct, then field
 	values     map[string][]string         // "Struct.field" → its documented values
-	activities map[string]Activity         // by type
+	activities map[string]ActivityInfo     // by type
 	order      []string                    // activity types in catalogue order
 }
 
@@ -54,7 +54,7 @@ func mustLoadCatalogue(text string) *catalogue {
 
 func loadCatalogue(text string) (*catalogue, error) {
 	c := &catalogue{keywords: map[Field]map[string]*Type{}, namespaces: map[string]bool{}, structs: map[string]map[string]*Type{},
-		values: map[string][]string{}, activities: map[string]Activity{}, keywordOf: map[string]Field{}}
+		values: map[string][]string{}, activities: map[string]ActivityInfo{}, keywordOf: map[string]Field{}}
 	for _, f := range fields {
 		c.keywords[f] = map[string]*Type{}
 	}
@@ -113,7 +113,7 @@ func (c *catalogue) addLine(words []string) error {
 			}
 			return s
 		}
-		c.activities[words[1]] = Activity{Type: words[1], Kind: dash(words[2]), Resource: dash(words[3]), Action: dash(words[4])}
+		c.activities[words[1]] = ActivityInfo{Type: words[1], Kind: dash(words[2]), Resource: dash(words[3]), Action: dash(words[4])}
 		c.order = append(c.order, words[1])
 	case words[0] == "rootquorum" && len(words) == 2:
 		a, ok := c.activities[words[1]]
@@ -175,7 +175,7 @@ func (c *catalogue) verify() error {
 }
 
 // LookupActivity gives what the documentation says of an activity type.
-func LookupActivity(typ string) (Activity, bool) {
+func LookupActivity(typ string) (ActivityInfo, bool) {
 	a, ok := cat.activities[typ]
 	return a, ok
 }

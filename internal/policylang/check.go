@@ -12,7 +12,11 @@ import (
 // are what the service refuses or can never evaluate; warnings are likely
 // mistakes that it may still accept (unknown fields and values: it may know
 // newer ones than its documentation).
-func Check(n Node, f Field) Diagnostics {
+func Check(n Node, f Field) Diagnostics { return check(n, f).diags }
+
+// check runs the checker over n; it holds the findings and the keywords
+// the expression reads.
+func check(n Node, f Field) *checker {
 	c := &checker{field: f, origin: map[Node]string{}, binders: map[string]bool{}}
 	collectBinders(n, c.binders)
 	t := c.check(n)
@@ -20,7 +24,7 @@ func Check(n Node, f Field) Diagnostics {
 		c.errorf(CodeNotBool, n.Span(), "a %s expression must be a bool (true or false), but this one is a %s; "+
 			"compare it with something, e.g. with '==' or '>='", f, t)
 	}
-	return c.diags
+	return c
 }
 
 // Compile parses and checks src for field f. The program is nil when there
@@ -30,13 +34,17 @@ func Compile(src string, f Field) (*Program, Diagnostics) {
 	if err != nil {
 		return nil, Diagnostics{err.(*Diagnostic)} //nolint:forcetypeassert // Parse returns only *Diagnostic
 	}
-	ds := Check(n, f)
-	if ds.HasError() {
-		return nil, ds
+	c := check(n, f)
+	if c.diags.HasError() {
+		return nil, c.diags
 	}
-	p := &Program{root: n, field: f, spans: map[*Call]*cronSpan{}}
+	p := &Program{root: n, field: f, spans: map[*Call]*cronSpan{}, reads: map[string]bool{}}
+	for _, k := range c.used {
+		p.reads[k] = true
+	}
 	walk(n, func(n Node) {
 		if call, ok := n.(*Call); ok && call.Recv == nil && call.Name == "CronSpan" {
+			p.reads["time.now"] = true // CronSpan is about the request's time
 			// The checker has read these literals already.
 			args := [3]string{}
 			for i, a := range call.Args {
@@ -45,7 +53,7 @@ func Compile(src string, f Field) (*Program, Diagnostics) {
 			p.spans[call], _ = parseCronSpan(args[0], args[1], args[2])
 		}
 	})
-	return p, ds
+	return p, c.diags
 }
 
 type checker struct {

@@ -18,10 +18,15 @@ type Program struct {
 	root  Node
 	field Field
 	spans map[*Call]*cronSpan // CronSpan calls, parsed once
+	reads map[string]bool     // the keywords it reads
 }
 
 // Field is the field the program was checked for.
 func (p *Program) Field() Field { return p.field }
+
+// Reads tells whether the program reads keyword ("time.now", "approvers",
+// ...), by name or, for time.now, through CronSpan.
+func (p *Program) Reads(keyword string) bool { return p.reads[keyword] }
 
 // EvalError is an evaluation error: a keyword or field the request does not
 // have, an index out of range, values that cannot be compared. It makes the

@@ -172,3 +172,31 @@ func TestEvalTime(t *testing.T) {
 		t.Errorf("CronSpan without time.now: %v", err)
 	}
 }
+
+// Reads tells which keywords a program reads: the lockout guard and the
+// policy_decision function need to know whether a policy reads time.now,
+// which CronSpan reads without naming it.
+func TestProgramReads(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		f       Field
+		keyword string
+		want    bool
+	}{
+		{"time.now < Timestamp('2030-01-01T00:00:00Z')", FieldTime, "time.now", true},
+		{"CronSpan('0 9 * * 1-5', '8h', 'UTC')", FieldTime, "time.now", true},
+		{"true", FieldTime, "time.now", false},
+		{"approvers.any(u, u.id == 'a')", FieldConsensus, "approvers", true},
+		{"approvers.any(u, u.id == 'a')", FieldConsensus, "credentials", false},
+		{"activity.resource == 'POLICY'", FieldCondition, "activity", true},
+		{"activity.resource == 'POLICY'", FieldCondition, "private_key", false},
+	} {
+		p, ds := Compile(tc.src, tc.f)
+		if p == nil {
+			t.Fatalf("%s: %v", tc.src, ds)
+		}
+		if got := p.Reads(tc.keyword); got != tc.want {
+			t.Errorf("%s: Reads(%s) = %v, want %v", tc.src, tc.keyword, got, tc.want)
+		}
+	}
+}
