@@ -98,15 +98,15 @@ func (s *Server) createActivity(who *caller, op string, spec submitSpec, params 
 	return submitAnswer(&rec.Activity), nil
 }
 
-// advance acts on the policies' verdict after a vote: it runs the
+// advance acts on the policies' decision after a vote: it runs the
 // activity, leaves it waiting for more approvals, or fails it as denied.
 func (s *Server) advance(rec *activityRecord, who *caller, ev evaluation) {
 	act := &rec.Activity
-	switch ev.verdict {
-	case verdictConsensus:
+	switch ev.decision.Outcome {
+	case client.OutcomeRequiresConsensus:
 		act.Status, act.CanApprove, act.CanReject = client.StatusConsensusNeeded, true, true
 		return
-	case verdictDeny:
+	case client.OutcomeDenyExplicit, client.OutcomeDenyImplicit:
 		act.Status, act.Failure = client.StatusFailed, ev.failure
 		act.CanApprove, act.CanReject = false, false
 		act.UpdatedAt = client.NewTimestamp(s.now())

@@ -90,7 +90,7 @@ func (s *Server) awaitsConsensus(activityID string) bool {
 		return false
 	}
 	return slices.ContainsFunc(evals[len(evals)-1].PolicyEvaluations, func(e client.PolicyEvaluation) bool {
-		return e.Outcome == outcomeRequiresConsensus
+		return e.Outcome == client.OutcomeRequiresConsensus
 	})
 }
 

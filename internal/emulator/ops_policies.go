@@ -7,6 +7,7 @@ import (
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
 var policyEffects = []string{client.EffectAllow, client.EffectDeny}
@@ -139,7 +140,7 @@ func parseExpressions(exprs ...namedExpression) *client.Status {
 		if e.expr == "" {
 			continue
 		}
-		if _, d := compile(e.field, e.expr); d != nil {
+		if _, d := policyset.Compile(e.field, e.expr); d != nil {
 			return failure(client.CodeInvalidArgument, "%s is not a valid %s expression: line %d, column %d: %s",
 				e.name, e.field, d.Span.Start.Line, d.Span.Start.Col, d.Message)
 		}

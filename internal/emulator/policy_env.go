@@ -2,11 +2,9 @@ package emulator
 
 import (
 	"encoding/json"
-	"regexp"
-	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
-	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
 // What a policy sees of a request, built from the activity and the
@@ -28,8 +26,9 @@ var exposedParams = map[string]map[string]string{
 // the private_key keyword.
 var signingOps = map[string]bool{"sign_raw_payload": true, "sign_transaction": true}
 
-// requestEnv is the condition's view of rec at the service's time now.
-func (s *Server) requestEnv(rec *activityRecord) policylang.Env {
+// request is rec as the policies see it at the service's time now, with
+// the approvals cast so far.
+func (s *Server) request(rec *activityRecord) policyset.Request {
 	var wire map[string]any
 	_ = json.Unmarshal(rec.Params, &wire) // checked at submit
 	params := map[string]any{}
@@ -38,28 +37,25 @@ func (s *Server) requestEnv(rec *activityRecord) policylang.Env {
 			params[field] = v
 		}
 	}
-	activity := map[string]any{"type": rec.Activity.Type, "params": params}
-	info := describeActivity(rec.Activity.Type)
-	for field, v := range map[string]string{"kind": info.Kind, "resource": info.Resource, "action": info.Action} {
-		if v != "" {
-			activity[field] = v
+	req := policyset.Request{Type: rec.Activity.Type, Params: params, Now: s.now(), Credentials: []policyset.Credential{},
+		RootQuorum: policyset.RootQuorum{Threshold: s.st.RootQuorum}}
+	for _, u := range s.st.Users {
+		if u.Root {
+			req.RootQuorum.UserIDs = append(req.RootQuorum.UserIDs, u.UserID)
 		}
 	}
-	env := policylang.Env{"activity": activity, "time.now": s.now().UTC()}
+	s.addApprovers(&req, rec)
 	if signWith, _ := wire["signWith"].(string); signingOps[rec.Op] {
 		if k := s.signer(signWith); k != nil {
-			env["private_key"] = map[string]any{"id": k.PrivateKeyID, "tags": stringList(k.Tags), "imported": false,
-				"exported": false, "label": k.PrivateKeyName}
+			req.PrivateKey = &policyset.PrivateKey{ID: k.PrivateKeyID, Tags: k.Tags, Label: k.PrivateKeyName}
 		}
 	}
-	return env
+	return req
 }
 
-// approvers is the consensus view of rec's approvals: the approving users
-// and the credentials they approved with. rootApprovals counts the root
-// users among them.
-func (s *Server) approvers(rec *activityRecord) (env policylang.Env, rootApprovals int) {
-	users, creds := []any{}, []any{}
+// addApprovers adds rec's approvals to req: the approving users, in the
+// order they voted, and the credentials they approved with.
+func (s *Server) addApprovers(req *policyset.Request, rec *activityRecord) {
 	for _, v := range rec.Activity.Votes {
 		if v.Selection != client.VoteApproved {
 			continue
@@ -68,61 +64,14 @@ func (s *Server) approvers(rec *activityRecord) (env policylang.Env, rootApprova
 		if u == nil {
 			continue // a user deleted since; the emulator deletes none
 		}
-		if u.Root {
-			rootApprovals++
-		}
 		// The emulator's users have no alias: it reads as "".
-		users = append(users, map[string]any{"id": u.UserID, "tags": stringList(u.Tags), "email": u.Email, "alias": ""})
-		cred := map[string]any{"id": "", "user_id": u.UserID, "type": "CREDENTIAL_TYPE_API_KEY_P256", "credential_id": "", "public_key": v.PublicKey}
+		req.Approvers = append(req.Approvers, policyset.User{ID: u.UserID, Tags: u.Tags, Email: u.Email})
+		cred := policyset.Credential{UserID: u.UserID, Type: "CREDENTIAL_TYPE_API_KEY_P256", PublicKey: v.PublicKey}
 		for _, k := range u.APIKeys {
 			if k.PublicKey == v.PublicKey {
-				cred["id"] = k.APIKeyID
+				cred.ID = k.APIKeyID
 			}
 		}
-		creds = append(creds, cred)
+		req.Credentials = append(req.Credentials, cred)
 	}
-	return policylang.Env{"approvers": users, "credentials": creds}, rootApprovals
-}
-
-func stringList(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
-var versionSuffix = regexp.MustCompile(`_V[0-9]+$`)
-
-// describeActivity is what the documentation says of typ. Where it says
-// nothing (ACTIVITY_TYPE_SET_IP_ALLOWLIST, say), the emulator derives the
-// kind, resource and action from the name, as the documented ones are
-// formed: ACTIVITY_TYPE_<VERB>_<OBJECT>[_V<n>], kind <VERB>_<OBJECT>. The
-// resource is then the object in the singular (a rename, ..._NAME, acts on
-// the object named), and SET reads as UPDATE and REMOVE as DELETE.
-// Activities governed by the root quorum only have no kind.
-func describeActivity(typ string) policylang.Activity {
-	info, _ := policylang.LookupActivity(typ)
-	name := versionSuffix.ReplaceAllString(strings.TrimPrefix(typ, client.ActivityTypePrefix), "")
-	if info.Kind == "" && !info.RootQuorumOnly {
-		info.Kind = name
-	}
-	if info.Resource != "" {
-		return info
-	}
-	verb, object, _ := strings.Cut(name, "_")
-	switch {
-	case strings.HasSuffix(object, "_NAME"):
-		object = strings.TrimSuffix(object, "_NAME")
-	case strings.HasSuffix(object, "IES"):
-		object = strings.TrimSuffix(object, "IES") + "Y"
-	case strings.HasSuffix(object, "S") && !strings.HasSuffix(object, "SS"):
-		object = strings.TrimSuffix(object, "S")
-	}
-	info.Resource = object
-	info.Action = map[string]string{"SET": "UPDATE", "REMOVE": "DELETE"}[verb]
-	if info.Action == "" {
-		info.Action = verb
-	}
-	return info
 }

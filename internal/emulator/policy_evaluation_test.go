@@ -109,7 +109,7 @@ func TestPolicyDecisionOrder(t *testing.T) {
 	if err != nil || ok.Activity.Status != client.StatusCompleted || ok.Result.PrivateKeyTagID == "" {
 		t.Fatalf("bob: %+v %v", ok, err)
 	}
-	want := map[string]string{"treasury creates tags": outcomeAllow, "only in 1999": outcomeTimeInactive, "reads eth.tx": outcomeError}
+	want := map[string]string{"treasury creates tags": client.OutcomeAllow, "only in 1999": client.OutcomeTimeInactive, "reads eth.tx": client.OutcomeError}
 	if got := w.outcomes(t, ok.Activity.ID); len(got) != 1 || !mapsEqual(got[0], want) {
 		t.Fatalf("bob's outcomes %v, want %v", got, want)
 	}
@@ -120,8 +120,8 @@ func TestPolicyDecisionOrder(t *testing.T) {
 	if !strings.Contains(err.Error(), `"interns never"`) {
 		t.Fatalf("the denial does not name the policy: %v", err)
 	}
-	want = map[string]string{"treasury creates tags": outcomeRequiresConsensus, "interns never": outcomeDenyExplicit,
-		"only in 1999": outcomeTimeInactive, "reads eth.tx": outcomeError}
+	want = map[string]string{"treasury creates tags": client.OutcomeRequiresConsensus, "interns never": client.OutcomeDenyExplicit,
+		"only in 1999": client.OutcomeTimeInactive, "reads eth.tx": client.OutcomeError}
 	if got := w.outcomes(t, id); len(got) != 1 || !mapsEqual(got[0], want) {
 		t.Fatalf("dave's outcomes %v, want %v", got, want)
 	}
@@ -184,7 +184,7 @@ func TestPolicyConsensusNeededThenCompleted(t *testing.T) {
 		t.Fatalf("result %s: %v", done.Result["createPrivateKeyTagResult"], err)
 	}
 	got := w.outcomes(t, ar.ActivityID)
-	wantOutcomes := []string{outcomeRequiresConsensus, outcomeRequiresConsensus, outcomeAllow}
+	wantOutcomes := []string{client.OutcomeRequiresConsensus, client.OutcomeRequiresConsensus, client.OutcomeAllow}
 	if len(got) != 3 {
 		t.Fatalf("outcomes %v, want one per vote", got)
 	}
@@ -252,27 +252,4 @@ func TestPolicyConditionsSeeTheRequest(t *testing.T) {
 		t.Fatalf("allowed signature: %v", err)
 	}
 	denied(t, sign("HASH_FUNCTION_SHA256"), "implicitly denied")
-}
-
-func TestDescribeActivity(t *testing.T) {
-	for _, tc := range []struct{ typ, kind, resource, action string }{
-		// Documented (reference §8.3, §8.4).
-		{"ACTIVITY_TYPE_CREATE_POLICIES", "CREATE_POLICIES", "POLICY", "CREATE"},
-		{"ACTIVITY_TYPE_UPDATE_POLICY_V2", "UPDATE_POLICY", "POLICY", "UPDATE"},
-		{"ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS", "DELETE_PRIVATE_KEY_TAGS", "PRIVATE_KEY", "DELETE"},
-		{"ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2", "CREATE_OAUTH_PROVIDERS", "CREDENTIAL", "CREATE"},
-		{"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", "SIGN_RAW_PAYLOAD", "PRIVATE_KEY", "SIGN"},
-		{"ACTIVITY_TYPE_INIT_OTP_V3", "INIT_OTP", "OTP", "CREATE"},
-		// Undocumented: derived from the name.
-		{"ACTIVITY_TYPE_SET_IP_ALLOWLIST", "SET_IP_ALLOWLIST", "IP_ALLOWLIST", "UPDATE"},
-		{"ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST", "REMOVE_IP_ALLOWLIST", "IP_ALLOWLIST", "DELETE"},
-		{"ACTIVITY_TYPE_RECOVER_USER", "RECOVER_USER", "USER", "RECOVER"},
-		// Governed by the root quorum only: no kind.
-		{"ACTIVITY_TYPE_UPDATE_ORGANIZATION_NAME", "", "ORGANIZATION", "UPDATE"},
-	} {
-		got := describeActivity(tc.typ)
-		if got.Kind != tc.kind || got.Resource != tc.resource || got.Action != tc.action {
-			t.Errorf("%s: %+v, want kind %s resource %s action %s", tc.typ, got, tc.kind, tc.resource, tc.action)
-		}
-	}
 }

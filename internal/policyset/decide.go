@@ -1,0 +1,156 @@
+package policyset
+
+import (
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
+)
+
+// OutcomeNotApplicable is the outcome of a policy that does not apply to a
+// request: its condition does not hold, or it is a deny whose consensus
+// does not hold. The service leaves such policies out of its evaluations;
+// the decision lists every policy, so it needs a word for them.
+const OutcomeNotApplicable = "OUTCOME_NOT_APPLICABLE"
+
+// Policy is what a decision reads of one policy. An empty expression is
+// absent, and imposes nothing.
+type Policy struct {
+	ID, Name, Effect           string
+	Condition, Consensus, Time string
+}
+
+// FromClient is the decision's view of a policy the service holds.
+func FromClient(p *client.Policy) Policy {
+	return Policy{ID: p.PolicyID, Name: p.PolicyName, Effect: p.Effect, Condition: p.Condition, Consensus: p.Consensus, Time: p.Time}
+}
+
+// Decision is what a policy set decides for one request.
+type Decision struct {
+	// Outcome is client.OutcomeAllow, OutcomeDenyExplicit,
+	// OutcomeDenyImplicit or OutcomeRequiresConsensus.
+	Outcome string
+	// DecidedBy are the indexes of the policies that decided it: the
+	// denying policies of an explicit deny, the allowing ones of an allow,
+	// the waiting ones of a consensus. None for an implicit deny, and none
+	// when the root quorum decides.
+	DecidedBy []int
+	// ByRootQuorum: the root quorum allowed the activity, or it waits for
+	// the root quorum (a root user approved, nothing else allows it).
+	ByRootQuorum bool
+	// RootQuorumOnly: only the root quorum governs this activity type, so
+	// the policies had no say.
+	RootQuorumOnly bool
+	// Policies holds each policy's outcome, in the order given.
+	Policies []Result
+}
+
+// Result is one policy's outcome for the request.
+type Result struct {
+	// Outcome is client.OutcomeAllow, OutcomeDenyExplicit,
+	// OutcomeRequiresConsensus, OutcomeTimeInactive, OutcomeError or
+	// OutcomeNotApplicable.
+	Outcome string
+	// Err is why the outcome is an error: a *policylang.EvalError, or a
+	// *policylang.Diagnostic for an expression the language refuses.
+	Err error
+}
+
+// Decide evaluates every policy against the request and decides it in the
+// documented order (see the package documentation).
+func Decide(policies []Policy, req Request) Decision {
+	env := req.env()
+	d := Decision{Policies: make([]Result, len(policies))}
+	var denying, allowing, waiting []int
+	// An expression's value depends only on its text and the request:
+	// policies that share one are evaluated once.
+	memo := map[exprKey]exprResult{}
+	for i, p := range policies {
+		r := outcomeOf(p, env, memo)
+		d.Policies[i] = r
+		switch r.Outcome {
+		case client.OutcomeDenyExplicit:
+			denying = append(denying, i)
+		case client.OutcomeAllow:
+			allowing = append(allowing, i)
+		case client.OutcomeRequiresConsensus:
+			waiting = append(waiting, i)
+		}
+	}
+	info, _ := policylang.LookupActivity(req.Type)
+	d.RootQuorumOnly = info.RootQuorumOnly
+	switch {
+	case req.quorumReached():
+		d.Outcome, d.ByRootQuorum = client.OutcomeAllow, true
+	case info.RootQuorumOnly:
+		d.implicitDeny(req)
+	case len(denying) > 0:
+		d.Outcome, d.DecidedBy = client.OutcomeDenyExplicit, denying
+	case len(allowing) > 0:
+		d.Outcome, d.DecidedBy = client.OutcomeAllow, allowing
+	case len(waiting) > 0:
+		d.Outcome, d.DecidedBy = client.OutcomeRequiresConsensus, waiting
+	default:
+		d.implicitDeny(req)
+	}
+	return d
+}
+
+// implicitDeny: nothing allows the activity. While a root user has
+// approved it, it waits, since the root quorum may still allow it.
+func (d *Decision) implicitDeny(req Request) {
+	if req.rootApprovals() > 0 {
+		d.Outcome, d.ByRootQuorum = client.OutcomeRequiresConsensus, true
+		return
+	}
+	d.Outcome = client.OutcomeDenyImplicit
+}
+
+// outcomeOf evaluates a policy's condition, consensus and time. All three
+// are evaluated whatever the others give, and an error in any makes the
+// outcome an error, which neither allows nor denies.
+func outcomeOf(p Policy, env policylang.Env, memo map[exprKey]exprResult) Result {
+	cond := evalCached(policylang.FieldCondition, p.Condition, env, memo)
+	cons := evalCached(policylang.FieldConsensus, p.Consensus, env, memo)
+	active := evalCached(policylang.FieldTime, p.Time, env, memo)
+	for _, r := range []exprResult{cond, cons, active} {
+		if r.err != nil {
+			return Result{Outcome: client.OutcomeError, Err: r.err}
+		}
+	}
+	switch {
+	case !cond.holds:
+		return Result{Outcome: OutcomeNotApplicable}
+	case !active.holds:
+		return Result{Outcome: client.OutcomeTimeInactive} // out of its time: not considered, not a deny
+	case p.Effect == client.EffectDeny && cons.holds:
+		return Result{Outcome: client.OutcomeDenyExplicit}
+	case p.Effect == client.EffectDeny:
+		return Result{Outcome: OutcomeNotApplicable} // a deny whose consensus does not hold does not apply
+	case cons.holds:
+		return Result{Outcome: client.OutcomeAllow}
+	}
+	return Result{Outcome: client.OutcomeRequiresConsensus}
+}
+
+type exprResult struct {
+	holds bool
+	err   error
+}
+
+// evalCached evaluates one expression; an absent (empty) one holds.
+func evalCached(f policylang.Field, expr string, env policylang.Env, memo map[exprKey]exprResult) exprResult {
+	if expr == "" {
+		return exprResult{holds: true}
+	}
+	key := exprKey{f, expr}
+	if r, ok := memo[key]; ok {
+		return r
+	}
+	var r exprResult
+	if prog, d := Compile(f, expr); d != nil {
+		r.err = d
+	} else {
+		r.holds, r.err = prog.Eval(env)
+	}
+	memo[key] = r
+	return r
+}

@@ -1,0 +1,157 @@
+package policyset
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
+)
+
+// Request is one activity as the policies see it.
+type Request struct {
+	// Type is the activity type, an ACTIVITY_TYPE_*.
+	Type string
+	// Approvers are the users who approved so far, the requester first.
+	Approvers []User
+	// Credentials are the credentials they approved with. Nil leaves the
+	// credentials keyword out of the request: reading it is then an
+	// evaluation error.
+	Credentials []Credential
+	// Params are the activity.params fields the activity exposes, named
+	// as the language names them (hash_function, encoding, ...).
+	Params map[string]any
+	// PrivateKey is the key a signing activity signs with; nil for none,
+	// which leaves the private_key keyword out.
+	PrivateKey *PrivateKey
+	// Now is the service's time for the request; the zero time leaves
+	// time.now out, so a policy that reads it gets an evaluation error.
+	Now time.Time
+	// RootQuorum is the organization's root quorum; the zero value is
+	// none, which never allows.
+	RootQuorum RootQuorum
+}
+
+// User is an approver as a consensus expression sees it.
+type User struct {
+	ID, Email, Alias string
+	Tags             []string
+}
+
+// Credential is a credential an approver approved with.
+type Credential struct {
+	ID, UserID, Type, CredentialID, PublicKey string
+}
+
+// PrivateKey is the key a signing activity signs with.
+type PrivateKey struct {
+	ID, Label          string
+	Tags               []string
+	Imported, Exported bool
+}
+
+// RootQuorum is who the root users are and how many of them must approve.
+type RootQuorum struct {
+	UserIDs   []string
+	Threshold int
+}
+
+// rootApprovals counts the approvers who are root users.
+func (r Request) rootApprovals() int {
+	n := 0
+	for _, a := range r.Approvers {
+		for _, id := range r.RootQuorum.UserIDs {
+			if a.ID == id {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// quorumReached tells whether the root users among the approvers are
+// enough to allow the activity on their own.
+func (r Request) quorumReached() bool {
+	return r.RootQuorum.Threshold > 0 && r.rootApprovals() >= r.RootQuorum.Threshold
+}
+
+// env is the request as the language's keywords: what an expression reads.
+func (r Request) env() policylang.Env {
+	info := DescribeActivity(r.Type)
+	params := r.Params
+	if params == nil {
+		params = map[string]any{}
+	}
+	activity := map[string]any{"type": r.Type, "params": params}
+	for field, v := range map[string]string{"kind": info.Kind, "resource": info.Resource, "action": info.Action} {
+		if v != "" {
+			activity[field] = v
+		}
+	}
+	users := make([]any, len(r.Approvers))
+	for i, u := range r.Approvers {
+		users[i] = map[string]any{"id": u.ID, "tags": stringList(u.Tags), "email": u.Email, "alias": u.Alias}
+	}
+	env := policylang.Env{"activity": activity, "approvers": users}
+	if r.Credentials != nil {
+		creds := make([]any, len(r.Credentials))
+		for i, c := range r.Credentials {
+			creds[i] = map[string]any{"id": c.ID, "user_id": c.UserID, "type": c.Type, "credential_id": c.CredentialID,
+				"public_key": c.PublicKey}
+		}
+		env["credentials"] = creds
+	}
+	if k := r.PrivateKey; k != nil {
+		env["private_key"] = map[string]any{"id": k.ID, "tags": stringList(k.Tags), "imported": k.Imported,
+			"exported": k.Exported, "label": k.Label}
+	}
+	if !r.Now.IsZero() {
+		env["time.now"] = r.Now.UTC()
+	}
+	return env
+}
+
+func stringList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+var versionSuffix = regexp.MustCompile(`_V[0-9]+$`)
+
+// DescribeActivity is what the documentation says of typ. Where it says
+// nothing (ACTIVITY_TYPE_SET_IP_ALLOWLIST, say), the kind, resource and
+// action are derived from the name, as the documented ones are formed:
+// ACTIVITY_TYPE_<VERB>_<OBJECT>[_V<n>], kind <VERB>_<OBJECT>. The resource
+// is then the object in the singular (a rename, ..._NAME, acts on the
+// object named), and SET reads as UPDATE and REMOVE as DELETE. Activities
+// governed by the root quorum only have no kind.
+func DescribeActivity(typ string) policylang.ActivityInfo {
+	info, _ := policylang.LookupActivity(typ)
+	name := versionSuffix.ReplaceAllString(strings.TrimPrefix(typ, client.ActivityTypePrefix), "")
+	if info.Kind == "" && !info.RootQuorumOnly {
+		info.Kind = name
+	}
+	if info.Resource != "" {
+		return info
+	}
+	verb, object, _ := strings.Cut(name, "_")
+	switch {
+	case strings.HasSuffix(object, "_NAME"):
+		object = strings.TrimSuffix(object, "_NAME")
+	case strings.HasSuffix(object, "IES"):
+		object = strings.TrimSuffix(object, "IES") + "Y"
+	case strings.HasSuffix(object, "S") && !strings.HasSuffix(object, "SS"):
+		object = strings.TrimSuffix(object, "S")
+	}
+	info.Resource = object
+	info.Action = map[string]string{"SET": "UPDATE", "REMOVE": "DELETE"}[verb]
+	if info.Action == "" {
+		info.Action = verb
+	}
+	return info
+}
