@@ -50,8 +50,10 @@ type Result struct {
 	// OutcomeNotApplicable.
 	Outcome string
 	// Err is why the outcome is an error: a *policylang.EvalError, or a
-	// *policylang.Diagnostic for an expression the language refuses.
-	Err error
+	// *policylang.Diagnostic for an expression the language refuses; Field
+	// is the field whose expression gave it.
+	Err   error
+	Field policylang.Field
 }
 
 // Decide evaluates every policy against the request and decides it in the
@@ -113,7 +115,7 @@ func outcomeOf(p Policy, env policylang.Env, memo map[exprKey]exprResult) Result
 	active := evalCached(policylang.FieldTime, p.Time, env, memo)
 	for _, r := range []exprResult{cond, cons, active} {
 		if r.err != nil {
-			return Result{Outcome: client.OutcomeError, Err: r.err}
+			return Result{Outcome: client.OutcomeError, Err: r.err, Field: r.field}
 		}
 	}
 	switch {
@@ -134,6 +136,7 @@ func outcomeOf(p Policy, env policylang.Env, memo map[exprKey]exprResult) Result
 type exprResult struct {
 	holds bool
 	err   error
+	field policylang.Field
 }
 
 // evalCached evaluates one expression; an absent (empty) one holds.
@@ -145,7 +148,7 @@ func evalCached(f policylang.Field, expr string, env policylang.Env, memo map[ex
 	if r, ok := memo[key]; ok {
 		return r
 	}
-	var r exprResult
+	r := exprResult{field: f}
 	if prog, d := Compile(f, expr); d != nil {
 		r.err = d
 	} else {

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -20,7 +21,7 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-var _ provider.Provider = &CustodyProvider{}
+var _ provider.ProviderWithFunctions = &CustodyProvider{}
 
 // DefaultApprovalTimeout bounds how long a create, update or delete waits
 // for an activity that needs consensus, unless the resource's timeouts say
@@ -208,6 +209,12 @@ func (p *CustodyProvider) Resources(_ context.Context) []func() resource.Resourc
 
 func (p *CustodyProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return dataSourceFactories
+}
+
+// Functions lists the provider-defined functions (Terraform >= 1.8). They
+// are pure: Terraform calls them without configuring the provider.
+func (p *CustodyProvider) Functions(_ context.Context) []func() function.Function {
+	return []func() function.Function{NewPolicyDecisionFunction}
 }
 
 // dataSourceFactories lists every data source the provider serves.

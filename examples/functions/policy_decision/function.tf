@@ -1,0 +1,57 @@
+# The controls under review: signing needs two approvers, and keys tagged
+# cold-storage never sign.
+resource "custody_private_key_tag" "cold_storage" {
+  name            = "cold-storage"
+  private_key_ids = []
+}
+
+resource "custody_policy" "controls" {
+  for_each = {
+    "Signing needs two approvers" = {
+      effect    = "EFFECT_ALLOW"
+      condition = "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN'"
+      consensus = "approvers.count() >= 2"
+    }
+    "Cold storage is frozen" = {
+      effect    = "EFFECT_DENY"
+      condition = "activity.action == 'SIGN' && private_key.tags.contains('${custody_private_key_tag.cold_storage.id}')"
+      consensus = null
+    }
+  }
+  name      = each.key
+  effect    = each.value.effect
+  condition = each.value.condition
+  consensus = each.value.consensus
+}
+
+# What do these policies decide when one person asks to sign with a key
+# tagged cold-storage? The function answers offline, at plan time, with the
+# engine the service's emulator uses: no request leaves Terraform.
+locals {
+  request = {
+    type      = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"
+    approvers = [{ id = "alice-user-id", tags = ["treasury-tag-id"] }]
+    params    = { encoding = "PAYLOAD_ENCODING_HEXADECIMAL", hash_function = "HASH_FUNCTION_NO_OP" }
+    private_key = {
+      id    = "key-id"
+      tags  = [custody_private_key_tag.cold_storage.id]
+      label = "vault"
+    }
+    # Needed only when a policy reads time.now (CronSpan, Timestamp).
+    time = plantimestamp()
+  }
+}
+
+output "cold_storage_signing" {
+  # values() of a for_each resource, data.custody_policies.x.policies and
+  # hand-written objects with an effect all serve as the policies argument.
+  value = provider::custody::policy_decision(values(custody_policy.controls), local.request)
+}
+
+# A reviewer's question, as a check that runs at every plan and apply.
+check "cold_storage_stays_frozen" {
+  assert {
+    condition     = provider::custody::policy_decision(values(custody_policy.controls), local.request).outcome == "OUTCOME_DENY_EXPLICIT"
+    error_message = "Signing with a cold-storage key must be denied, whoever approves."
+  }
+}

@@ -1,0 +1,294 @@
+package provider
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// How policy_decision reads its arguments into the engine's policies and
+// request. The policies argument is lenient (every attribute but the five
+// it reads is ignored, so resources and data sources pass as they are);
+// the request is strict (a misspelt attribute is an error, since each one
+// changes the decision).
+
+// decisionPolicy is one policy read from the policies argument, with the
+// name it goes by in the result.
+type decisionPolicy struct {
+	policy policyset.Policy
+	named  bool // the policy has a name; else it goes by its position
+}
+
+// readDecisionPolicies reads the policies argument: a list of objects, each with
+// an effect and optional name, condition, consensus and time. Every
+// expression is checked as `terraform plan` checks a custody_policy.
+func readDecisionPolicies(arg argValue) ([]decisionPolicy, *function.FuncError) {
+	elems, ferr := arg.elems()
+	if ferr != nil {
+		return nil, ferr
+	}
+	out := make([]decisionPolicy, 0, len(elems))
+	for _, e := range elems {
+		if e.known() && e.v.IsNull() {
+			return nil, e.errorf("is null: each policy is an object with at least an effect")
+		}
+		attrs, ferr := e.attrs()
+		if ferr != nil {
+			return nil, ferr
+		}
+		var p policyset.Policy
+		for _, f := range []struct {
+			name string
+			into *string
+		}{{"name", &p.Name}, {"condition", &p.Condition}, {"consensus", &p.Consensus}, {"time", &p.Time}} {
+			if *f.into, ferr = e.member(attrs, f.name).str(); ferr != nil {
+				return nil, ferr
+			}
+		}
+		effect := e.member(attrs, "effect")
+		if p.Effect, ferr = effect.required(); ferr != nil {
+			return nil, ferr
+		}
+		if effect.known() && p.Effect != client.EffectAllow && p.Effect != client.EffectDeny {
+			return nil, effect.errorf("must be %s or %s, not %q", client.EffectAllow, client.EffectDeny, p.Effect)
+		}
+		dp := decisionPolicy{policy: p, named: p.Name != ""}
+		if !dp.named {
+			dp.policy.Name = e.path
+		}
+		if ferr := checkExpressions(e, dp); ferr != nil {
+			return nil, ferr
+		}
+		out = append(out, dp)
+	}
+	return out, nil
+}
+
+// checkExpressions refuses an expression the service would refuse, worded
+// as the plan-time check of custody_policy words it.
+func checkExpressions(e argValue, dp decisionPolicy) *function.FuncError {
+	for _, x := range dp.expressions() {
+		if _, d := policyset.Compile(x.field, x.src); d != nil {
+			// The message comes last: Terraform ends the text with a period.
+			_, carets, _ := strings.Cut(d.Format(x.src), "\n\n")
+			return e.errorf("%s: invalid policy %s expression at line %d, column %d:\n\n%s\n\n%s", dp.describe(), x.field,
+				d.Span.Start.Line, d.Span.Start.Col, carets, d.Message)
+		}
+	}
+	return nil
+}
+
+type fieldExpression struct {
+	field policylang.Field
+	src   string
+}
+
+// expressions are the policy's non-empty expressions.
+func (dp decisionPolicy) expressions() []fieldExpression {
+	var out []fieldExpression
+	for _, x := range []fieldExpression{{policylang.FieldCondition, dp.policy.Condition}, {policylang.FieldConsensus, dp.policy.Consensus},
+		{policylang.FieldTime, dp.policy.Time}} {
+		if x.src != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// readsTime tells whether an expression of the policy reads time.now.
+func (dp decisionPolicy) readsTime() (policylang.Field, bool) {
+	for _, x := range dp.expressions() {
+		if prog, _ := policyset.Compile(x.field, x.src); prog != nil && prog.Reads("time.now") {
+			return x.field, true
+		}
+	}
+	return "", false
+}
+
+// describe names the policy for a message.
+func (dp decisionPolicy) describe() string {
+	if dp.named {
+		return fmt.Sprintf("policy %q", dp.policy.Name)
+	}
+	return "this policy"
+}
+
+// requestAttributes are the attributes of the request argument.
+var requestAttributes = []string{"type", "approvers", "params", "private_key", "time", "root_quorum"}
+
+// readDecisionRequest reads the request argument.
+func readDecisionRequest(arg argValue) (policyset.Request, *function.FuncError) {
+	var req policyset.Request
+	if arg.known() && arg.v.IsNull() {
+		return req, arg.errorf("is required")
+	}
+	attrs, ferr := arg.attrs(requestAttributes...)
+	if ferr != nil {
+		return req, ferr
+	}
+	typ := arg.member(attrs, "type")
+	if req.Type, ferr = typ.required(); ferr != nil {
+		return req, ferr
+	}
+	if _, ok := policylang.LookupActivity(req.Type); typ.known() && !ok {
+		if closest := policylang.ClosestActivityType(req.Type); closest != "" {
+			return req, typ.errorf("%q is not an activity type of the service; the closest is %s", req.Type, closest)
+		}
+		return req, typ.errorf("%q is not an activity type of the service (ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2, say)", req.Type)
+	}
+	if req.Approvers, ferr = readApprovers(arg.member(attrs, "approvers")); ferr != nil {
+		return req, ferr
+	}
+	if req.Params, ferr = readParams(arg.member(attrs, "params")); ferr != nil {
+		return req, ferr
+	}
+	if req.PrivateKey, ferr = readPrivateKey(arg.member(attrs, "private_key")); ferr != nil {
+		return req, ferr
+	}
+	if req.Now, ferr = readTime(arg.member(attrs, "time")); ferr != nil {
+		return req, ferr
+	}
+	req.RootQuorum, ferr = readRootQuorum(arg.member(attrs, "root_quorum"))
+	return req, ferr
+}
+
+// readApprovers reads the approvers, the requester first: at least one.
+func readApprovers(v argValue) ([]policyset.User, *function.FuncError) {
+	if v.known() && v.v.IsNull() {
+		return nil, v.errorf("is required: the users who approved so far, the requester first")
+	}
+	elems, ferr := v.elems()
+	if ferr != nil {
+		return nil, ferr
+	}
+	if v.known() && len(elems) == 0 {
+		return nil, v.errorf("must hold at least the requester")
+	}
+	out := make([]policyset.User, len(elems))
+	for i, e := range elems {
+		attrs, ferr := e.attrs("id", "tags", "email", "alias")
+		if ferr != nil {
+			return nil, ferr
+		}
+		u := &out[i]
+		if u.ID, ferr = e.member(attrs, "id").required(); ferr != nil {
+			return nil, ferr
+		}
+		if u.Tags, ferr = e.member(attrs, "tags").strings(); ferr != nil {
+			return nil, ferr
+		}
+		if u.Email, ferr = e.member(attrs, "email").str(); ferr != nil {
+			return nil, ferr
+		}
+		if u.Alias, ferr = e.member(attrs, "alias").str(); ferr != nil {
+			return nil, ferr
+		}
+	}
+	return out, nil
+}
+
+// readParams reads activity.params, named as the language names them.
+func readParams(v argValue) (map[string]any, *function.FuncError) {
+	attrs, ferr := v.attrs()
+	if ferr != nil {
+		return nil, ferr
+	}
+	out := make(map[string]any, len(attrs))
+	for name, a := range attrs {
+		if a.known() && a.v.IsNull() {
+			continue // left out: reading it is an evaluation error, as for a param the request lacks
+		}
+		x, ferr := a.languageValue()
+		if ferr != nil {
+			return nil, ferr
+		}
+		out[name] = x
+	}
+	return out, nil
+}
+
+// readPrivateKey reads the key a signing request signs with.
+func readPrivateKey(v argValue) (*policyset.PrivateKey, *function.FuncError) {
+	if v.absent() {
+		return nil, nil
+	}
+	attrs, ferr := v.attrs("id", "tags", "label", "imported", "exported")
+	if ferr != nil {
+		return nil, ferr
+	}
+	k := &policyset.PrivateKey{}
+	if k.ID, ferr = v.member(attrs, "id").str(); ferr != nil {
+		return nil, ferr
+	}
+	if k.Label, ferr = v.member(attrs, "label").str(); ferr != nil {
+		return nil, ferr
+	}
+	if k.Tags, ferr = v.member(attrs, "tags").strings(); ferr != nil {
+		return nil, ferr
+	}
+	for name, into := range map[string]*bool{"imported": &k.Imported, "exported": &k.Exported} {
+		b := v.member(attrs, name)
+		if b.absent() {
+			continue
+		}
+		x, ferr := b.languageValue()
+		if ferr != nil {
+			return nil, ferr
+		}
+		flag, ok := x.(bool)
+		if !ok {
+			return nil, b.errorf("must be a bool, not %s", b.kind())
+		}
+		*into = flag
+	}
+	return k, nil
+}
+
+// readTime reads the request's time, RFC 3339.
+func readTime(v argValue) (time.Time, *function.FuncError) {
+	s, ferr := v.str()
+	if ferr != nil || s == "" {
+		return time.Time{}, ferr
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, v.errorf("%q is not an RFC 3339 time such as \"2026-01-02T15:04:05Z\" (plantimestamp() gives one)", s)
+	}
+	return t, nil
+}
+
+// readRootQuorum reads the root quorum: its users and threshold.
+func readRootQuorum(v argValue) (policyset.RootQuorum, *function.FuncError) {
+	var q policyset.RootQuorum
+	attrs, ferr := v.attrs("user_ids", "threshold")
+	if ferr != nil || attrs == nil {
+		return q, ferr
+	}
+	if q.UserIDs, ferr = v.member(attrs, "user_ids").strings(); ferr != nil {
+		return q, ferr
+	}
+	th := v.member(attrs, "threshold")
+	if th.absent() {
+		if th.known() {
+			return q, th.errorf("is required: how many root users must approve")
+		}
+		return q, nil
+	}
+	x, ferr := th.languageValue()
+	if ferr != nil {
+		return q, ferr
+	}
+	n, ok := x.(*big.Int)
+	if !ok || !n.IsInt64() || n.Int64() < 1 || n.Int64() > int64(len(q.UserIDs)) {
+		return q, th.errorf("must be a whole number from 1 to the number of user_ids (%d)", len(q.UserIDs))
+	}
+	q.Threshold = int(n.Int64())
+	return q, nil
+}

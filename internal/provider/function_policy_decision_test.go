@@ -1,0 +1,170 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/policysettest"
+)
+
+// TestAccPolicyDecisionFunctionTable runs the shared table of decisions
+// (internal/policyset/testdata/decisions.json) through the function with
+// the real CLI: each case's policies and request go in as the JSON the
+// table holds, decoded by jsondecode, and the result must be the table's.
+// The engine's and the emulator's suites run the same table.
+func TestAccPolicyDecisionFunctionTable(t *testing.T) {
+	cases, err := policysettest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var config strings.Builder
+	var checks []statecheck.StateCheck
+	for i, c := range cases {
+		fmt.Fprintf(&config, "# %s\noutput \"case_%d\" {\n  value = provider::custody::policy_decision(jsondecode(%q), jsondecode(%q))\n}\n\n",
+			c.Name, i, c.RawPolicies, c.RawRequest)
+		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("case_%d", i), wantDecision(c)))
+	}
+	accTest(t, resource.TestCase{Steps: []resource.TestStep{{Config: config.String(), ConfigStateChecks: checks}}})
+}
+
+// wantDecision is the function's result a case of the table wants.
+func wantDecision(c policysettest.Case) knownvalue.Check {
+	decidedBy := make([]knownvalue.Check, len(c.Want.DecidedBy))
+	for i, name := range c.Want.DecidedBy {
+		decidedBy[i] = knownvalue.StringExact(name)
+	}
+	policies := make([]knownvalue.Check, len(c.Want.Policies))
+	for i, p := range c.Want.Policies {
+		var errCheck knownvalue.Check = knownvalue.Null()
+		if p.Error != "" {
+			errCheck = knownvalue.StringRegexp(regexp.MustCompile(regexp.QuoteMeta(p.Error)))
+		}
+		policies[i] = knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"name": knownvalue.StringExact(p.Name), "effect": knownvalue.StringExact(c.Policies[i].Effect),
+			"outcome": knownvalue.StringExact(p.Outcome), "error": errCheck,
+		})
+	}
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"outcome":    knownvalue.StringExact(c.Want.Outcome),
+		"decided_by": knownvalue.ListExact(decidedBy),
+		"policies":   knownvalue.ListExact(policies),
+	})
+}
+
+// decisionOutput is an output named d of the function's result.
+func decisionOutput(policies, request string) string {
+	return fmt.Sprintf("output \"d\" {\n  value = provider::custody::policy_decision(%s, %s)\n}\n", policies, request)
+}
+
+// TestAccPolicyDecisionFunctionErrors: what the function refuses is an
+// error that names the argument's part, the policy and the position, as
+// the plan-time check of custody_policy words it.
+func TestAccPolicyDecisionFunctionErrors(t *testing.T) {
+	tagRequest := `{ type = "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG", approvers = [{ id = "alice" }] }`
+	step := func(policies, request, want string) resource.TestStep {
+		// Terraform wraps long messages: any space may be a line break.
+		return resource.TestStep{Config: decisionOutput(policies, request), ExpectError: regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`))}
+	}
+	accTest(t, resource.TestCase{Steps: []resource.TestStep{
+		step(`[{ name = "dq", effect = "EFFECT_ALLOW", condition = "activity.type == \"x\"" }]`, tagRequest,
+			`policies\[0\]: policy "dq": invalid policy condition expression at line 1, column 18:\s+activity\.type == "x"\s+\^\s+double-quoted strings are not supported`),
+		step(`[{ effect = "EFFECT_ALLOW", consensus = "approvers.count() >= 2 &&" }]`, tagRequest,
+			`policies\[0\]: this policy: invalid policy consensus expression at line 1, column 26:`),
+		step(`[{ name = "p", effect = "EFFECT_MAYBE" }]`, tagRequest, `policies\[0\]\.effect: must be EFFECT_ALLOW or EFFECT_DENY, not\s+"EFFECT_MAYBE"`),
+		step(`[{ name = "p" }]`, tagRequest, `policies\[0\]\.effect: is required`),
+		step(`"everything"`, tagRequest, `policies: must be a list, not a string`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V9", approvers = [{ id = "alice" }] }`,
+			`request\.type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V9" is not an activity type of the service; the closest is ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\.`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approvers = [] }`, `request\.approvers: must hold at least the requester`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approver = [{ id = "alice" }] }`,
+			`request: has no attribute "approver"; it takes type, approvers, params, private_key,\s+time, root_quorum`),
+		step(`[{ name = "office hours", effect = "EFFECT_ALLOW", time = "CronSpan('0 9 * * 1-5', '8h', 'UTC')" }]`, tagRequest,
+			`request\.time is required: policies\[0\] \(policy "office hours"\) reads time\.now in its\s+time expression(.|\n)*plantimestamp\(\)`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approvers = [{ id = "a" }], time = "yesterday" }`,
+			`request\.time: "yesterday" is not an RFC 3339 time`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approvers = [{ id = "a" }], params = { amount = 1.5 } }`,
+			`request\.params\.amount: 1\.5 is not a whole number`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approvers = [{ id = "a" }], root_quorum = { user_ids = ["a"], threshold = 2 } }`,
+			`request\.root_quorum\.threshold: must be a whole number from 1 to the number of\s+user_ids \(1\)`),
+		step(`null`, tagRequest, `Invalid function argument`),
+	}})
+}
+
+// TestAccPolicyDecisionFunctionInPlan decides over custody_policy
+// resources and the custody_policies data source as they are: at plan,
+// before the policies exist (their ids unknown, the decision known), and
+// after the apply. A request whose type is not known yet gives an unknown
+// result.
+func TestAccPolicyDecisionFunctionInPlan(t *testing.T) {
+	e := newAccEmulator(t)
+	config := e.config(`
+resource "custody_policy" "p" {
+  count     = 2
+  name      = ["export", "signing"][count.index]
+  effect    = ["EFFECT_DENY", "EFFECT_ALLOW"][count.index]
+  condition = ["activity.type == 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'", "activity.action == 'SIGN'"][count.index]
+  consensus = [null, "approvers.count() >= 2"][count.index]
+}
+
+resource "terraform_data" "later" {
+  input = "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY"
+}
+
+data "custody_policies" "all" {
+  depends_on = [custody_policy.p]
+}
+
+locals {
+  by_name  = { for p in custody_policy.p : p.name => p }
+  two_sign = { type = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", approvers = [{ id = "a" }, { id = "b" }], private_key = { id = "k" } }
+}
+
+output "resources" {
+  value = provider::custody::policy_decision(values(local.by_name), local.two_sign)
+}
+
+output "for_expression" {
+  value = provider::custody::policy_decision([for p in custody_policy.p : p], { type = "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY", approvers = [{ id = "a" }, { id = "b" }, { id = "c" }] })
+}
+
+output "data_source" {
+  value = provider::custody::policy_decision(data.custody_policies.all.policies, local.two_sign).outcome
+}
+
+output "unknown_type" {
+  value = provider::custody::policy_decision(custody_policy.p, { type = terraform_data.later.output, approvers = [{ id = "a" }] })
+}
+`)
+	signing := knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"outcome": knownvalue.StringExact("OUTCOME_ALLOW"), "decided_by": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("signing")}),
+		"policies": knownvalue.ListExact([]knownvalue.Check{
+			knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("export"), "outcome": knownvalue.StringExact("OUTCOME_NOT_APPLICABLE")}),
+			knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("signing"), "outcome": knownvalue.StringExact("OUTCOME_ALLOW")}),
+		}),
+	})
+	export := knownvalue.ObjectPartial(map[string]knownvalue.Check{
+		"outcome": knownvalue.StringExact("OUTCOME_DENY_EXPLICIT"), "decided_by": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("export")}),
+	})
+	accTest(t, resource.TestCase{Steps: []resource.TestStep{{
+		Config: config,
+		ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+			plancheck.ExpectKnownOutputValue("resources", signing),
+			plancheck.ExpectKnownOutputValue("for_expression", export),
+			plancheck.ExpectUnknownOutputValue("unknown_type"),
+		}},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownOutputValue("resources", signing),
+			statecheck.ExpectKnownOutputValue("for_expression", export),
+			statecheck.ExpectKnownOutputValue("data_source", knownvalue.StringExact("OUTCOME_ALLOW")),
+			statecheck.ExpectKnownOutputValueAtPath("unknown_type", tfjsonpath.New("outcome"), knownvalue.StringExact("OUTCOME_DENY_EXPLICIT")),
+		},
+	}}})
+}
