@@ -65,6 +65,7 @@ var queryTargets = []queryTarget{
 	qt("get_mfa_policies", (*Client).GetMfaPolicies, GetMfaPoliciesRequest{UserID: "u-1"}),
 	qt("get_oauth_providers", (*Client).GetOauthProviders, GetOauthProvidersRequest{UserID: "u-1"}),
 	qt("whoami", (*Client).Whoami, WhoamiRequest{}),
+	qt("get_organization_configs", (*Client).GetOrganizationConfigs, GetOrganizationConfigsRequest{}),
 	qt("get_policy", (*Client).GetPolicy, GetPolicyRequest{PolicyID: "p-1"}),
 	qt("list_policies", (*Client).ListPolicies, ListPoliciesRequest{}),
 	qt("list_private_key_tags", (*Client).ListPrivateKeyTags, ListPrivateKeyTagsRequest{}),

@@ -64,6 +64,7 @@ type Query string
 // as plain strings.
 const (
 	QueryWhoami                   = "whoami"
+	QueryGetOrganizationConfigs   = "get_organization_configs"
 	QueryGetActivity              = "get_activity"
 	QueryListActivities           = "list_activities"
 	QueryGetPolicyEvaluations     = "get_policy_evaluations"
@@ -102,7 +103,7 @@ func Operations() []Operation {
 // Queries lists every query operation.
 func Queries() []Query {
 	return []Query{
-		QueryWhoami, QueryGetActivity, QueryListActivities, QueryGetPolicyEvaluations,
+		QueryWhoami, QueryGetOrganizationConfigs, QueryGetActivity, QueryListActivities, QueryGetPolicyEvaluations,
 		QueryGetPolicy, QueryListPolicies, QueryGetIPAllowlist, QueryGetOauthProviders,
 		QueryListPrivateKeys, QueryListPrivateKeyTags, QueryListWebhookEndpoints,
 		QueryGetMfaPolicy, QueryGetMfaPolicies, QueryListSupportedAssets,

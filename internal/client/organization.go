@@ -14,6 +14,32 @@ type UpdateOrganizationNameResult struct {
 // WhoamiRequest is the body of whoami.
 type WhoamiRequest = OrganizationRequest
 
+// GetOrganizationConfigsRequest is the body of get_organization_configs.
+type GetOrganizationConfigsRequest = OrganizationRequest
+
+// GetOrganizationConfigsResponse holds the organization's configuration.
+type GetOrganizationConfigsResponse struct {
+	Configs OrganizationConfigs `json:"configs"`
+}
+
+// OrganizationConfigs are the organization's root quorum and features.
+type OrganizationConfigs struct {
+	Features []Feature `json:"features"`
+	Quorum   *Quorum   `json:"quorum,omitempty"`
+}
+
+// Feature is an organization feature and its value.
+type Feature struct {
+	Name  string `json:"name,omitempty"`
+	Value string `json:"value,omitempty"`
+}
+
+// Quorum is the root quorum: its users, and how many of them must approve.
+type Quorum struct {
+	Threshold int      `json:"threshold"`
+	UserIDs   []string `json:"userIds"`
+}
+
 // WhoamiResponse says which organization and user the key belongs to.
 type WhoamiResponse struct {
 	OrganizationID   string `json:"organizationId"`

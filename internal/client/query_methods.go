@@ -14,6 +14,11 @@ func (c *Client) Whoami(ctx context.Context, req WhoamiRequest) (*WhoamiResponse
 	return query[WhoamiResponse](ctx, c, QueryWhoami, &req, &req.OrganizationID)
 }
 
+// GetOrganizationConfigs reads the organization's root quorum and features.
+func (c *Client) GetOrganizationConfigs(ctx context.Context, req GetOrganizationConfigsRequest) (*GetOrganizationConfigsResponse, error) {
+	return query[GetOrganizationConfigsResponse](ctx, c, QueryGetOrganizationConfigs, &req, &req.OrganizationID)
+}
+
 // GetActivity reads one activity (timestamps in the {seconds, nanos} shape).
 func (c *Client) GetActivity(ctx context.Context, req GetActivityRequest) (*Activity, error) {
 	resp, err := query[ActivityResponse](ctx, c, QueryGetActivity, &req, &req.OrganizationID)

@@ -55,6 +55,7 @@ var fuzzQueryBodies = map[string][]string{
 	"get_oauth_providers":         {`{"organizationId":"org-test","userId":"user-alice"}`},
 	"get_ip_allowlist":            {`{"organizationId":"org-test","publicKey":"` + fuzzRootPublicKey + `"}`},
 	"whoami":                      {`{"organizationId":"org-test"}`, `{"organizationId":"org-sub"}`},
+	"get_organization_configs":    {`{"organizationId":"org-test"}`, `{}`},
 }
 
 // fuzzRequestSeeds are (route index, body) pairs: valid bodies for every

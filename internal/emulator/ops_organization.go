@@ -33,6 +33,16 @@ func init() {
 		u := s.st.userByID(who.UserID)
 		return client.WhoamiResponse{OrganizationID: who.OrganizationID, OrganizationName: name, UserID: u.UserID, Username: u.UserName}, nil
 	})
+	registerQuery(client.QueryGetOrganizationConfigs, nil, func(s *Server, _ *caller, _ *client.GetOrganizationConfigsRequest) (any, *apiError) {
+		quorum := &client.Quorum{Threshold: s.st.RootQuorum, UserIDs: []string{}}
+		for _, u := range s.st.Users {
+			if u.Root {
+				quorum.UserIDs = append(quorum.UserIDs, u.UserID)
+			}
+		}
+		// The emulator models no organization features.
+		return client.GetOrganizationConfigsResponse{Configs: client.OrganizationConfigs{Features: []client.Feature{}, Quorum: quorum}}, nil
+	})
 }
 
 // checkName refuses empty, blank or overlong names.
