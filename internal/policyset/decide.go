@@ -59,15 +59,23 @@ type Result struct {
 // Decide evaluates every policy against the request and decides it in the
 // documented order (see the package documentation).
 func Decide(policies []Policy, req Request) Decision {
-	env := req.env()
-	d := Decision{Policies: make([]Result, len(policies))}
-	var denying, allowing, waiting []int
-	// An expression's value depends only on its text and the request:
-	// policies that share one are evaluated once.
-	memo := map[exprKey]exprResult{}
+	e := NewEvaluator(req)
+	results := make([]Result, len(policies))
 	for i, p := range policies {
-		r := outcomeOf(p, env, memo)
-		d.Policies[i] = r
+		results[i] = e.Outcome(p)
+	}
+	return DecideResults(results, req)
+}
+
+// DecideResults is the decision of a set whose policies gave these
+// outcomes for req, in order. Decide is Evaluator.Outcome for each policy
+// and then DecideResults; a caller that decides many sets that differ in
+// a few policies (the lockout guard) evaluates each policy once and calls
+// DecideResults for each set.
+func DecideResults(results []Result, req Request) Decision {
+	d := Decision{Policies: results}
+	var denying, allowing, waiting []int
+	for i, r := range results {
 		switch r.Outcome {
 		case client.OutcomeDenyExplicit:
 			denying = append(denying, i)
@@ -106,13 +114,27 @@ func (d *Decision) implicitDeny(req Request) {
 	d.Outcome = client.OutcomeDenyImplicit
 }
 
-// outcomeOf evaluates a policy's condition, consensus and time. All three
+// Evaluator gives policies' outcomes for one request. It is not safe for
+// concurrent use.
+type Evaluator struct {
+	env policylang.Env
+	// An expression's value depends only on its text and the request:
+	// policies that share one are evaluated once.
+	memo map[exprKey]exprResult
+}
+
+// NewEvaluator prepares the request's view for evaluating policies.
+func NewEvaluator(req Request) *Evaluator {
+	return &Evaluator{env: req.env(), memo: map[exprKey]exprResult{}}
+}
+
+// Outcome evaluates a policy's condition, consensus and time. All three
 // are evaluated whatever the others give, and an error in any makes the
 // outcome an error, which neither allows nor denies.
-func outcomeOf(p Policy, env policylang.Env, memo map[exprKey]exprResult) Result {
-	cond := evalCached(policylang.FieldCondition, p.Condition, env, memo)
-	cons := evalCached(policylang.FieldConsensus, p.Consensus, env, memo)
-	active := evalCached(policylang.FieldTime, p.Time, env, memo)
+func (e *Evaluator) Outcome(p Policy) Result {
+	cond := e.eval(policylang.FieldCondition, p.Condition)
+	cons := e.eval(policylang.FieldConsensus, p.Consensus)
+	active := e.eval(policylang.FieldTime, p.Time)
 	for _, r := range []exprResult{cond, cons, active} {
 		if r.err != nil {
 			return Result{Outcome: client.OutcomeError, Err: r.err, Field: r.field}
@@ -139,21 +161,21 @@ type exprResult struct {
 	field policylang.Field
 }
 
-// evalCached evaluates one expression; an absent (empty) one holds.
-func evalCached(f policylang.Field, expr string, env policylang.Env, memo map[exprKey]exprResult) exprResult {
+// eval evaluates one expression; an absent (empty) one holds.
+func (e *Evaluator) eval(f policylang.Field, expr string) exprResult {
 	if expr == "" {
 		return exprResult{holds: true}
 	}
 	key := exprKey{f, expr}
-	if r, ok := memo[key]; ok {
+	if r, ok := e.memo[key]; ok {
 		return r
 	}
 	r := exprResult{field: f}
 	if prog, d := Compile(f, expr); d != nil {
 		r.err = d
 	} else {
-		r.holds, r.err = prog.Eval(env)
+		r.holds, r.err = prog.Eval(e.env)
 	}
-	memo[key] = r
+	e.memo[key] = r
 	return r
 }
