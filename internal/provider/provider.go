@@ -52,6 +52,8 @@ type providerModel struct {
 	// SkipCredentialsValidation turns off the whoami that checks the
 	// credentials when the provider is configured.
 	SkipCredentialsValidation types.Bool `tfsdk:"skip_credentials_validation"`
+	// SkipPolicyLockoutCheck turns the lockout guard's error into a warning.
+	SkipPolicyLockoutCheck types.Bool `tfsdk:"skip_policy_lockout_check"`
 }
 
 func (p *CustodyProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -109,6 +111,17 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"plan that must run without the service, such as a plan of new objects only. Falls back to " +
 					"`CUSTODY_SKIP_CREDENTIALS_VALIDATION` (`true` or `false`).",
 			},
+			"skip_policy_lockout_check": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Let a plan go on, with a warning, when its policy changes would lock Terraform out (default " +
+					"`false`: the plan fails). When a plan creates, updates or deletes `custody_policy` resources, the provider " +
+					"decides its own user (the credentials check's `whoami`), acting alone, on `" + client.OpCreatePolicies.Type +
+					"`, `" + client.OpUpdatePolicy.Type + "` and `" + client.OpDeletePolicy.Type + "` with the organization's " +
+					"policies before the plan and after every policy change planned so far; if a policy allowed it before and " +
+					"none would after, the plan fails on the resource whose change does it, since from then on only the root quorum " +
+					"could change policies. Set it when that is intended. The check needs the credentials check, so it is off " +
+					"with `skip_credentials_validation`. Falls back to `CUSTODY_SKIP_POLICY_LOCKOUT_CHECK` (`true` or `false`).",
+			},
 		},
 	}
 }
@@ -133,9 +146,14 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		resp.Diagnostics.AddAttributeError(path.Root("approval_timeout"), "Invalid approval_timeout", why)
 		return
 	}
-	skipCheck, why := parseSkipCredentialsValidation(values["skip_credentials_validation"])
+	skipCheck, why := parseBoolSetting("skip_credentials_validation", values["skip_credentials_validation"])
 	if why != "" {
 		resp.Diagnostics.AddAttributeError(path.Root("skip_credentials_validation"), "Invalid skip_credentials_validation", why)
+		return
+	}
+	skipLockout, why := parseBoolSetting("skip_policy_lockout_check", values["skip_policy_lockout_check"])
+	if why != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("skip_policy_lockout_check"), "Invalid skip_policy_lockout_check", why)
 		return
 	}
 	if keySetOnly {
@@ -188,6 +206,9 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		tflog.Info(ctx, "skipping the check of the custody credentials (skip_credentials_validation)")
 	}
 	data := newProviderData(c, approval)
+	if !skipCheck {
+		data.guard = newLockoutGuard(data, skipLockout)
+	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }

@@ -41,6 +41,7 @@ type setting struct {
 func (m providerModel) settings() []*setting {
 	maxRetries := settingText(m.MaxRetries, func() string { return strconv.FormatInt(m.MaxRetries.ValueInt64(), 10) })
 	skipCheck := settingText(m.SkipCredentialsValidation, func() string { return strconv.FormatBool(m.SkipCredentialsValidation.ValueBool()) })
+	skipLockout := settingText(m.SkipPolicyLockoutCheck, func() string { return strconv.FormatBool(m.SkipPolicyLockoutCheck.ValueBool()) })
 	return []*setting{
 		{attr: "base_url", env: "CUSTODY_BASE_URL", value: m.BaseURL, required: true},
 		{attr: "organization_id", env: "CUSTODY_ORGANIZATION_ID", value: m.OrganizationID, required: true},
@@ -49,6 +50,7 @@ func (m providerModel) settings() []*setting {
 		{attr: "max_retries", env: "CUSTODY_MAX_RETRIES", value: maxRetries},
 		{attr: "approval_timeout", env: "CUSTODY_APPROVAL_TIMEOUT", value: m.ApprovalTimeout.StringValue},
 		{attr: "skip_credentials_validation", env: "CUSTODY_SKIP_CREDENTIALS_VALIDATION", value: skipCheck},
+		{attr: "skip_policy_lockout_check", env: "CUSTODY_SKIP_POLICY_LOCKOUT_CHECK", value: skipLockout},
 	}
 }
 
@@ -165,25 +167,32 @@ func configErrorAttr(err error) string {
 	return ""
 }
 
-// parseSkipCredentialsValidation reads skip_credentials_validation from the
-// block or CUSTODY_SKIP_CREDENTIALS_VALIDATION; "" is false. It returns why
-// v is refused, or "".
-func parseSkipCredentialsValidation(v string) (bool, string) {
+// parseBoolSetting reads a bool setting, attr, from the block or its
+// variable; "" is false. It returns why v is refused, or "".
+func parseBoolSetting(attr, v string) (bool, string) {
 	if v == "" {
 		return false, ""
 	}
-	skip, err := strconv.ParseBool(v)
+	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return false, fmt.Sprintf("skip_credentials_validation (or CUSTODY_SKIP_CREDENTIALS_VALIDATION) must be true or false, got %q.", v)
+		return false, fmt.Sprintf("%s (or %s) must be true or false, got %q.", attr, settingEnv(attr), v)
 	}
-	return skip, ""
+	return b, ""
 }
 
 // settingSource says where attr comes from, for a message about it alone.
 func settingSource(attr string) string {
+	if env := settingEnv(attr); env != "" {
+		return fmt.Sprintf("(set as %s in the provider block or %s).", attr, env)
+	}
+	return ""
+}
+
+// settingEnv is the variable attr falls back to.
+func settingEnv(attr string) string {
 	for _, s := range (providerModel{}).settings() {
 		if s.attr == attr {
-			return fmt.Sprintf("(set as %s in the provider block or %s).", attr, s.env)
+			return s.env
 		}
 	}
 	return ""

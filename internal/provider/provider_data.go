@@ -21,6 +21,9 @@ type providerData struct {
 	keys            *client.WebhookKeyCache
 	approvalTimeout time.Duration
 	lists           *listCache
+	// guard checks planned policy changes for a lockout; nil without the
+	// credentials check, whose whoami it needs.
+	guard *lockoutGuard
 }
 
 func newProviderData(c *client.Client, approval time.Duration) *providerData {

@@ -22,7 +22,8 @@ import (
 
 // importableResource is what every resource of this provider is: it takes
 // the provider's data in Configure, can be imported, and plans only once
-// the credentials check has passed.
+// the credentials check has passed (its ModifyPlan calls
+// awaitCredentialsCheck).
 type importableResource interface {
 	resource.ResourceWithConfigure
 	resource.ResourceWithImportState
@@ -45,17 +46,17 @@ func (r *resourceBase) Configure(_ context.Context, req resource.ConfigureReques
 	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// ModifyPlan waits for the check of the provider's credentials. A plan of
-// new objects sends no request of its own, so without this wait a wrong
-// key, organization or address would pass the plan and fail the apply.
-// The check started when the provider was configured; here it is usually
-// over already.
-func (r *resourceBase) ModifyPlan(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+// awaitCredentialsCheck waits for the check of the provider's credentials;
+// every resource's ModifyPlan calls it first. A plan of new objects sends
+// no request of its own, so without this wait a wrong key, organization or
+// address would pass the plan and fail the apply. The check started when
+// the provider was configured; here it is usually over already.
+func (r *resourceBase) awaitCredentialsCheck(ctx context.Context, diags *diag.Diagnostics) {
 	if r.pd == nil {
 		return
 	}
 	if err := r.pd.client.IdentityVerified(ctx); err != nil {
-		addAPIError(&resp.Diagnostics, "", "planning custody_"+r.typeName, "", err)
+		addAPIError(diags, "", "planning custody_"+r.typeName, "", err)
 	}
 }
 

@@ -33,11 +33,14 @@ func TestAccPolicy_roundTrips(t *testing.T) {
 		CheckDestroy: policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{
 			{
-				// Nothing is in state yet, so the plan and the apply refresh nothing.
+				// Nothing is in state yet, so the plan and the apply refresh
+				// nothing; the lockout guard lists the policies once in each
+				// (the apply plans each policy again, against the organization
+				// as it is then).
 				PreConfig: snapshot,
 				Config:    policyRequestsTestConfig(e, 5, "first"),
 				Check: accRequestsSince(e, &before, "creating 5 policies", map[string]int{
-					"submit/create_policies": 5, "query/get_policy": 0, "query/list_policies": 0, "query/list_activities": 1}),
+					"submit/create_policies": 5, "query/get_policy": 0, "query/list_policies": 2, "query/list_activities": 1}),
 				ConfigPlanChecks: quiet,
 			},
 			{

@@ -1,0 +1,60 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// ModifyPlan plans once the credentials check has passed, then has the
+// lockout guard check the planned change: a plan that would leave
+// Terraform unable to change policies fails here, on this resource.
+func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.awaitCredentialsCheck(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || r.pd == nil || r.pd.guard == nil {
+		return
+	}
+	if change, ok := plannedChangeOf(ctx, req, &resp.Diagnostics); ok {
+		r.pd.guard.check(ctx, change, &resp.Diagnostics)
+	}
+}
+
+// plannedChangeOf is what a plan does to a policy, for the lockout guard;
+// false when it changes nothing the decision reads.
+func plannedChangeOf(ctx context.Context, req resource.ModifyPlanRequest, diags *diag.Diagnostics) (plannedPolicyChange, bool) {
+	var plan, state *policyModel
+	if !req.Plan.Raw.IsNull() {
+		plan = &policyModel{}
+		diags.Append(req.Plan.Get(ctx, plan)...)
+	}
+	if !req.State.Raw.IsNull() {
+		state = &policyModel{}
+		diags.Append(req.State.Get(ctx, state)...)
+	}
+	switch {
+	case diags.HasError() || (plan == nil && state == nil):
+		return plannedPolicyChange{}, false
+	case plan == nil:
+		return plannedPolicyChange{id: state.ID.ValueString(), what: fmt.Sprintf("deleting policy %q (%s)", state.Name.ValueString(),
+			state.ID.ValueString())}, true
+	case state != nil && plan.Name.Equal(state.Name) && plan.Effect.Equal(state.Effect) && plan.Condition.Equal(state.Condition) &&
+		plan.Consensus.Equal(state.Consensus) && plan.Time.Equal(state.Time):
+		return plannedPolicyChange{}, false // notes or timeouts only
+	}
+	after := policyset.Policy{Name: plan.Name.ValueString(), Effect: plan.Effect.ValueString(), Condition: plan.Condition.ValueString(),
+		Consensus: plan.Consensus.ValueString(), Time: plan.Time.ValueString()}
+	c := plannedPolicyChange{after: &after, what: fmt.Sprintf("creating policy %q", after.Name),
+		unknown: plan.Effect.IsUnknown() || plan.Condition.IsUnknown() || plan.Consensus.IsUnknown() || plan.Time.IsUnknown()}
+	if plan.Name.IsUnknown() {
+		c.what = "creating a policy whose name is known after apply"
+	}
+	if state != nil {
+		c.id = state.ID.ValueString()
+		c.what = fmt.Sprintf("updating policy %q (%s)", state.Name.ValueString(), c.id)
+	}
+	return c, true
+}
