@@ -85,3 +85,41 @@ resource "custody_webhook_endpoint" "security_alerts" {
     },
   ]
 }
+
+# ---------------------------------------------------------------------------
+# What the organization holds
+# ---------------------------------------------------------------------------
+
+# Every policy of the organization, read back after the policies above, so
+# that tests/decisions.tftest.hcl decides with what the service holds.
+data "custody_policies" "organization" {
+  depends_on = [
+    custody_policy.deny_key_export,
+    custody_policy.signing_quorum,
+    custody_policy.cold_storage_frozen,
+    custody_policy.policies_through_terraform,
+  ]
+}
+
+# Policies that exist in the organization but not in this configuration: one
+# made from the dashboard, or one left behind by an apply whose answer was
+# lost. A plan shows it as a warning ("Check block assertion failed"), which
+# the scheduled drift job reports like any other drift.
+check "every_policy_is_managed_here" {
+  assert {
+    condition     = length(local.unmanaged_policies) == 0
+    error_message = "The organization holds policies this configuration does not manage: ${join("; ", local.unmanaged_policies)}. Import them (an import block) or delete them; list in policies_managed_elsewhere those that are managed elsewhere on purpose."
+  }
+}
+
+locals {
+  managed_policy_ids = concat(var.policies_managed_elsewhere, [
+    custody_policy.deny_key_export.id,
+    custody_policy.signing_quorum.id,
+    custody_policy.cold_storage_frozen.id,
+    custody_policy.policies_through_terraform.id,
+  ])
+  unmanaged_policies = [
+    for p in data.custody_policies.organization.policies : "\"${p.name}\" (${p.id})" if !contains(local.managed_policy_ids, p.id)
+  ]
+}

@@ -27,3 +27,8 @@ output "security_webhook" {
   description = "The webhook endpoint that receives failed and rejected activities."
   value       = custody_webhook_endpoint.security_alerts
 }
+
+output "organization_policies" {
+  description = "Every policy of the organization, managed here or not, as the service decides with them."
+  value       = data.custody_policies.organization.policies
+}

@@ -52,3 +52,14 @@ variable "security_webhook_url" {
     error_message = "security_webhook_url must be an https:// URL: the service delivers only over HTTPS."
   }
 }
+
+variable "policies_managed_elsewhere" {
+  description = <<-EOT
+    Ids of the policies that are meant to live outside this configuration,
+    such as the root quorum's grant that lets Terraform act (README.md, "Set
+    up the real organization"). Every other policy of the organization that
+    this configuration does not manage is reported by the drift check.
+  EOT
+  type        = list(string)
+  default     = []
+}

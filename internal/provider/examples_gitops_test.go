@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -29,6 +31,9 @@ func TestAccGitOpsKit(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The test files' helper modules are local: `terraform get` installs
+	// them without the registry (terraform init would ask it).
+	c.mustRun(0, "get")
 	out := c.mustRun(0, "test")
 	want := regexp.MustCompile(`Success! (\d+) passed, 0 failed\.`).FindStringSubmatch(out)
 	if runs := kitRunBlocks(t); want == nil || want[1] != runs {
@@ -149,4 +154,61 @@ func mustReadFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return raw
+}
+
+// TestAccGitOpsKitDriftStep runs the drift job's plan step, as the
+// workflow has it, with the real terraform: a failed check block (the
+// kit's every_policy_is_managed_here) is drift although plan exits 0 for
+// it, and a clean plan is not.
+func TestAccGitOpsKitDriftStep(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
+	testAccPreCheck(t)
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				ID  string `yaml:"id"`
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(mustReadFile(t, filepath.Join(gitopsKit, ".github", "workflows", "custody.yml")), &wf); err != nil {
+		t.Fatal(err)
+	}
+	script := ""
+	for _, s := range wf.Jobs["drift"].Steps {
+		if s.ID == "plan" {
+			script = s.Run
+		}
+	}
+	if script == "" {
+		t.Fatal("custody.yml: the drift job has no step with id plan")
+	}
+	for _, tc := range []struct {
+		x        int
+		wantCode string
+	}{{x: 1, wantCode: "0"}, {x: 2, wantCode: "2"}} {
+		dir := t.TempDir()
+		// A check that fails unless x is 1; nothing to change, no provider.
+		writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`variable "x" { default = %d }
+check "every_policy_is_managed_here" {
+  assert {
+    condition     = var.x == 1
+    error_message = "The organization holds policies this configuration does not manage."
+  }
+}
+`, tc.x))
+		outputs := filepath.Join(dir, "github_output")
+		cmd := exec.Command("bash", "-e", "-c", script)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "GITHUB_OUTPUT="+outputs,
+			"PATH="+filepath.Dir(os.Getenv("TF_ACC_TERRAFORM_PATH"))+string(os.PathListSeparator)+os.Getenv("PATH"))
+		out, err := cmd.CombinedOutput()
+		got := strings.TrimSpace(string(mustReadFile(t, outputs)))
+		if got != "exitcode="+tc.wantCode || (err == nil) != (tc.wantCode == "0") {
+			t.Errorf("with x = %d the drift step should record exitcode=%s and %s; it recorded %q (%v):\n%s", tc.x, tc.wantCode,
+				map[bool]string{true: "pass", false: "fail"}[tc.wantCode == "0"], got, err, out)
+		}
+	}
 }

@@ -1,6 +1,9 @@
 # Mistakes that must be refused at plan, before anything reaches the
 # service. Each run plans with one bad value and expects its variable's
-# validation to fail.
+# validation to fail. Each plans only the resource that reads the variable:
+# a whole plan of new policies would also hold the drift check
+# (every_policy_is_managed_here), which cannot be known before the apply,
+# and terraform test fails a plan whose check is not known.
 
 variables {
   terraform_runner_cidrs = ["127.0.0.1/32"]
@@ -9,6 +12,9 @@ variables {
 
 run "one_signing_approver_is_refused" {
   command = plan
+  plan_options {
+    target = [custody_policy.signing_quorum]
+  }
   variables {
     signing_approvals = 1
   }
@@ -17,6 +23,9 @@ run "one_signing_approver_is_refused" {
 
 run "an_allowlist_without_the_runner_is_refused" {
   command = plan
+  plan_options {
+    target = [custody_ip_allowlist.organization]
+  }
   variables {
     terraform_runner_cidrs = []
   }
@@ -25,6 +34,9 @@ run "an_allowlist_without_the_runner_is_refused" {
 
 run "an_allowlist_open_to_everyone_is_refused" {
   command = plan
+  plan_options {
+    target = [custody_ip_allowlist.organization]
+  }
   variables {
     terraform_runner_cidrs = ["0.0.0.0/0"]
   }
@@ -33,6 +45,9 @@ run "an_allowlist_open_to_everyone_is_refused" {
 
 run "a_runner_address_that_is_no_cidr_is_refused" {
   command = plan
+  plan_options {
+    target = [custody_ip_allowlist.organization]
+  }
   variables {
     terraform_runner_cidrs = ["198.51.100.7"]
   }
@@ -41,6 +56,9 @@ run "a_runner_address_that_is_no_cidr_is_refused" {
 
 run "a_plain_http_webhook_is_refused" {
   command = plan
+  plan_options {
+    target = [custody_webhook_endpoint.security_alerts]
+  }
   variables {
     security_webhook_url = "http://alerts.example.com/custody"
   }

@@ -1,0 +1,72 @@
+# States the kit's controls as decisions: for each request a reviewer asks
+# about, what the policy set the apply made decides, computed by the
+# provider's policy_decision function with the service's own decision
+# order (provider::custody::policy_decision). It reads the policies back
+# from the organization (data.custody_policies), so a policy made outside
+# this configuration counts too, as it does for the service.
+
+variables {
+  terraform_runner_cidrs = ["127.0.0.1/32"]
+  security_webhook_url   = "https://127.0.0.1:9/security-alerts"
+}
+
+run "apply" {}
+
+run "decisions" {
+  command = plan
+
+  variables {
+    # People who approve, and a private key; none of them need to exist.
+    alice = { id = "4f8c2d1e-0000-4000-8000-00000000a11c" }
+    bob   = { id = "4f8c2d1e-0000-4000-8000-000000000b0b" }
+    carol = { id = "4f8c2d1e-0000-4000-8000-00000000ca01" }
+    key   = { id = "4f8c2d1e-0000-4000-8000-0000000000ee", tags = [] }
+  }
+
+  assert {
+    condition = provider::custody::policy_decision(output.organization_policies, {
+      type        = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"
+      approvers   = [var.alice]
+      private_key = var.key
+    }).outcome == "OUTCOME_REQUIRES_CONSENSUS"
+    error_message = "One approver must not be able to sign alone."
+  }
+
+  assert {
+    condition = provider::custody::policy_decision(output.organization_policies, {
+      type        = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"
+      approvers   = [var.alice, var.bob]
+      private_key = var.key
+    }).outcome == "OUTCOME_ALLOW"
+    error_message = "Two approvers must be able to sign."
+  }
+
+  assert {
+    condition = provider::custody::policy_decision(output.organization_policies, {
+      type        = "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY"
+      approvers   = [var.alice, var.bob, var.carol]
+      private_key = var.key
+    }).decided_by == tolist(["Deny private key export"])
+    error_message = "Key export must be denied, by the export policy, even when three people approve it."
+  }
+
+  assert {
+    condition = provider::custody::policy_decision(output.organization_policies, {
+      type        = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"
+      approvers   = [var.alice, var.bob, var.carol]
+      private_key = merge(var.key, { tags = [output.cold_storage_tag.id] })
+    }).decided_by == tolist(["Cold storage is frozen"])
+    error_message = "Signing with a key tagged cold-storage must be denied, however many approve."
+  }
+
+  assert {
+    condition = alltrue([
+      for type in ["ACTIVITY_TYPE_CREATE_POLICIES", "ACTIVITY_TYPE_UPDATE_POLICY_V2", "ACTIVITY_TYPE_DELETE_POLICY"] :
+      provider::custody::policy_decision(output.organization_policies, {
+        type      = type
+        approvers = [{ id = output.terraform_user_id }]
+      }).outcome == "OUTCOME_ALLOW"
+    ])
+    error_message = "The Terraform user must still be able to change policies by itself, or the next apply is denied."
+  }
+}

@@ -1,0 +1,47 @@
+# The scheduled drift job's check for policies that the configuration does
+# not manage: silent while every policy is managed here or listed in
+# policies_managed_elsewhere, failing once one is not.
+
+variables {
+  terraform_runner_cidrs = ["127.0.0.1/32"]
+  security_webhook_url   = "https://127.0.0.1:9/security-alerts"
+}
+
+run "apply" {
+  assert {
+    condition     = length(local.unmanaged_policies) == 0
+    error_message = "Right after the apply, every policy should be managed here."
+  }
+}
+
+# Someone makes a policy outside this configuration.
+run "a_policy_made_elsewhere" {
+  module {
+    source = "./tests/made-elsewhere"
+  }
+}
+
+# The drift job's plan: the check fails (a warning in a plain plan) and
+# names the policy.
+run "is_reported" {
+  command         = plan
+  expect_failures = [check.every_policy_is_managed_here]
+
+  assert {
+    condition     = local.unmanaged_policies == ["\"Made from the dashboard\" (${run.a_policy_made_elsewhere.id})"]
+    error_message = "The drift check should name the policy made elsewhere, and only it."
+  }
+}
+
+run "unless_it_is_meant_to_live_elsewhere" {
+  command = plan
+
+  variables {
+    policies_managed_elsewhere = [run.a_policy_made_elsewhere.id]
+  }
+
+  assert {
+    condition     = length(local.unmanaged_policies) == 0
+    error_message = "A policy listed in policies_managed_elsewhere is not drift."
+  }
+}
