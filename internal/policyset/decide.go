@@ -69,22 +69,48 @@ func Decide(policies []Policy, req Request) Decision {
 
 // DecideResults is the decision of a set whose policies gave these
 // outcomes for req, in order. Decide is Evaluator.Outcome for each policy
-// and then DecideResults; a caller that decides many sets that differ in
-// a few policies (the lockout guard) evaluates each policy once and calls
-// DecideResults for each set.
+// and then DecideResults.
 func DecideResults(results []Result, req Request) Decision {
-	d := Decision{Policies: results}
-	var denying, allowing, waiting []int
+	var t Tally
+	for _, r := range results {
+		t.Add(r, 1)
+	}
+	d := DecideTally(t, req)
+	d.Policies = results
+	if d.ByRootQuorum || d.Outcome == client.OutcomeDenyImplicit {
+		return d
+	}
 	for i, r := range results {
-		switch r.Outcome {
-		case client.OutcomeDenyExplicit:
-			denying = append(denying, i)
-		case client.OutcomeAllow:
-			allowing = append(allowing, i)
-		case client.OutcomeRequiresConsensus:
-			waiting = append(waiting, i)
+		if r.Outcome == d.Outcome {
+			d.DecidedBy = append(d.DecidedBy, i)
 		}
 	}
+	return d
+}
+
+// Tally counts the policies whose outcomes can decide: it is all a
+// decision reads of them. A caller that decides many sets that differ in a
+// few policies (the lockout guard) keeps a tally, adds and takes away the
+// outcomes that change, and decides with DecideTally.
+type Tally struct{ Denying, Allowing, Waiting int }
+
+// Add counts r's outcome n times (n = -1 takes it away).
+func (t *Tally) Add(r Result, n int) {
+	switch r.Outcome {
+	case client.OutcomeDenyExplicit:
+		t.Denying += n
+	case client.OutcomeAllow:
+		t.Allowing += n
+	case client.OutcomeRequiresConsensus:
+		t.Waiting += n
+	}
+}
+
+// DecideTally decides req in the documented order from a tally of the
+// policies' outcomes. The decision names no policies (DecidedBy and
+// Policies are empty): DecideResults does.
+func DecideTally(t Tally, req Request) Decision {
+	var d Decision
 	info, _ := policylang.LookupActivity(req.Type)
 	d.RootQuorumOnly = info.RootQuorumOnly
 	switch {
@@ -92,12 +118,12 @@ func DecideResults(results []Result, req Request) Decision {
 		d.Outcome, d.ByRootQuorum = client.OutcomeAllow, true
 	case info.RootQuorumOnly:
 		d.implicitDeny(req)
-	case len(denying) > 0:
-		d.Outcome, d.DecidedBy = client.OutcomeDenyExplicit, denying
-	case len(allowing) > 0:
-		d.Outcome, d.DecidedBy = client.OutcomeAllow, allowing
-	case len(waiting) > 0:
-		d.Outcome, d.DecidedBy = client.OutcomeRequiresConsensus, waiting
+	case t.Denying > 0:
+		d.Outcome = client.OutcomeDenyExplicit
+	case t.Allowing > 0:
+		d.Outcome = client.OutcomeAllow
+	case t.Waiting > 0:
+		d.Outcome = client.OutcomeRequiresConsensus
 	default:
 		d.implicitDeny(req)
 	}

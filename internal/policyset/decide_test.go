@@ -29,3 +29,39 @@ func TestDecisionTable(t *testing.T) {
 		})
 	}
 }
+
+// TestDecideTallyAgrees: a tally kept by adding and taking away outcomes
+// decides as DecideResults does over the same policies, for every case of
+// the table and every subset of its policies taken away one by one (the
+// lockout guard's use).
+func TestDecideTallyAgrees(t *testing.T) {
+	cases, err := policysettest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		req, err := c.EngineRequest()
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := policyset.NewEvaluator(req)
+		var results []policyset.Result
+		var tally policyset.Tally
+		for _, p := range c.EnginePolicies() {
+			r := e.Outcome(p)
+			results = append(results, r)
+			tally.Add(r, 1)
+		}
+		for {
+			full, fromTally := policyset.DecideResults(results, req), policyset.DecideTally(tally, req)
+			if full.Outcome != fromTally.Outcome || full.ByRootQuorum != fromTally.ByRootQuorum || full.RootQuorumOnly != fromTally.RootQuorumOnly {
+				t.Errorf("%s with %d policies: DecideTally gives %+v, DecideResults %+v", c.Name, len(results), fromTally, full)
+			}
+			if len(results) == 0 {
+				break
+			}
+			tally.Add(results[0], -1)
+			results = results[1:]
+		}
+	}
+}

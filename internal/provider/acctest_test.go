@@ -35,7 +35,7 @@ type accEmulator struct {
 
 // newAccEmulator starts an emulator on 127.0.0.1 whose root user owns a
 // fresh key; mutate adjusts its options.
-func newAccEmulator(t *testing.T, mutate ...func(*emulator.Options)) *accEmulator {
+func newAccEmulator(t testing.TB, mutate ...func(*emulator.Options)) *accEmulator {
 	t.Helper()
 	key, err := client.GenerateAPIKey()
 	if err != nil {
@@ -68,7 +68,7 @@ func accTest(t *testing.T, tc resource.TestCase) {
 }
 
 // accClient is a client for test code (not the provider's own).
-func accClient(t *testing.T, url string, key *client.APIKey) *client.Client {
+func accClient(t testing.TB, url string, key *client.APIKey) *client.Client {
 	t.Helper()
 	c, err := client.New(client.Config{BaseURL: url, OrganizationID: accOrg, APIPublicKey: key.PublicKeyHex(), APIPrivateKey: key.PrivateKeyHex(),
 		PollInterval: 10 * time.Millisecond, PollIntervalMax: 50 * time.Millisecond})

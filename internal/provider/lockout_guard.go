@@ -46,8 +46,9 @@ type lockoutGuard struct {
 	quorumOnce sync.Once
 	quorum     *client.Quorum // nil when unread or unknown
 
-	mu      sync.Mutex // guards changes and the evaluators of base
+	mu      sync.Mutex // guards what follows, and the guardTypes of base
 	changes []plannedPolicyChange
+	unknown bool // a planned change is not known until apply: the guard stops judging
 }
 
 // plannedPolicyChange is one planned change of a custody_policy.
@@ -58,17 +59,31 @@ type plannedPolicyChange struct {
 	what    string            // "creating policy \"x\"", for messages
 }
 
-// guardBase is the organization as the command found it, decided once.
+// guardBase is the organization as the command found it, and the user's
+// standing on each policy management type as the changes planned so far
+// leave it.
 type guardBase struct {
-	who      *client.WhoamiResponse
-	policies []policyset.Policy
-	byID     map[string]int
-	// per activity type (policyManagementTypes), the request, an evaluator
-	// of it, every base policy's outcome, and the decision
-	requests   []policyset.Request
-	evaluators []*policyset.Evaluator
-	results    [][]policyset.Result
-	before     []policyset.Decision
+	who   *client.WhoamiResponse
+	byID  map[string]int // policy id → slot
+	types []*guardType   // one per policyManagementTypes
+}
+
+// guardType is the user's standing on one activity type. A plan of N
+// policy changes checks N times, so each check updates a tally of the
+// outcomes in place (policyset.Tally) instead of deciding N policies
+// again; the policies are named only in a report.
+type guardType struct {
+	req policyset.Request
+	e   *policyset.Evaluator
+	// the organization's policies before the command: names and outcomes
+	baseNames   []string
+	baseResults []policyset.Result
+	baseTally   policyset.Tally
+	// after the changes planned so far: a slot per base policy (a deleted
+	// one has an empty outcome, which counts for nothing), then the new ones
+	names   []string
+	results []policyset.Result
+	tally   policyset.Tally
 }
 
 // newLockoutGuard is the guard of a provider whose credentials check runs:
@@ -90,28 +105,45 @@ func (g *lockoutGuard) check(ctx context.Context, c plannedPolicyChange, diags *
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.changes = append(g.changes, c)
-	if i := slices.IndexFunc(g.changes, func(c plannedPolicyChange) bool { return c.unknown }); i >= 0 {
-		tflog.Debug(ctx, "lockout guard: a planned policy change is not known until apply; the apply checks it", map[string]any{"change": g.changes[i].what})
+	if g.unknown || c.unknown {
+		if !g.unknown {
+			tflog.Debug(ctx, "lockout guard: a planned policy change is not known until apply; the apply checks it", map[string]any{"change": c.what})
+		}
+		g.unknown = true
 		return
 	}
-	found := g.judge(base, nil, g.changes)
+	prev := make([]policyset.Tally, len(base.types))
+	for t, gt := range base.types {
+		prev[t] = gt.tally
+		gt.apply(base.byID, c)
+	}
+	found := g.judge(base, nil, prev)
 	if len(found) == 0 {
 		return
 	}
-	var q *client.Quorum
 	if rq := g.rootQuorum(ctx); rq != nil && slices.Contains(rq.UserIDs, base.who.UserID) {
 		// A root user may act through the root quorum: decide again with it.
-		q = rq
-		found = g.judge(base, q, g.changes)
+		found = g.judge(base, rq, prev)
 	}
-	// Report only what this change adds: an earlier change that already
-	// locked Terraform out carries its own error.
-	last := len(g.changes) - 1
-	already := g.judge(base, q, g.changes[:last])
-	found = slices.DeleteFunc(found, func(f lockoutFinding) bool {
-		return slices.ContainsFunc(already, func(a lockoutFinding) bool { return a.typ == f.typ && a.waitsOnly == f.waitsOnly })
-	})
-	g.reportLockout(base, last, found, diags)
+	g.reportLockout(base, len(g.changes)-1, found, diags)
+}
+
+// apply makes change c to the policy set after the changes so far.
+func (gt *guardType) apply(byID map[string]int, c plannedPolicyChange) {
+	slot, ok := byID[c.id]
+	if !ok || c.id == "" {
+		if c.after == nil {
+			return // a policy the organization no longer holds
+		}
+		slot = len(gt.results)
+		gt.results, gt.names = append(gt.results, policyset.Result{}), append(gt.names, "")
+	}
+	gt.tally.Add(gt.results[slot], -1)
+	gt.results[slot], gt.names[slot] = policyset.Result{}, ""
+	if c.after != nil {
+		gt.results[slot], gt.names[slot] = gt.e.Outcome(*c.after), c.after.Name
+		gt.tally.Add(gt.results[slot], 1)
+	}
 }
 
 // baseline lists the organization's policies (the command's one list) and
@@ -130,19 +162,19 @@ func (g *lockoutGuard) baseline(ctx context.Context) (*guardBase, error) {
 		}
 		b := &guardBase{who: who, byID: make(map[string]int, len(list.all))}
 		for i := range list.all {
-			b.policies = append(b.policies, policyset.FromClient(&list.all[i]))
 			b.byID[list.all[i].PolicyID] = i
 		}
 		now := time.Now()
 		for _, typ := range policyManagementTypes {
-			req := guardRequest(who, g.pd.client.PublicKey(), typ, now, nil)
-			e := policyset.NewEvaluator(req)
-			results := make([]policyset.Result, len(b.policies))
-			for i, p := range b.policies {
-				results[i] = e.Outcome(p)
+			gt := &guardType{req: guardRequest(who, g.pd.client.PublicKey(), typ, now, nil)}
+			gt.e = policyset.NewEvaluator(gt.req)
+			gt.baseNames, gt.baseResults = make([]string, len(list.all)), make([]policyset.Result, len(list.all))
+			for i := range list.all {
+				gt.baseNames[i], gt.baseResults[i] = list.all[i].PolicyName, gt.e.Outcome(policyset.FromClient(&list.all[i]))
+				gt.baseTally.Add(gt.baseResults[i], 1)
 			}
-			b.requests, b.evaluators = append(b.requests, req), append(b.evaluators, e)
-			b.results, b.before = append(b.results, results), append(b.before, policyset.DecideResults(results, req))
+			gt.names, gt.results, gt.tally = slices.Clone(gt.baseNames), slices.Clone(gt.baseResults), gt.baseTally
+			b.types = append(b.types, gt)
 		}
 		g.base = b
 	})
@@ -176,76 +208,46 @@ func (g *lockoutGuard) rootQuorum(ctx context.Context) *client.Quorum {
 
 // lockoutFinding is one activity type the changes take from the user.
 type lockoutFinding struct {
-	typ           string
-	before, after policyset.Decision
-	beforeNames   []string // the names of the policies, in the order the decisions index
-	afterNames    []string
-	waitsOnly     bool // after, the user's changes wait for approvals: not a lockout, worth a warning
+	gt            *guardType
+	before, after policyset.Decision // named in full by describe
+	waitsOnly     bool               // after, the user's changes wait for approvals: not a lockout, worth a warning
 }
 
-// judge decides the user on each type with changes applied, and returns
-// what they take away. With q, the requests carry the root quorum (the
-// base decisions are made again with it). g.mu is held.
-func (g *lockoutGuard) judge(b *guardBase, q *client.Quorum, changes []plannedPolicyChange) []lockoutFinding {
+// judge decides the user on each type, before the command, before the
+// change being checked (prev) and after it, and returns what the change
+// takes away that the changes before it had not already. With q, the
+// requests carry the root quorum. g.mu is held.
+func (g *lockoutGuard) judge(b *guardBase, q *client.Quorum, prev []policyset.Tally) []lockoutFinding {
 	var found []lockoutFinding
-	for t, typ := range policyManagementTypes {
-		req, e, baseResults := b.requests[t], b.evaluators[t], b.results[t]
+	for t, gt := range b.types {
+		req := gt.req
 		if q != nil {
-			req = guardRequest(b.who, g.pd.client.PublicKey(), typ, req.Now, q)
+			req = guardRequest(b.who, g.pd.client.PublicKey(), req.Type, req.Now, q)
 		}
-		before := policyset.DecideResults(baseResults, req)
-		names, results := after(b, e, baseResults, changes)
-		after := policyset.DecideResults(results, req)
-		f := lockoutFinding{typ: typ, before: before, after: after, beforeNames: policyNames(b.policies), afterNames: names}
-		switch {
-		case !allowedByPolicy(before):
-			// Never allowed by policy (a root user acting through the root
-			// quorum, say): nothing a policy change takes away.
-		case after.Outcome == client.OutcomeDenyExplicit || after.Outcome == client.OutcomeDenyImplicit:
-			found = append(found, f)
-		case before.Outcome == client.OutcomeAllow && after.Outcome == client.OutcomeRequiresConsensus && !after.ByRootQuorum:
-			f.waitsOnly = true
-			found = append(found, f)
+		before := policyset.DecideTally(gt.baseTally, req)
+		lockedNow, waitsNow := takenAway(before, policyset.DecideTally(gt.tally, req))
+		lockedPrev, waitsPrev := takenAway(before, policyset.DecideTally(prev[t], req))
+		if (lockedNow && !lockedPrev) || (waitsNow && !waitsPrev) {
+			found = append(found, lockoutFinding{gt: gt, before: policyset.DecideResults(gt.baseResults, req),
+				after: policyset.DecideResults(gt.results, req), waitsOnly: waitsNow})
 		}
 	}
 	return found
 }
 
-// after is the policy set once changes are made: the names of its policies
-// and their outcomes. Base policies keep the outcome already found; only
-// changed ones are evaluated.
-func after(b *guardBase, e *policyset.Evaluator, baseResults []policyset.Result, changes []plannedPolicyChange) ([]string, []policyset.Result) {
-	gone := map[int]bool{}
-	var names []string
-	var added []policyset.Result
-	for _, c := range changes {
-		if i, ok := b.byID[c.id]; ok && c.id != "" {
-			gone[i] = true
-		}
-		if c.after != nil {
-			names = append(names, c.after.Name)
-			added = append(added, e.Outcome(*c.after))
-		}
+// takenAway says whether after takes the user's policy changes away
+// (locked), or only makes them wait for approvals (waits), when a policy
+// allowed them before. A user no policy allowed (a root user acting
+// through the root quorum, say) loses nothing a policy change can take.
+func takenAway(before, after policyset.Decision) (locked, waits bool) {
+	if before.ByRootQuorum || (before.Outcome != client.OutcomeAllow && before.Outcome != client.OutcomeRequiresConsensus) {
+		return false, false
 	}
-	outNames := make([]string, 0, len(b.policies)+len(names))
-	results := make([]policyset.Result, 0, len(b.policies)+len(added))
-	for i, p := range b.policies {
-		if !gone[i] {
-			outNames, results = append(outNames, p.Name), append(results, baseResults[i])
-		}
+	switch {
+	case after.Outcome == client.OutcomeDenyExplicit || after.Outcome == client.OutcomeDenyImplicit:
+		return true, false
+	case before.Outcome == client.OutcomeAllow && after.Outcome == client.OutcomeRequiresConsensus && !after.ByRootQuorum:
+		return false, true
 	}
-	return append(outNames, names...), append(results, added...)
-}
-
-// allowedByPolicy: a policy allows the user, at once or with approvals.
-func allowedByPolicy(d policyset.Decision) bool {
-	return !d.ByRootQuorum && (d.Outcome == client.OutcomeAllow || d.Outcome == client.OutcomeRequiresConsensus)
-}
-
-func policyNames(ps []policyset.Policy) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		out[i] = p.Name
-	}
-	return out
+	return false, false
 }

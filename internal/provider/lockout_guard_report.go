@@ -57,7 +57,7 @@ func (g *lockoutGuard) reportLockout(b *guardBase, last int, found []lockoutFind
 func decisionLines(found []lockoutFinding) string {
 	var b strings.Builder
 	for _, f := range found {
-		fmt.Fprintf(&b, "\n  - %s: %s (now %s)", f.typ, describeDecision(f.after, f.afterNames), describeDecision(f.before, f.beforeNames))
+		fmt.Fprintf(&b, "\n  - %s: %s (now %s)", f.gt.req.Type, describeDecision(f.after, f.gt.names), describeDecision(f.before, f.gt.baseNames))
 	}
 	return b.String()
 }
