@@ -14,10 +14,31 @@ import (
 // as Terraform passed it, and where it sits, for messages. Reading a part
 // that is unknown marks the whole argument unknown, so that a function
 // answers an unknown result rather than a guess.
+//
+// It reads Terraform's values as the plugin protocol gives them
+// (rawDynamicType keeps them so): the framework's own values of an
+// argument of 1,000 policies would cost more to build than the decision.
 type argValue struct {
-	v    tftypes.Value
-	path string // e.g. "policies[2].effect"
-	arg  *argument
+	v   tftypes.Value
+	at  *argPath
+	arg *argument
+}
+
+// argPath is where a part sits, turned into text only for a message.
+type argPath struct {
+	parent *argPath
+	name   string // the argument's or an attribute's name
+	index  int    // an element's position, when name is ""
+}
+
+func (p *argPath) String() string {
+	if p.parent == nil {
+		return p.name
+	}
+	if p.name == "" {
+		return fmt.Sprintf("%s[%d]", p.parent, p.index)
+	}
+	return p.parent.String() + "." + p.name
 }
 
 // argument is one argument of a function call being read.
@@ -28,12 +49,23 @@ type argument struct {
 
 // root is the whole argument, named name.
 func (a *argument) root(v tftypes.Value, name string) argValue {
-	return argValue{v: v, path: name, arg: a}
+	return argValue{v: v, at: &argPath{name: name}, arg: a}
 }
+
+// child is a part of v: the attribute name, or else the element index.
+func (v argValue) child(e tftypes.Value, name string, index int) argValue {
+	return argValue{v: e, at: &argPath{parent: v.at, name: name, index: index}, arg: v.arg}
+}
+
+// path is where the value sits, such as "policies[2].effect".
+func (v argValue) path() string { return v.at.String() }
+
+// isNull reports whether the value is known to be null.
+func (v argValue) isNull() bool { return v.known() && v.v.IsNull() }
 
 // errorf is an error about this part of the argument.
 func (v argValue) errorf(format string, args ...any) *function.FuncError {
-	return function.NewArgumentFuncError(v.arg.position, v.path+": "+fmt.Sprintf(format, args...))
+	return function.NewArgumentFuncError(v.arg.position, v.path()+": "+fmt.Sprintf(format, args...))
 }
 
 // known reports whether the value is known, and marks the argument
@@ -93,7 +125,7 @@ func (v argValue) elems() ([]argValue, *function.FuncError) {
 	_ = v.v.As(&raw) // a known collection
 	out := make([]argValue, len(raw))
 	for i, e := range raw {
-		out[i] = argValue{v: e, path: fmt.Sprintf("%s[%d]", v.path, i), arg: v.arg}
+		out[i] = v.child(e, "", i)
 	}
 	return out, nil
 }
@@ -106,7 +138,7 @@ func (v argValue) strings() ([]string, *function.FuncError) {
 	}
 	out := make([]string, 0, len(elems))
 	for _, e := range elems {
-		if e.known() && e.v.IsNull() {
+		if e.isNull() {
 			return nil, e.errorf("must be a string, not null")
 		}
 		s, ferr := e.str()
@@ -122,6 +154,24 @@ func (v argValue) strings() ([]string, *function.FuncError) {
 // any other attribute is an error that lists them: a misspelt attribute
 // must not be ignored where every attribute means something.
 func (v argValue) attrs(allowed ...string) (map[string]argValue, *function.FuncError) {
+	raw, ferr := v.rawAttrs()
+	if ferr != nil || raw == nil {
+		return nil, ferr
+	}
+	out := make(map[string]argValue, len(raw))
+	for name, a := range raw {
+		if allowed != nil && !slices.Contains(allowed, name) {
+			return nil, v.errorf("has no attribute %q; it takes %s", name, strings.Join(allowed, ", "))
+		}
+		out[name] = v.child(a, name, 0)
+	}
+	return out, nil
+}
+
+// rawAttrs reads an object or a map as Terraform's values, for a reader
+// that takes a few attributes and ignores the rest (rawMember); absent
+// gives none.
+func (v argValue) rawAttrs() (map[string]tftypes.Value, *function.FuncError) {
 	if v.absent() {
 		return nil, nil
 	}
@@ -131,14 +181,16 @@ func (v argValue) attrs(allowed ...string) (map[string]argValue, *function.FuncE
 	}
 	var raw map[string]tftypes.Value
 	_ = v.v.As(&raw) // a known object or map
-	out := make(map[string]argValue, len(raw))
-	for name, a := range raw {
-		if allowed != nil && !slices.Contains(allowed, name) {
-			return nil, v.errorf("has no attribute %q; it takes %s", name, strings.Join(allowed, ", "))
-		}
-		out[name] = argValue{v: a, path: v.path + "." + name, arg: v.arg}
+	return raw, nil
+}
+
+// rawMember is the attribute name of v, whose attributes rawAttrs read;
+// null when absent.
+func (v argValue) rawMember(raw map[string]tftypes.Value, name string) argValue {
+	if a, ok := raw[name]; ok {
+		return v.child(a, name, 0)
 	}
-	return out, nil
+	return v.child(tftypes.NewValue(tftypes.DynamicPseudoType, nil), name, 0)
 }
 
 // member is the attribute name of v, whose attributes attrs read; null
@@ -147,12 +199,12 @@ func (v argValue) member(attrs map[string]argValue, name string) argValue {
 	if a, ok := attrs[name]; ok {
 		return a
 	}
-	return argValue{v: tftypes.NewValue(tftypes.DynamicPseudoType, nil), path: v.path + "." + name, arg: v.arg}
+	return v.child(tftypes.NewValue(tftypes.DynamicPseudoType, nil), name, 0)
 }
 
 // required reads a string that must be set.
 func (v argValue) required() (string, *function.FuncError) {
-	if v.known() && v.v.IsNull() {
+	if v.isNull() {
 		return "", v.errorf("is required")
 	}
 	s, ferr := v.str()

@@ -62,6 +62,7 @@ func (policyDecisionFunction) Definition(_ context.Context, _ function.Definitio
 			"activity type the service does not have, and a missing `time` are errors that name the policy and the position.",
 		Parameters: []function.Parameter{
 			function.DynamicParameter{
+				CustomType:         rawDynamicType{},
 				Name:               "policies",
 				AllowUnknownValues: true,
 				MarkdownDescription: "A list of policies. Each is an object with `effect` (`EFFECT_ALLOW` or `EFFECT_DENY`) and " +
@@ -70,6 +71,7 @@ func (policyDecisionFunction) Definition(_ context.Context, _ function.Definitio
 					"hand-written objects all serve.",
 			},
 			function.DynamicParameter{
+				CustomType:         rawDynamicType{},
 				Name:               "request",
 				AllowUnknownValues: true,
 				MarkdownDescription: "The request, an object with `type` (an `ACTIVITY_TYPE_*`); `approvers`, the users who " +
@@ -86,12 +88,12 @@ func (policyDecisionFunction) Definition(_ context.Context, _ function.Definitio
 }
 
 func (policyDecisionFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
-	var policiesArg, requestArg types.Dynamic
+	var policiesArg, requestArg rawDynamicValue
 	if resp.Error = req.Arguments.Get(ctx, &policiesArg, &requestArg); resp.Error != nil {
 		return
 	}
 	args := [2]argument{{position: 0}, {position: 1}}
-	result, ferr := decide(ctx, &args, policiesArg, requestArg)
+	result, ferr := decide(&args, policiesArg, requestArg)
 	if ferr != nil {
 		resp.Error = ferr
 		return
@@ -101,21 +103,13 @@ func (policyDecisionFunction) Run(ctx context.Context, req function.RunRequest, 
 
 // decide reads both arguments and decides; the result is unknown when a
 // part of them it needs is.
-func decide(ctx context.Context, args *[2]argument, policiesArg, requestArg types.Dynamic) (types.Object, *function.FuncError) {
+func decide(args *[2]argument, policiesArg, requestArg rawDynamicValue) (types.Object, *function.FuncError) {
 	unknown := types.ObjectUnknown(decisionAttrTypes)
-	pv, err := policiesArg.ToTerraformValue(ctx)
-	if err != nil {
-		return unknown, function.NewArgumentFuncError(0, err.Error())
-	}
-	rv, err := requestArg.ToTerraformValue(ctx)
-	if err != nil {
-		return unknown, function.NewArgumentFuncError(1, err.Error())
-	}
-	policies, ferr := readDecisionPolicies(args[0].root(pv, "policies"))
+	policies, ferr := readDecisionPolicies(args[0].root(policiesArg.terraformValue(), "policies"))
 	if ferr != nil {
 		return unknown, ferr
 	}
-	request, ferr := readDecisionRequest(args[1].root(rv, "request"))
+	request, ferr := readDecisionRequest(args[1].root(requestArg.terraformValue(), "request"))
 	if ferr != nil {
 		return unknown, ferr
 	}
@@ -124,7 +118,7 @@ func decide(ctx context.Context, args *[2]argument, policiesArg, requestArg type
 	}
 	if request.Now.IsZero() {
 		for i, p := range policies {
-			if field, reads := p.readsTime(); reads {
+			if field := p.readsTime; field != "" {
 				return unknown, function.NewArgumentFuncError(1, fmt.Sprintf("request.time is required: policies[%d] (%s) reads time.now "+
 					"in its %s expression, and a function never reads the clock; pass time = plantimestamp(), or the time to decide at",
 					i, p.describe(), field))

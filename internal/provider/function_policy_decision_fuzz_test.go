@@ -74,24 +74,27 @@ func FuzzPolicyDecision(f *testing.F) {
 	})
 }
 
-// fuzzArgument is JSON as a dynamic argument, or false when s is not JSON.
-func fuzzArgument(s string) (types.Dynamic, bool) {
+// fuzzArgument is JSON as the argument the framework hands the function,
+// or false when s is not JSON.
+func fuzzArgument(s string) (attr.Value, bool) {
+	tv, ok := fuzzTerraformValue(s)
+	if !ok {
+		return nil, false
+	}
+	v, err := rawDynamicType{}.ValueFromTerraform(context.Background(), tv)
+	return v, err == nil
+}
+
+// fuzzTerraformValue is JSON as Terraform's value, as the plugin protocol
+// delivers it, or false when s is not JSON.
+func fuzzTerraformValue(s string) (tftypes.Value, bool) {
 	var v any
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	if err := dec.Decode(&v); err != nil {
-		return types.Dynamic{}, false
+		return tftypes.Value{}, false
 	}
-	tv, ok := tfValueOf(v)
-	if !ok {
-		return types.Dynamic{}, false
-	}
-	d, err := types.DynamicType.ValueFromTerraform(context.Background(), tv)
-	if err != nil {
-		return types.Dynamic{}, false
-	}
-	dyn, ok := d.(types.Dynamic)
-	return dyn, ok
+	return tfValueOf(v)
 }
 
 // tfValueOf is a decoded JSON value as Terraform would pass it: objects,

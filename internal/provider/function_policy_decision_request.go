@@ -24,6 +24,9 @@ import (
 type decisionPolicy struct {
 	policy policyset.Policy
 	named  bool // the policy has a name; else it goes by its position
+	// readsTime is the field of the first expression that reads time.now,
+	// or "" when none does
+	readsTime policylang.Field
 }
 
 // readDecisionPolicies reads the policies argument: a list of objects, each with
@@ -36,10 +39,12 @@ func readDecisionPolicies(arg argValue) ([]decisionPolicy, *function.FuncError) 
 	}
 	out := make([]decisionPolicy, 0, len(elems))
 	for _, e := range elems {
-		if e.known() && e.v.IsNull() {
+		if e.isNull() {
 			return nil, e.errorf("is null: each policy is an object with at least an effect")
 		}
-		attrs, ferr := e.attrs()
+		// A resource's other attributes (id, notes, timeouts, ...) are
+		// ignored: only these are read.
+		attrs, ferr := e.rawAttrs()
 		if ferr != nil {
 			return nil, ferr
 		}
@@ -48,11 +53,11 @@ func readDecisionPolicies(arg argValue) ([]decisionPolicy, *function.FuncError) 
 			name string
 			into *string
 		}{{"name", &p.Name}, {"condition", &p.Condition}, {"consensus", &p.Consensus}, {"time", &p.Time}} {
-			if *f.into, ferr = e.member(attrs, f.name).str(); ferr != nil {
+			if *f.into, ferr = e.rawMember(attrs, f.name).str(); ferr != nil {
 				return nil, ferr
 			}
 		}
-		effect := e.member(attrs, "effect")
+		effect := e.rawMember(attrs, "effect")
 		if p.Effect, ferr = effect.required(); ferr != nil {
 			return nil, ferr
 		}
@@ -61,9 +66,9 @@ func readDecisionPolicies(arg argValue) ([]decisionPolicy, *function.FuncError) 
 		}
 		dp := decisionPolicy{policy: p, named: p.Name != ""}
 		if !dp.named {
-			dp.policy.Name = e.path
+			dp.policy.Name = e.path()
 		}
-		if ferr := checkExpressions(e, dp); ferr != nil {
+		if ferr := checkExpressions(e, &dp); ferr != nil {
 			return nil, ferr
 		}
 		out = append(out, dp)
@@ -72,10 +77,15 @@ func readDecisionPolicies(arg argValue) ([]decisionPolicy, *function.FuncError) 
 }
 
 // checkExpressions refuses an expression the service would refuse, worded
-// as the plan-time check of custody_policy words it.
-func checkExpressions(e argValue, dp decisionPolicy) *function.FuncError {
+// as the plan-time check of custody_policy words it, and notes which one
+// reads time.now.
+func checkExpressions(e argValue, dp *decisionPolicy) *function.FuncError {
 	for _, x := range dp.expressions() {
-		if _, d := policyset.Compile(x.field, x.src); d != nil {
+		prog, d := policyset.Compile(x.field, x.src)
+		if d == nil && dp.readsTime == "" && prog.Reads("time.now") {
+			dp.readsTime = x.field
+		}
+		if d != nil {
 			// The message comes last: Terraform ends the text with a period.
 			_, carets, _ := strings.Cut(d.Format(x.src), "\n\n")
 			return e.errorf("%s: invalid policy %s expression at line %d, column %d:\n\n%s\n\n%s", dp.describe(), x.field,
@@ -102,16 +112,6 @@ func (dp decisionPolicy) expressions() []fieldExpression {
 	return out
 }
 
-// readsTime tells whether an expression of the policy reads time.now.
-func (dp decisionPolicy) readsTime() (policylang.Field, bool) {
-	for _, x := range dp.expressions() {
-		if prog, _ := policyset.Compile(x.field, x.src); prog != nil && prog.Reads("time.now") {
-			return x.field, true
-		}
-	}
-	return "", false
-}
-
 // describe names the policy for a message.
 func (dp decisionPolicy) describe() string {
 	if dp.named {
@@ -126,7 +126,7 @@ var requestAttributes = []string{"type", "approvers", "params", "private_key", "
 // readDecisionRequest reads the request argument.
 func readDecisionRequest(arg argValue) (policyset.Request, *function.FuncError) {
 	var req policyset.Request
-	if arg.known() && arg.v.IsNull() {
+	if arg.isNull() {
 		return req, arg.errorf("is required")
 	}
 	attrs, ferr := arg.attrs(requestAttributes...)
@@ -161,7 +161,7 @@ func readDecisionRequest(arg argValue) (policyset.Request, *function.FuncError) 
 
 // readApprovers reads the approvers, the requester first: at least one.
 func readApprovers(v argValue) ([]policyset.User, *function.FuncError) {
-	if v.known() && v.v.IsNull() {
+	if v.isNull() {
 		return nil, v.errorf("is required: the users who approved so far, the requester first")
 	}
 	elems, ferr := v.elems()
@@ -202,7 +202,7 @@ func readParams(v argValue) (map[string]any, *function.FuncError) {
 	}
 	out := make(map[string]any, len(attrs))
 	for name, a := range attrs {
-		if a.known() && a.v.IsNull() {
+		if a.isNull() {
 			continue // left out: reading it is an evaluation error, as for a param the request lacks
 		}
 		x, ferr := a.languageValue()
