@@ -10,7 +10,7 @@ import (
 // one type, all through count.
 type configuration struct {
 	name     string
-	provider string // provider binary it runs ("custody", "custody-unchecked", "floor", "floor-likecustody"), or "" for none
+	provider string // provider binary it runs ("custody", "custody-unchecked", "custody-noguard", "floor", "floor-likecustody"), or "" for none
 	// custody: it talks to the emulator. Its requests are counted, and it
 	// can run against an emulator with latency (-latencies); the others'
 	// times do not depend on the emulator.
@@ -24,6 +24,9 @@ type configuration struct {
 	// needs (its list pages, read one after the other): the ideal plan
 	// at a latency is the shaped floor plus refreshRTTs × the latency.
 	refreshRTTs int
+	// renames: its resources take var.suffix in their names, and a fourth
+	// phase, renamePhase, plans renaming all of them.
+	renames bool
 	// latency is the emulator's -fault-latency for this run (0: none);
 	// the runner sets it for the runs at each of -latencies.
 	latency time.Duration
@@ -61,11 +64,17 @@ provider "floor" {}
 `
 
 // policyBody is N policies; the custody policies and the shaped floor set
-// the same values. %[1]s is the resource type, %%d stays for N.
+// the same values. %[1]s is the resource type, %%d stays for N. The plan
+// of renamePhase sets suffix.
 const policyBody = `
+variable "suffix" {
+  type    = string
+  default = ""
+}
+
 resource "%[1]s" "bench" {
   count     = %%d
-  name      = "bench-${count.index}"
+  name      = "bench-${count.index}${var.suffix}"
   effect    = "EFFECT_ALLOW"
   condition = "activity.resource == 'PRIVATE_KEY'"
 }
@@ -79,7 +88,11 @@ var (
 // configurations, in the order of the first run; later runs rotate it.
 var configurations = []configuration{
 	// Refresh: one list_policies per command.
-	{name: "policy", provider: "custody", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1},
+	{name: "policy", provider: "custody", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1, renames: true},
+	// The same policies through the provider built without its lockout
+	// guard (tag bench_nolockoutguard): what the guard adds to renamePhase,
+	// the plan it works in.
+	{name: "policy-noguard", provider: "custody-noguard", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1, renames: true},
 	// The same policies through the provider built without its plan-time
 	// expression checks (tag bench_nopolicycheck): what the checks add.
 	{name: "policy-unchecked", provider: "custody-unchecked", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1},
@@ -141,3 +154,8 @@ func rotated(cs []configuration, r int) []configuration {
 }
 
 var phases = []string{"apply", "plan", "destroy"}
+
+// renamePhase is a plan that renames every policy (-var suffix=...), run
+// after "plan" by the configurations with renames: the plan the lockout
+// guard works in, one check per policy. It must plan N changes.
+const renamePhase = "plan-rename"

@@ -41,6 +41,9 @@ func build(ctx context.Context, root, work string, profiled bool) (*tools, error
 		// The provider without its plan-time policy expression checks: the
 		// policy-unchecked configuration measures what they cost.
 		{filepath.Join(t.realDir, "terraform-provider-custody-unchecked"), ".", "bench_nopolicycheck"},
+		// The provider without its lockout guard: the policy-noguard
+		// configuration measures what the guard adds to a plan of changes.
+		{filepath.Join(t.realDir, "terraform-provider-custody-noguard"), ".", "bench_nolockoutguard"},
 		{filepath.Join(t.realDir, "terraform-provider-floor"), "./bench/floor", ""},
 		// The floor served the way the custody provider is, for the shaped
 		// floor (see bench/floor/main.go).

@@ -37,11 +37,13 @@ type options struct {
 	parallelism int
 	out         string
 	keepGoing   bool
-	keepWork    bool
-	profile     string // directory for CPU profiles of the custody provider, or ""
-	configs     map[string]bool
-	latencies   []time.Duration // emulator latencies; 0 first, always there
-	latencyCfgs map[string]bool // the configurations also run at the latencies other than 0
+	// goBenchCount: runs of each Go benchmark of the decision code (0: none)
+	goBenchCount int
+	keepWork     bool
+	profile      string // directory for CPU profiles of the custody provider, or ""
+	configs      map[string]bool
+	latencies    []time.Duration // emulator latencies; 0 first, always there
+	latencyCfgs  map[string]bool // the configurations also run at the latencies other than 0
 }
 
 func main() {
@@ -70,6 +72,7 @@ func parseOptions(args []string) (*options, error) {
 	fs.IntVar(&o.runs, "runs", 3, "runs of every configuration at every N")
 	fs.IntVar(&o.parallelism, "parallelism", 10, "terraform -parallelism for every apply, plan and destroy")
 	fs.StringVar(&o.out, "out", "bench/RESULTS.md", "where to write the report (relative to the module root)")
+	fs.IntVar(&o.goBenchCount, "go-bench-count", 5, "runs of each Go benchmark of the policy decision code (policy_decision, the lockout guard); 0 skips them")
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "after a failed command, go on with the next configuration (still exits non-zero)")
 	fs.BoolVar(&o.keepWork, "keep-work", false, "keep the temporary work directory (binaries, configurations, logs)")
 	fs.StringVar(&o.profile, "profile", "", "run the custody provider with a CPU profile (bench/profiled) and write the profiles and their top functions to this `directory`; the timings are then not the benchmark's")
@@ -182,7 +185,14 @@ func run(ctx context.Context, args []string) error {
 			}
 		}
 	}
-	rep := report(o, env, results, failed, time.Since(start))
+	var goBench []goBenchmark
+	if o.goBenchCount > 0 {
+		logf("go test -bench of the policy decision code (%d runs each)", o.goBenchCount)
+		if goBench, err = runGoBenchmarks(ctx, root, o.goBenchCount); err != nil {
+			return err
+		}
+	}
+	rep := report(o, env, results, goBench, failed, time.Since(start))
 	fmt.Print(rep)
 	out := o.out
 	if !filepath.IsAbs(out) {
@@ -274,11 +284,16 @@ func runOne(ctx context.Context, t *tools, c configuration, n, r int, o *options
 	}
 	par := "-parallelism=" + strconv.Itoa(o.parallelism)
 	commands := map[string][]string{
-		"apply":   {"apply", "-auto-approve", "-input=false", "-no-color", par},
-		"plan":    {"plan", "-input=false", "-detailed-exitcode", "-no-color", par},
-		"destroy": {"destroy", "-auto-approve", "-input=false", "-no-color", par},
+		"apply":     {"apply", "-auto-approve", "-input=false", "-no-color", par},
+		"plan":      {"plan", "-input=false", "-detailed-exitcode", "-no-color", par},
+		"destroy":   {"destroy", "-auto-approve", "-input=false", "-no-color", par},
+		renamePhase: {"plan", "-input=false", "-detailed-exitcode", "-no-color", par, "-var", "suffix=-renamed"},
 	}
-	for _, ph := range phases {
+	order := phases
+	if c.renames {
+		order = []string{"apply", "plan", renamePhase, "destroy"}
+	}
+	for _, ph := range order {
 		phaseEnv := env
 		profDir := filepath.Join(o.profile, fmt.Sprintf("%s-n%d-r%d", c.dirName(), n, r+1), ph)
 		if profiling {
@@ -326,6 +341,9 @@ func runPhase(ctx context.Context, t *tools, emu *emulatorProc, dir, phase strin
 	runErr := cmd.Run()
 	p := &phaseResult{wall: time.Since(t0).Seconds()}
 	p.emuCPU = emu.cpuSeconds() - cpu0
+	if phase == renamePhase && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 2 {
+		runErr = nil // changes planned, as it must
+	}
 	if runErr != nil {
 		if phase == "plan" && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 2 {
 			return nil, fmt.Errorf("the plan right after apply is not empty (exit 2): the figures would be a lie; see %s:%s", logPath, tail(logPath, 30))
@@ -348,9 +366,10 @@ func runPhase(ctx context.Context, t *tools, emu *emulatorProc, dir, phase strin
 		return nil, err
 	}
 	want := map[string]string{
-		"apply":   fmt.Sprintf("Apply complete! Resources: %d added, 0 changed, 0 destroyed.", n),
-		"destroy": fmt.Sprintf("Destroy complete! Resources: %d destroyed.", n),
-		"plan":    "No changes.",
+		"apply":     fmt.Sprintf("Apply complete! Resources: %d added, 0 changed, 0 destroyed.", n),
+		"destroy":   fmt.Sprintf("Destroy complete! Resources: %d destroyed.", n),
+		"plan":      "No changes.",
+		renamePhase: fmt.Sprintf("Plan: 0 to add, %d to change, 0 to destroy.", n),
 	}[phase]
 	if !strings.Contains(string(out), want) {
 		return nil, fmt.Errorf("the output lacks %q; see %s:%s", want, logPath, tail(logPath, 30))

@@ -12,8 +12,9 @@ import (
 // times, their ratios, the times at each latency against the ideal, CPU
 // and request counts; the growth from the smallest N to the largest; the
 // provider's peak memory; and whether each target of the issue is met.
-func report(o *options, env environment, results []*result, failed []string, elapsed time.Duration) string {
+func report(o *options, env environment, results []*result, goBench []goBenchmark, failed []string, elapsed time.Duration) string {
 	r := newReportWriter(o, results)
+	r.goBench = goBench
 	r.header(env, failed, elapsed)
 	for _, n := range o.ns {
 		r.printf("\n## N = %d\n\n", n)
@@ -30,6 +31,7 @@ func report(o *options, env environment, results []*result, failed []string, ela
 		r.growthTables(lo, hi)
 	}
 	r.peakMemory(hi)
+	r.decisionCosts()
 	r.targets(lo, hi)
 	// No trailing blanks: the table cells are written with "| " after each.
 	lines := strings.Split(r.b.String(), "\n")
@@ -48,6 +50,7 @@ type reportWriter struct {
 	selected  []configuration
 	latencies []time.Duration // the non-zero ones something ran at
 	missed    int             // targets missed so far
+	goBench   []goBenchmark   // the Go benchmarks of the decision code
 }
 
 func newReportWriter(o *options, results []*result) *reportWriter {

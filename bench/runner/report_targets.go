@@ -32,6 +32,7 @@ func (r *reportWriter) targets(lo, hi int) {
 	r.idealTargets(policy, lats)
 	r.growthTargets(policy, lats, lo, hi)
 	r.checkTargets()
+	r.decisionTargets()
 	r.requestTargets()
 	r.memoryTarget(hi)
 	if r.missed > 0 {

@@ -206,7 +206,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		tflog.Info(ctx, "skipping the check of the custody credentials (skip_credentials_validation)")
 	}
 	data := newProviderData(c, approval)
-	if !skipCheck {
+	if !skipCheck && lockoutGuardEnabled {
 		data.guard = newLockoutGuard(data, skipLockout)
 	}
 	resp.ResourceData = data
