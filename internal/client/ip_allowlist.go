@@ -1,5 +1,11 @@
 package client
 
+import (
+	"fmt"
+	"strconv"
+	"time"
+)
+
 // What an allowlist does when its evaluation fails.
 const (
 	OnEvaluationErrorAllow = "ALLOW"
@@ -29,9 +35,24 @@ type RemoveIPAllowlistParams struct {
 
 // IPAllowlistRule is a rule as stored.
 type IPAllowlistRule struct {
-	CIDR      string `json:"cidr"`
-	Label     string `json:"label,omitempty"`
+	CIDR  string `json:"cidr"`
+	Label string `json:"label,omitempty"`
+	// CreatedAt is milliseconds since the epoch as a decimal string, as the
+	// reference describes it; Created reads it.
 	CreatedAt string `json:"createdAt,omitempty"`
+}
+
+// Created is when the rule was added. It reads createdAt as the reference
+// describes it (milliseconds since the epoch, a decimal string) and, since
+// a service may differ from its description, as RFC 3339 too.
+func (r IPAllowlistRule) Created() (time.Time, error) {
+	if ms, err := strconv.ParseInt(r.CreatedAt, 10, 64); err == nil {
+		return time.UnixMilli(ms).UTC(), nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, r.CreatedAt); err == nil {
+		return t.UTC(), nil
+	}
+	return time.Time{}, fmt.Errorf("ip allowlist rule %s: createdAt %q is neither milliseconds since the epoch nor RFC 3339", r.CIDR, r.CreatedAt)
 }
 
 // IPAllowlist is an allowlist as stored.

@@ -3,8 +3,8 @@ package emulator
 import (
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
@@ -87,7 +87,9 @@ func runSetAllowlist(s *Server, _ *caller, p *client.SetIPAllowlistParams) (any,
 	if prev := s.st.Allowlists[key]; prev != nil {
 		old = prev.Rules
 	}
-	now := s.now().UTC().Format(time.RFC3339)
+	// createdAt is milliseconds since the epoch, a decimal string, as the
+	// reference describes a rule.
+	now := strconv.FormatInt(s.now().UnixMilli(), 10)
 	for _, r := range p.Rules {
 		rule := client.IPAllowlistRule{CIDR: r.CIDR, Label: r.Label, CreatedAt: now}
 		if i := slices.IndexFunc(old, func(o client.IPAllowlistRule) bool { return o.CIDR == r.CIDR && o.Label == r.Label }); i >= 0 {

@@ -4,20 +4,18 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 )
 
 // twoRoots is an emulator with a second root user, user-2, owning k2.
 func twoRoots(t *testing.T, mutate ...func(*Options)) (*testEmulator, *client.APIKey, *client.Client) {
 	t.Helper()
-	k2, err := client.GenerateAPIKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	k2 := clienttest.NewAPIKey(t)
 	e := newTestEmulator(t, append(mutate, func(o *Options) {
 		o.RootUsers = append(o.RootUsers, RootUser{UserID: "user-2", APIPublicKey: k2.PublicKeyHex()})
 	})...)
@@ -47,7 +45,7 @@ func boolRef(v bool) *bool { return &v }
 func TestIPAllowlistSetReplaceGetRemove(t *testing.T) {
 	clock := newSteppedClock()
 	e := newTestEmulator(t, withClock(clock))
-	t0 := clock.now().UTC().Format(time.RFC3339)
+	t0 := strconv.FormatInt(clock.now().UnixMilli(), 10) // as the reference describes createdAt
 	first := client.SetIPAllowlistParams{Rules: []client.IPAllowlistRuleParams{{CIDR: "10.0.0.0/8", Label: "office"}, {CIDR: "2001:db8::/32", Label: "v6"}}}
 	set := setAllowlist(t, e.client, first)
 	sent, _ := json.Marshal(first)
@@ -61,7 +59,7 @@ func TestIPAllowlistSetReplaceGetRemove(t *testing.T) {
 	}
 
 	clock.step()
-	t1 := clock.now().UTC().Format(time.RFC3339)
+	t1 := strconv.FormatInt(clock.now().UnixMilli(), 10)
 	setAllowlist(t, e.client, client.SetIPAllowlistParams{Enabled: boolRef(true), OnEvaluationError: client.OnEvaluationErrorAllow,
 		Rules: []client.IPAllowlistRuleParams{{CIDR: "127.0.0.1/32", Label: "local"}, {CIDR: "10.0.0.0/8", Label: "office"}, {CIDR: "2001:db8::/32", Label: "v6 renamed"}}})
 	got = getAllowlist(t, e.client, "")
