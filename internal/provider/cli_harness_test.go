@@ -97,7 +97,7 @@ func (c *tfCLI) write(body string) {
 // command returns terraform with args, in the working directory, with
 // extra environment; its output goes to out.
 func (c *tfCLI) command(ctx context.Context, out *bytes.Buffer, extraEnv []string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, os.Getenv("TF_ACC_TERRAFORM_PATH"), append(args, "-no-color")...)
+	cmd := exec.CommandContext(ctx, terraformBinary(c.t), append(args, "-no-color")...)
 	cmd.Dir = c.dir
 	cmd.Env = append(append([]string{}, c.env...), extraEnv...)
 	cmd.Stdout, cmd.Stderr = out, out

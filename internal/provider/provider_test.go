@@ -26,16 +26,29 @@ var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 // into a silently green acceptance run.
 func testAccPreCheck(t *testing.T) {
 	t.Helper()
-	path := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if path == "" {
-		t.Fatal("TF_ACC_TERRAFORM_PATH is empty: install Terraform (>= 1.11), put it on PATH " +
-			"and run `make test`, which points TF_ACC_TERRAFORM_PATH at it")
+	terraformBinary(t)
+}
+
+// terraformBinary is the terraform the acceptance tests run, found as
+// terraform-plugin-testing finds it: TF_ACC_TERRAFORM_PATH when set, else
+// terraform on PATH. So `TF_ACC=1 go test ./...` works without make; a
+// machine with no terraform fails, loudly.
+func terraformBinary(t testing.TB) string {
+	t.Helper()
+	if path := os.Getenv("TF_ACC_TERRAFORM_PATH"); path != "" {
+		// LookPath on a path with a slash checks that the file is an executable.
+		if _, err := exec.LookPath(path); err != nil {
+			t.Fatalf("TF_ACC_TERRAFORM_PATH=%q is not an executable (%v): point it at Terraform (>= 1.11), or unset it "+
+				"to use the terraform on PATH", path, err)
+		}
+		return path
 	}
-	// LookPath on a path with a slash checks that the file is an executable.
-	if _, err := exec.LookPath(path); err != nil {
-		t.Fatalf("TF_ACC_TERRAFORM_PATH=%q is not an executable (%v): install Terraform (>= 1.11) "+
-			"and put it on PATH", path, err)
+	path, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Fatal("no terraform on PATH: acceptance tests (TF_ACC=1) run the real Terraform CLI; install Terraform (>= 1.11) " +
+			"and put it on PATH, or set TF_ACC_TERRAFORM_PATH")
 	}
+	return path
 }
 
 func TestProviderSchemaIsValid(t *testing.T) {
