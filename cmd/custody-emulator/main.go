@@ -34,6 +34,10 @@ func main() {
 	}
 }
 
+// version is overwritten at release time with -ldflags "-X main.version=..."
+// (the release's version, without the "v"); a plain build is "dev".
+var version = "dev"
+
 // envFileName is the default env file, next to the state file (or in the
 // working directory without one), so that each state keeps its keys.
 const envFileName = "custody-emulator.env"
@@ -47,6 +51,7 @@ type config struct {
 	rate429, rate503, rate500, rateDrop, rate500Commit, latencyRate    float64
 	retryAfter                                                         int
 	seed                                                               uint64
+	showVersion                                                        bool
 	fromUser                                                           map[string]bool // flags set by flag or env
 }
 
@@ -85,6 +90,7 @@ func parseConfig(args []string, env func(string) string, stderr io.Writer) (*con
 	fs.IntVar(&c.retryAfter, "fault-retry-after", 1, "Retry-After seconds of injected 429 answers")
 	fs.Uint64Var(&c.seed, "fault-seed", 0, "seed of the fault choices, for repeatable runs (0: random)")
 	fs.VisitAll(func(f *flag.Flag) { f.Usage += " (env " + envVars[f.Name] + ")" })
+	fs.BoolVar(&c.showVersion, "version", false, "print the version (\"custody-emulator 1.2.3\", or \"dev\" for a plain build) and exit")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -150,6 +156,10 @@ func (c *config) faults() emulator.Faults {
 func run(ctx context.Context, args []string, env func(string) string, stdout, stderr io.Writer) error {
 	c, err := parseConfig(args, env, stderr)
 	if err != nil {
+		return err
+	}
+	if c.showVersion {
+		_, err := fmt.Fprintln(stdout, "custody-emulator", version)
 		return err
 	}
 	restart, err := stateExists(c.statePath)

@@ -13,7 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 )
 
@@ -139,10 +142,7 @@ func TestRunServesAndWritesEnvFile(t *testing.T) {
 }
 
 func TestRunWithGivenPublicKey(t *testing.T) {
-	key, err := client.GenerateAPIKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	key := clienttest.NewAPIKey(t)
 	envFile := filepath.Join(t.TempDir(), "env")
 	in := start(t, []string{"-listen", "localhost:0", "-api-public-key", key.PublicKeyHex(), "-organization-id", "org-given", "-env-file", envFile}, nil)
 	if strings.Contains(in.stdout, "PRIVATE_KEY") || in.vals["CUSTODY_API_PUBLIC_KEY"] != key.PublicKeyHex() || in.vals["CUSTODY_ORGANIZATION_ID"] != "org-given" {
@@ -267,4 +267,37 @@ func TestExportLinesRoundTrip(t *testing.T) {
 			t.Fatalf("%s = %q, want %q (lines %q)", k, vals[k], v, lines)
 		}
 	}
+}
+
+// -version prints the version the release stamps in (here a plain build's
+// "dev") and serves nothing; the release stamps the emulator as it stamps
+// the provider, so that the GitOps workflow can check what it downloaded.
+func TestVersion(t *testing.T) {
+	var stdout, stderr strings.Builder
+	if err := run(t.Context(), []string{"-version"}, func(string) string { return "" }, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if stdout.String() != "custody-emulator dev\n" {
+		t.Errorf("-version printed %q", stdout.String())
+	}
+	release, err := os.ReadFile("../../.goreleaser.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Builds []struct {
+			ID      string   `yaml:"id"`
+			Main    string   `yaml:"main"`
+			Ldflags []string `yaml:"ldflags"`
+		} `yaml:"builds"`
+	}
+	if err := yaml.Unmarshal(release, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range cfg.Builds {
+		if b.Main == "./cmd/custody-emulator" && len(b.Ldflags) == 1 && strings.Contains(b.Ldflags[0], "-X main.version={{ .Version }}") {
+			return
+		}
+	}
+	t.Errorf(".goreleaser.yml does not stamp the emulator's main.version: %+v", cfg.Builds)
 }

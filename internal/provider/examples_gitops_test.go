@@ -145,6 +145,11 @@ func TestGitOpsKitWorkflow(t *testing.T) {
 	if archive == "" || !strings.Contains(string(raw), `archive="`+archive+`"`) {
 		t.Errorf("custody.yml should download the emulator archive the release builds (%q)", archive)
 	}
+	// The emulator prints "custody-emulator <version>" (cmd/custody-emulator
+	// TestVersion); the workflow checks the one it downloaded says v.
+	if !strings.Contains(string(raw), `got=$(./custody-emulator -version)`) || !strings.Contains(string(raw), `"$got" != "custody-emulator $v"`) {
+		t.Errorf("custody.yml should check the downloaded emulator's -version against CUSTODY_EMULATOR_VERSION")
+	}
 }
 
 func mustReadFile(t *testing.T, path string) []byte {
@@ -203,7 +208,7 @@ check "every_policy_is_managed_here" {
 		cmd := exec.Command("bash", "-e", "-c", script)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "GITHUB_OUTPUT="+outputs,
-			"PATH="+filepath.Dir(os.Getenv("TF_ACC_TERRAFORM_PATH"))+string(os.PathListSeparator)+os.Getenv("PATH"))
+			"PATH="+filepath.Dir(terraformBinary(t))+string(os.PathListSeparator)+os.Getenv("PATH"))
 		out, err := cmd.CombinedOutput()
 		got := strings.TrimSpace(string(mustReadFile(t, outputs)))
 		if got != "exitcode="+tc.wantCode || (err == nil) != (tc.wantCode == "0") {

@@ -127,6 +127,9 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 }
 
 func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	// Which build runs, once per command, for bug reports and for a
+	// pipeline that checks what it installed.
+	tflog.Info(ctx, "terraform-provider-custody "+p.version, map[string]any{"version": p.version, "terraform_version": req.TerraformVersion})
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 )
 
 // The provider checks its credentials with one whoami when it is
@@ -31,10 +32,7 @@ func checkTestConfig(url, org string, key *client.APIKey, extra ...string) strin
 
 func strangerKey(t *testing.T) *client.APIKey {
 	t.Helper()
-	k, err := client.GenerateAPIKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := clienttest.NewAPIKey(t)
 	return k
 }
 
@@ -131,6 +129,10 @@ resource "custody_policy" "p" {
 		if code != 0 || !strings.Contains(line, field) {
 			t.Errorf("an empty plan whose INFO log names the verified user with %s was expected (exit %d):\n%s", field, code, logged)
 		}
+	}
+	// The provider says which build it is (a plain build is "dev").
+	if !regexp.MustCompile(`\[INFO\].*terraform-provider-custody dev:.*version=dev`).MatchString(logged) {
+		t.Errorf("the INFO log should name the provider's version:\n%s", logged)
 	}
 
 	const wrong = "11111111-2222-3333-4444-555555555555"
