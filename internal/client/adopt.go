@@ -1,10 +1,15 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"math/big"
 	"reflect"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -136,15 +141,59 @@ func normalizedJSON(v any) (any, error) {
 		}
 		raw = b
 	}
+	// Numbers are compared exactly (exactNumber): as float64, two ids or
+	// amounts that differ only past 2^53 would compare equal, and an
+	// activity could be mistaken for another.
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	var out any
-	if err := json.Unmarshal(raw, &out); err != nil {
+	if err := dec.Decode(&out); err != nil {
 		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("unexpected data after the JSON value")
 	}
 	return dropEmpty(out), nil
 }
 
+// exactNumber is a JSON number as its exact value's canonical decimal
+// text: 1, 1.0 and 1e0 are the same number, 9007199254740993 and
+// 9007199254740992 are not. It encodes back as that number.
+type exactNumber string
+
+func (n exactNumber) MarshalJSON() ([]byte, error) { return []byte(n), nil }
+
+// maxExactExponent bounds the exponents written out in full: past it a
+// number keeps its text, so that 1e999999999 cannot ask for a billion digits.
+const maxExactExponent = 1000
+
+// newExactNumber canonicalises a JSON number. A JSON number is a finite
+// decimal, so its exact value has a finite decimal expansion.
+func newExactNumber(text string) exactNumber {
+	if _, exp, found := strings.Cut(strings.ToLower(text), "e"); found {
+		if e, err := strconv.Atoi(exp); err != nil || e > maxExactExponent || e < -maxExactExponent {
+			return exactNumber(text)
+		}
+	}
+	r, ok := new(big.Rat).SetString(text)
+	if !ok {
+		return exactNumber(text)
+	}
+	if r.IsInt() {
+		return exactNumber(r.Num().String())
+	}
+	digits, p, ten := 0, big.NewInt(1), big.NewInt(10)
+	for new(big.Int).Mod(p, r.Denom()).Sign() != 0 {
+		p.Mul(p, ten)
+		digits++
+	}
+	return exactNumber(r.FloatString(digits))
+}
+
 func dropEmpty(v any) any {
 	switch t := v.(type) {
+	case json.Number:
+		return newExactNumber(t.String())
 	case map[string]any:
 		for k, e := range t {
 			e = dropEmpty(e)

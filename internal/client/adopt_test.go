@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/jsonseeds"
 )
 
 // leftBehind is a create_policies activity that an earlier run submitted
@@ -143,14 +145,7 @@ func checkNoEmpty(t *testing.T, v any, at string) {
 // drops every empty member, and is idempotent: normalising its marshalled
 // result, or the result itself, gives the same value.
 func FuzzJSONNormalisation(f *testing.F) {
-	for _, s := range []string{
-		`{}`, `{"key":"value"}`, ` {"a":1} `, "\n{\"a\":[1,2,{}]}\t", `{"a":null,"b":{},"c":[],"d":{"e":{"f":null}},"g":[null,{},[]]}`,
-		`{"rules":[{"cidr":"10.0.0.0/8"}],"onEvaluationError":"DENY"}`, `{"n":12345678901234567890123,"f":1.5e300,"z":-0}`,
-		`{"big":1e999}`, `{"a":1}{"b":2}`, `{} {}`, `{}x`, `{`, `}`, `[]`, `[{}]`, `null`, `"x"`, `1`, `true`, ``, ` `,
-		`{"a":"\ud800"}`, "{\"a\":\"\xff\"}", `{"a":1,"a":2}`, `{"":{"":{}}}`, "\ufeff{}", `{"a":"\u0000"}`,
-		strings.Repeat(`{"a":`, 100) + `1` + strings.Repeat(`}`, 100),
-		strings.Repeat(`[`, 10001) + strings.Repeat(`]`, 10001),
-	} {
+	for _, s := range jsonseeds.Texts() {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -181,4 +176,26 @@ func FuzzJSONNormalisation(f *testing.F) {
 			t.Fatalf("normalised %q marshals as %s, then as %s", s, b, b2)
 		}
 	})
+}
+
+// Numbers compare exactly: integers that differ only past 2^53 are two
+// intents, and one number written two ways is one.
+func TestIntentMatchingComparesNumbersExactly(t *testing.T) {
+	norm := func(s string) any {
+		t.Helper()
+		v, err := normalizedJSON(json.RawMessage(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if reflect.DeepEqual(norm(`{"n":9007199254740993}`), norm(`{"n":9007199254740992}`)) {
+		t.Error("9007199254740993 and 9007199254740992 compared equal")
+	}
+	if !reflect.DeepEqual(norm(`{"n":[1.0,1e3]}`), norm(`{"n":[1,1000]}`)) {
+		t.Error("1.0 and 1, or 1e3 and 1000, compared different")
+	}
+	if _, err := normalizedJSON(json.RawMessage(`{"n":1} {"n":2}`)); err == nil {
+		t.Error("two JSON values were taken for one")
+	}
 }

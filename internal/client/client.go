@@ -13,7 +13,10 @@ import (
 
 // Defaults used when a Config field is left zero.
 const (
-	DefaultMaxRetries      = 5
+	DefaultMaxRetries = 5
+	// MaxRetryAfter is the longest the client waits before one retry,
+	// whatever the service's Retry-After asks.
+	MaxRetryAfter          = 60 * time.Second
 	DefaultRetryWaitMin    = 250 * time.Millisecond
 	DefaultRetryWaitMax    = 20 * time.Second
 	DefaultPollInterval    = 1 * time.Second

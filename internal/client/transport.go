@@ -12,8 +12,10 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 )
 
 // maxResponseBytes bounds what is read of one answer.
@@ -47,8 +49,10 @@ func (c *Client) post(ctx context.Context, op, path string, body []byte, out any
 //
 // The wait before a retry is the service's Retry-After, else a full-jitter
 // exponential backoff (uniform in [0, min(retryMax, retryMin·2^n)]), so
-// that many clients failed by one outage do not return in step. A retry
-// that would start after ctx's deadline is not made.
+// that many clients failed by one outage do not return in step. A
+// Retry-After is honoured up to MaxRetryAfter per wait, so that a huge or
+// hostile value cannot hold a call for hours; an error after such a wait
+// says so. A retry that would start after ctx's deadline is not made.
 func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte, out any) error {
 	stamp, err := c.key.Stamp(body)
 	if err != nil {
@@ -56,6 +60,7 @@ func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte,
 	}
 	url := c.endpoint(path)
 	var failure error // the last attempt's, once one failed
+	cut := ""         // how the last wait was cut short, if it was
 	for attempt := 1; ; attempt++ {
 		status, header, data, err := c.send(ctx, url, body, stamp)
 		var reason string
@@ -87,15 +92,23 @@ func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte,
 			reason = fmt.Sprintf("HTTP %d", status)
 		}
 		if attempt > c.maxRetries {
-			return &RetryError{Attempts: attempt, Last: failure}
+			return &RetryError{Attempts: attempt, Last: failure, Why: cut}
 		}
 		wait, fromServer := retryAfter(header, c.now())
-		if !fromServer {
+		cut = ""
+		switch {
+		case !fromServer:
 			wait = c.jitter(backoff(c.retryMin, c.retryMax, attempt-1))
+		case wait > MaxRetryAfter:
+			cut = fmt.Sprintf("the service's Retry-After asked for %s, and the last wait was cut to %s, the most the client waits", wait, MaxRetryAfter)
+			wait = MaxRetryAfter
 		}
 		if deadline, ok := ctx.Deadline(); ok && c.now().Add(wait).After(deadline) {
-			return &RetryError{Attempts: attempt, Last: failure,
-				Why: fmt.Sprintf("the next retry, in %s, would pass the deadline", wait.Round(time.Millisecond))}
+			why := fmt.Sprintf("the next retry, in %s, would pass the deadline", wait.Round(time.Millisecond))
+			if cut != "" {
+				why += " (" + cut + ")"
+			}
+			return &RetryError{Attempts: attempt, Last: failure, Why: why}
 		}
 		// Neither the body nor the stamp is logged: a body may carry secrets.
 		c.debug(ctx, "retrying request", map[string]any{
@@ -172,15 +185,31 @@ func transportReason(err error) string {
 func decodeAPIError(op string, status int, header http.Header, data []byte) *APIError {
 	e := &APIError{Operation: op, HTTPStatus: status, RequestID: header.Get("X-Request-Id")}
 	if err := json.Unmarshal(data, &e.Status); err != nil || (e.Message == "" && e.Code == 0) {
-		e.Status = Status{Message: string(bytes.TrimSpace(data))}
-		if len(e.Message) > 512 {
-			e.Message = e.Message[:512] + "…"
-		}
+		e.Status = Status{Message: truncateUTF8(string(bytes.TrimSpace(data)), maxRawMessageBytes)}
 	}
 	if e.Message == "" {
 		e.Message = http.StatusText(status)
 	}
 	return e
+}
+
+// maxRawMessageBytes bounds a body that is not the service's error shape
+// when it is kept as the message.
+const maxRawMessageBytes = 512
+
+// truncateUTF8 cuts s to at most n bytes, on a character boundary, and
+// marks the cut: a cut inside a character would carry invalid UTF-8 into
+// Terraform's diagnostics. Bytes that are not UTF-8 at all become U+FFFD.
+func truncateUTF8(s string, n int) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // retryAfter reads Retry-After as seconds or an HTTP date.

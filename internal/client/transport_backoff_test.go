@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestRetryGivesUpAfterMaxRetries(t *testing.T) {
@@ -183,7 +184,8 @@ func TestGaveUpSaysHowManyAttempts(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		defer cancel()
 		_, err := c.Whoami(ctx, WhoamiRequest{})
-		wantGaveUp(t, err, "(gave up after 2 attempts: the next retry, in 2m0s, would pass the deadline)", 2, f)
+		wantGaveUp(t, err, "(gave up after 2 attempts: the next retry, in 1m0s, would pass the deadline (the service's Retry-After "+
+			"asked for 2m0s, and the last wait was cut to 1m0s, the most the client waits))", 2, f)
 	})
 	t.Run("context ended during an attempt", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(t.Context())
@@ -223,5 +225,38 @@ func wantGaveUp(t *testing.T, err error, text string, attempts int, f *fakeServi
 	}
 	if n := len(f.all()); n != attempts {
 		t.Errorf("%d requests, want %d", n, attempts)
+	}
+}
+
+// A Retry-After past MaxRetryAfter is waited for MaxRetryAfter only, and
+// the error after the last attempt says the wait was cut short.
+func TestRetryAfterIsCapped(t *testing.T) {
+	for _, retryAfter := range []string{"100000", time.Now().Add(240 * time.Hour).UTC().Format(http.TimeFormat)} {
+		f := &fakeService{answer: func(_ int, _ recorded, w http.ResponseWriter) {
+			w.Header().Set("Retry-After", retryAfter)
+			writeJSON(w, 429, `{"code":8,"message":"rate limited","details":[]}`)
+		}}
+		c, s := newTestClient(t, f, func(cfg *Config) { cfg.Retries = RetryUpTo(2) })
+		_, err := c.Whoami(t.Context(), WhoamiRequest{})
+		if w := s.all(); len(w) != 2 || w[0] != MaxRetryAfter || w[1] != MaxRetryAfter {
+			t.Errorf("Retry-After %s: waits = %v, want 2 × %v", retryAfter, w, MaxRetryAfter)
+		}
+		if err == nil || !strings.Contains(err.Error(), "gave up after 3 attempts: the service's Retry-After asked for") ||
+			!strings.Contains(err.Error(), "the last wait was cut to 1m0s") {
+			t.Errorf("Retry-After %s: error = %v", retryAfter, err)
+		}
+	}
+}
+
+// A body that is not the service's error shape is kept as the message, cut
+// at 512 bytes on a character boundary: never invalid UTF-8.
+func TestLongRawErrorBodyIsCutOnACharacterBoundary(t *testing.T) {
+	body := "a" + strings.Repeat("é", 400) // byte 512 falls inside an é
+	e := decodeAPIError("whoami", 502, http.Header{}, []byte(body))
+	if !utf8.ValidString(e.Message) || !strings.HasSuffix(e.Message, "é…") || len(e.Message) > 512+len("…") {
+		t.Errorf("message of %d bytes, valid UTF-8 %v, ends %q", len(e.Message), utf8.ValidString(e.Message), e.Message[len(e.Message)-8:])
+	}
+	if e := decodeAPIError("whoami", 502, http.Header{}, []byte("bad \xff byte")); !utf8.ValidString(e.Message) {
+		t.Errorf("a body with invalid UTF-8 gave the message %q", e.Message)
 	}
 }
