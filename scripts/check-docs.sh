@@ -68,6 +68,18 @@ else
 	fail "tfplugindocs generate failed (output above)"
 fi
 
+# A warning said three times is read as noise: the IP allowlist's lockout
+# warning appears once, where a reader meets it first, and links to the
+# recovery steps.
+echo "check-docs: the IP allowlist's lockout warning is said once"
+page=docs/resources/ip_allowlist.md
+if [ "$(grep -c '\*\*Lockout warning\.\*\*' "$page")" -ne 1 ] ||
+	! grep -q '^!> \*\*Lockout warning\.\*\*.*(#recovering-from-a-lockout)' "$page" ||
+	! grep -q '^### Recovering from a lockout' "$page"; then
+	grep -n 'Lockout warning\|Recovering' "$page" >&2
+	fail "$page should give the lockout warning once, in the callout at the top, linking to its '### Recovering from a lockout' section"
+fi
+
 echo "check-docs: terraform fmt -check -recursive examples"
 if ! fmt_out=$(terraform fmt -check -recursive -list=true examples 2>&1); then
 	echo "$fmt_out" >&2

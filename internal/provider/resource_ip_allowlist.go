@@ -76,16 +76,8 @@ func (r *ipAllowlistResource) Schema(ctx context.Context, _ resource.SchemaReque
 			"organization-level allowlist, which applies to every API key that has no allowlist of its own (only while " +
 			"`enabled`); with `public_key` it is that API key's own allowlist, always enforced and overriding the " +
 			"organization's.\n\n" +
-			"~> **Lockout warning.** The service checks every request, including Terraform's own, against the allowlist " +
-			"that applies to the calling key. An allowlist that leaves out the address Terraform runs from locks that key " +
-			"out at once: for a key-level allowlist, that key; for an enabled organization-level allowlist, **every key " +
-			"without an allowlist of its own**, usually including the one this provider uses. The apply that sets it " +
-			"succeeds, then every later refresh, plan and destroy fails with `not in the IP allowlist`. For example, " +
-			"Terraform running in CI from `198.51.100.10` with\n\n" +
-			"```terraform\nresource \"custody_ip_allowlist\" \"org\" {\n  enabled = true\n  rules = [{ cidr = \"10.0.0.0/8\", label = \"office\" }]\n}\n```\n\n" +
-			"locks out the CI key (and all other keys without their own allowlist); add `{ cidr = \"198.51.100.10/32\", label = \"terraform\" }`. " +
-			"To recover, remove or fix the allowlist with another API key that is still allowed (one with its own key-level " +
-			"allowlist that includes its address), then `terraform apply` again.\n\n" +
+			"An allowlist that leaves out the address Terraform runs from locks Terraform out: see the lockout warning " +
+			"at the top of this page.\n\n" +
 			"Create and update submit `" + client.OpSetIPAllowlist.Type + "` with the whole allowlist (it replaces the stored one, so " +
 			"creating this resource overwrites an allowlist already set for the same scope: import it first to keep its rules); " +
 			"delete submits `" + client.OpRemoveIPAllowlist.Type + "` (an allowlist already gone counts as removed). Refresh reads " +
