@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset/policysettest"
 )
@@ -20,10 +21,7 @@ import (
 // be the decision the table wants. The engine's and the policy_decision
 // function's suites run the same table.
 func TestDecisionTable(t *testing.T) {
-	cases, err := policysettest.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases := policysettest.Load(t)
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) { newDecisionCase(t, c).run(t) })
 	}
@@ -44,10 +42,7 @@ func newDecisionCase(t *testing.T, c policysettest.Case) *decisionCase {
 	keys := map[string]*client.APIKey{}
 	keyOf := func(id string) *client.APIKey {
 		if keys[id] == nil {
-			k, err := client.GenerateAPIKey()
-			if err != nil {
-				t.Fatal(err)
-			}
+			k := clienttest.NewAPIKey(t)
 			keys[id] = k
 		}
 		return keys[id]

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 )
 
 // exampleFixtures is the fixtures file shipped for the binary and the demo.
@@ -145,12 +146,9 @@ func TestFixturesUnknownFieldIsAnError(t *testing.T) {
 }
 
 func TestFixtureMfaPolicyOfUnknownUserIsAnError(t *testing.T) {
-	key, err := client.GenerateAPIKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	key := clienttest.NewAPIKey(t)
 	f := &Fixtures{MfaPolicies: map[string][]client.MfaPolicy{"ghost-user": {{MfaPolicyID: "m"}}}}
-	_, err = New(Options{OrganizationID: testOrg, RootUsers: []RootUser{{APIPublicKey: key.PublicKeyHex()}}, Fixtures: f})
+	_, err := New(Options{OrganizationID: testOrg, RootUsers: []RootUser{{APIPublicKey: key.PublicKeyHex()}}, Fixtures: f})
 	if err == nil || !strings.Contains(err.Error(), `unknown user "ghost-user"`) {
 		t.Fatalf("New = %v, want an unknown-user error", err)
 	}
@@ -203,10 +201,7 @@ func TestExampleFixtureUsersKeysInTheREADME(t *testing.T) {
 // A fixture user's API key must be a P-256 public key that no other user
 // holds: a key decides who is acting.
 func TestFixtureUserAPIKeyErrors(t *testing.T) {
-	root, err := client.GenerateAPIKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := clienttest.NewAPIKey(t)
 	for name, tc := range map[string]struct {
 		key  string
 		want string

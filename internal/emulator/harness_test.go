@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 )
 
 const testOrg = "org-test"
@@ -32,10 +33,7 @@ type testEmulator struct {
 // key; mutate adjusts the options before start.
 func newTestEmulator(t *testing.T, mutate ...func(*Options)) *testEmulator {
 	t.Helper()
-	key, err := client.GenerateAPIKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	key := clienttest.NewAPIKey(t)
 	opts := Options{OrganizationID: testOrg, OrganizationName: "Test Org", RootUsers: []RootUser{{UserID: "user-root", UserName: "root", APIPublicKey: key.PublicKeyHex()}}}
 	for _, m := range mutate {
 		m(&opts)

@@ -5,16 +5,14 @@ import (
 	"testing"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 )
 
 // get_organization_configs gives the root quorum: its threshold and its
 // users, which the provider's lockout guard reads to tell a root user who
 // acts through the quorum from one who needs a policy.
 func TestGetOrganizationConfigsGivesTheRootQuorum(t *testing.T) {
-	k2, err := client.GenerateAPIKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	k2 := clienttest.NewAPIKey(t)
 	e := newTestEmulator(t, func(o *Options) {
 		o.RootUsers = append(o.RootUsers, RootUser{UserID: "user-2", APIPublicKey: k2.PublicKeyHex()})
 		o.RootQuorum = 2

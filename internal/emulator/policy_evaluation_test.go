@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 )
 
 // policyWorld is an emulator with one root user and three non-root fixture
@@ -21,10 +22,7 @@ func newPolicyWorld(t *testing.T, mutate ...func(*Options)) *policyWorld {
 	t.Helper()
 	keys := make([]*client.APIKey, 3)
 	for i := range keys {
-		k, err := client.GenerateAPIKey()
-		if err != nil {
-			t.Fatal(err)
-		}
+		k := clienttest.NewAPIKey(t)
 		keys[i] = k
 	}
 	user := func(id string, key *client.APIKey, tags ...string) FixtureUser {
@@ -203,15 +201,12 @@ func TestPolicyConsensusNeededThenCompleted(t *testing.T) {
 // A non-root user cannot vote on what no policy holds for consensus: here
 // the root quorum of two holds it.
 func TestNonRootUserCannotVoteOnRootQuorum(t *testing.T) {
-	k2, err := client.GenerateAPIKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	k2 := clienttest.NewAPIKey(t)
 	w := newPolicyWorld(t, func(o *Options) {
 		o.RootUsers = append(o.RootUsers, RootUser{UserID: "user-2", APIPublicKey: k2.PublicKeyHex()})
 		o.RootQuorum = 2
 	})
-	_, err = createTag(w.client, t, "root quorum")
+	_, err := createTag(w.client, t, "root quorum")
 	var ar *client.ApprovalRequiredError
 	if !errors.As(err, &ar) {
 		t.Fatalf("root with a quorum of 2: %v", err)

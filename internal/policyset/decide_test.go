@@ -10,19 +10,10 @@ import (
 // TestDecisionTable runs the shared table of decisions against the engine;
 // the emulator's and the function's suites run the same table.
 func TestDecisionTable(t *testing.T) {
-	cases, err := policysettest.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) < 20 {
-		t.Fatalf("the table has %d cases; it lost some", len(cases))
-	}
+	cases := policysettest.Load(t)
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			req, err := c.EngineRequest()
-			if err != nil {
-				t.Fatal(err)
-			}
+			req := c.EngineRequest(t)
 			if why := c.Mismatch(policyset.Decide(c.EnginePolicies(), req)); why != "" {
 				t.Error(why)
 			}
@@ -35,15 +26,9 @@ func TestDecisionTable(t *testing.T) {
 // the table and every subset of its policies taken away one by one (the
 // lockout guard's use).
 func TestDecideTallyAgrees(t *testing.T) {
-	cases, err := policysettest.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases := policysettest.Load(t)
 	for _, c := range cases {
-		req, err := c.EngineRequest()
-		if err != nil {
-			t.Fatal(err)
-		}
+		req := c.EngineRequest(t)
 		e := policyset.NewEvaluator(req)
 		var results []policyset.Result
 		var tally policyset.Tally

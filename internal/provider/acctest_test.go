@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 )
 
@@ -37,10 +38,7 @@ type accEmulator struct {
 // fresh key; mutate adjusts its options.
 func newAccEmulator(t testing.TB, mutate ...func(*emulator.Options)) *accEmulator {
 	t.Helper()
-	key, err := client.GenerateAPIKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	key := clienttest.NewAPIKey(t)
 	opts := emulator.Options{OrganizationID: accOrg, OrganizationName: "Acceptance Org",
 		RootUsers: []emulator.RootUser{{UserID: "user-root", UserName: "root", APIPublicKey: key.PublicKeyHex()}}}
 	for _, m := range mutate {

@@ -127,9 +127,6 @@ func activitySchema() schema.Schema {
 }
 
 func readActivity(ctx context.Context, d *dataSourceBase, m *activityDataSourceModel, diags *diag.Diagnostics) {
-	if d.notConfigured(d.pd != nil, diags) {
-		return
-	}
 	id := m.ActivityID.ValueString()
 	act, err := d.pd.client.GetActivity(ctx, client.GetActivityRequest{ActivityID: id})
 	if err != nil {

@@ -72,6 +72,11 @@ func (d *dataSource[M]) Schema(_ context.Context, _ datasource.SchemaRequest, re
 	resp.Schema = d.schema
 }
 
+// Read reads with the provider's client: a data source made by
+// newDataSource always needs it.
 func (d *dataSource[M]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	if d.notConfigured(d.pd != nil, &resp.Diagnostics) {
+		return
+	}
 	readModel(ctx, req, resp, func(m *M, diags *diag.Diagnostics) { d.read(ctx, &d.dataSourceBase, m, diags) })
 }

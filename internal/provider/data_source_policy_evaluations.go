@@ -64,9 +64,6 @@ func policyEvaluationsSchema() schema.Schema {
 }
 
 func readPolicyEvaluations(ctx context.Context, d *dataSourceBase, m *policyEvaluationsDataSourceModel, diags *diag.Diagnostics) {
-	if d.notConfigured(d.pd != nil, diags) {
-		return
-	}
 	id := m.ActivityID.ValueString()
 	got, err := d.pd.client.GetPolicyEvaluations(ctx, client.GetPolicyEvaluationsRequest{ActivityID: id})
 	if err != nil {

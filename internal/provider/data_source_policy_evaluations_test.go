@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 )
 
@@ -101,10 +102,7 @@ func policyEvaluationsUsers(t *testing.T) (func(*emulator.Options), map[string]*
 	keys := map[string]*client.APIKey{}
 	var users []emulator.FixtureUser
 	for _, u := range []struct{ id, tag string }{{"bob", "tag-treasury"}, {"carol", "tag-treasury"}, {"dave", "tag-interns"}} {
-		k, err := client.GenerateAPIKey()
-		if err != nil {
-			t.Fatal(err)
-		}
+		k := clienttest.NewAPIKey(t)
 		keys[u.id] = k
 		users = append(users, emulator.FixtureUser{UserID: u.id, UserName: u.id, UserTags: []string{u.tag},
 			APIKeys: []emulator.FixtureAPIKey{{APIKeyName: u.id, PublicKey: k.PublicKeyHex()}}})

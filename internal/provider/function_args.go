@@ -202,6 +202,25 @@ func (v argValue) member(attrs map[string]argValue, name string) argValue {
 	return v.child(tftypes.NewValue(tftypes.DynamicPseudoType, nil), name, 0)
 }
 
+// stringField is an optional string attribute and where it goes.
+type stringField struct {
+	name string
+	into *string
+}
+
+// optionalStrings reads optional string attributes of v, whose attributes
+// attrs read, in the order given (so that the first error is always the
+// same).
+func (v argValue) optionalStrings(attrs map[string]argValue, fields ...stringField) *function.FuncError {
+	for _, f := range fields {
+		var ferr *function.FuncError
+		if *f.into, ferr = v.member(attrs, f.name).str(); ferr != nil {
+			return ferr
+		}
+	}
+	return nil
+}
+
 // required reads a string that must be set.
 func (v argValue) required() (string, *function.FuncError) {
 	if v.isNull() {
@@ -250,12 +269,22 @@ func (v argValue) languageValue() (any, *function.FuncError) {
 		}
 		return out, nil
 	}
+	return v.languageObject(false)
+}
+
+// languageObject reads an object's attributes as the policy language
+// holds them; with skipNull, a null attribute is left out instead of
+// refused.
+func (v argValue) languageObject(skipNull bool) (map[string]any, *function.FuncError) {
 	attrs, ferr := v.attrs()
 	if ferr != nil {
 		return nil, ferr
 	}
 	out := make(map[string]any, len(attrs))
 	for name, a := range attrs {
+		if skipNull && a.isNull() {
+			continue
+		}
 		x, ferr := a.languageValue()
 		if ferr != nil {
 			return nil, ferr

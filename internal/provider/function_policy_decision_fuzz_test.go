@@ -23,10 +23,7 @@ import (
 // asserts: no panic; an answer is an error, an unknown result, or a
 // decision with one of its four outcomes and one outcome per policy given.
 func FuzzPolicyDecision(f *testing.F) {
-	cases, err := policysettest.Load()
-	if err != nil {
-		f.Fatal(err)
-	}
+	cases := policysettest.Load(f)
 	for _, c := range cases {
 		f.Add(string(c.RawPolicies), string(c.RawRequest))
 	}

@@ -184,10 +184,7 @@ func readApprovers(v argValue) ([]policyset.User, *function.FuncError) {
 		if u.Tags, ferr = e.member(attrs, "tags").strings(); ferr != nil {
 			return nil, ferr
 		}
-		if u.Email, ferr = e.member(attrs, "email").str(); ferr != nil {
-			return nil, ferr
-		}
-		if u.Alias, ferr = e.member(attrs, "alias").str(); ferr != nil {
+		if ferr := e.optionalStrings(attrs, stringField{"email", &u.Email}, stringField{"alias", &u.Alias}); ferr != nil {
 			return nil, ferr
 		}
 	}
@@ -195,23 +192,10 @@ func readApprovers(v argValue) ([]policyset.User, *function.FuncError) {
 }
 
 // readParams reads activity.params, named as the language names them.
+// A null param is left out: reading it is an evaluation error, as for a
+// param the request lacks.
 func readParams(v argValue) (map[string]any, *function.FuncError) {
-	attrs, ferr := v.attrs()
-	if ferr != nil {
-		return nil, ferr
-	}
-	out := make(map[string]any, len(attrs))
-	for name, a := range attrs {
-		if a.isNull() {
-			continue // left out: reading it is an evaluation error, as for a param the request lacks
-		}
-		x, ferr := a.languageValue()
-		if ferr != nil {
-			return nil, ferr
-		}
-		out[name] = x
-	}
-	return out, nil
+	return v.languageObject(true)
 }
 
 // readPrivateKey reads the key a signing request signs with.
@@ -224,10 +208,7 @@ func readPrivateKey(v argValue) (*policyset.PrivateKey, *function.FuncError) {
 		return nil, ferr
 	}
 	k := &policyset.PrivateKey{}
-	if k.ID, ferr = v.member(attrs, "id").str(); ferr != nil {
-		return nil, ferr
-	}
-	if k.Label, ferr = v.member(attrs, "label").str(); ferr != nil {
+	if ferr := v.optionalStrings(attrs, stringField{"id", &k.ID}, stringField{"label", &k.Label}); ferr != nil {
 		return nil, ferr
 	}
 	if k.Tags, ferr = v.member(attrs, "tags").strings(); ferr != nil {

@@ -21,10 +21,7 @@ import (
 // table holds, decoded by jsondecode, and the result must be the table's.
 // The engine's and the emulator's suites run the same table.
 func TestAccPolicyDecisionFunctionTable(t *testing.T) {
-	cases, err := policysettest.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cases := policysettest.Load(t)
 	var config strings.Builder
 	var checks []statecheck.StateCheck
 	for i, c := range cases {

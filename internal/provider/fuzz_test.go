@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/jsonseeds"
 )
 
 // Fuzz targets of the provider's plan-time checks. Their seed corpora run in every plain `go test`; scripts/fuzz.sh runs each
@@ -75,14 +77,7 @@ func isOneJSONObject(s string) bool {
 // FuzzJSONObjectText asserts: no panic; checkJSONObjectText accepts
 // exactly the texts that are one JSON object, and explains every refusal.
 func FuzzJSONObjectText(f *testing.F) {
-	for _, s := range []string{
-		`{}`, `{"key":"value"}`, ` {"a":1} `, "\n{\"a\":[1,2,{}]}\t", `{"a":null,"b":{},"c":[],"d":{"e":{"f":null}},"g":[null,{},[]]}`,
-		`{"rules":[{"cidr":"10.0.0.0/8"}],"onEvaluationError":"DENY"}`, `{"n":12345678901234567890123,"f":1.5e300,"z":-0}`,
-		`{"big":1e999}`, `{"a":1}{"b":2}`, `{} {}`, `{}x`, `{`, `}`, `[]`, `[{}]`, `null`, `"x"`, `1`, `true`, ``, ` `,
-		`{"a":"\ud800"}`, "{\"a\":\"\xff\"}", `{"a":1,"a":2}`, `{"":{"":{}}}`, "\ufeff{}", `{"a":"\u0000"}`,
-		strings.Repeat(`{"a":`, 100) + `1` + strings.Repeat(`}`, 100),
-		strings.Repeat(`[`, 10001) + strings.Repeat(`]`, 10001),
-	} {
+	for _, s := range jsonseeds.Texts() {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

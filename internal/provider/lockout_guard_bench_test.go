@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
-	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
@@ -18,25 +17,17 @@ import (
 // one check per policy. `make bench` measures the same plan end to end.
 func BenchmarkLockoutGuardPlan(b *testing.B) {
 	const n = 1000
-	key, err := client.GenerateAPIKey()
-	if err != nil {
-		b.Fatal(err)
-	}
-	e := newAccEmulator(b, func(o *emulator.Options) {
-		o.Fixtures = &emulator.Fixtures{Users: []emulator.FixtureUser{{UserID: guardUser, UserName: "terraform",
-			APIKeys: []emulator.FixtureAPIKey{{APIKeyName: "ci", PublicKey: key.PublicKeyHex()}}}}}
-	})
+	w := newGuardWorld(b, "terraform manages policies")
 	ctx := context.Background()
-	policies := []client.PolicyParams{{PolicyName: "terraform manages policies", Effect: client.EffectAllow,
-		Condition: "activity.resource == 'POLICY'", Consensus: "approvers.any(u, u.id == '" + guardUser + "')"}}
+	var policies []client.PolicyParams
 	for i := 1; i < n; i++ {
 		policies = append(policies, client.PolicyParams{PolicyName: fmt.Sprintf("bench-%d", i), Effect: client.EffectAllow,
 			Condition: "activity.resource == 'PRIVATE_KEY'"})
 	}
-	if _, err := e.client.CreatePolicies(ctx, client.CreatePoliciesParams{Policies: policies}); err != nil {
+	if _, err := w.e.client.CreatePolicies(ctx, client.CreatePoliciesParams{Policies: policies}); err != nil {
 		b.Fatal(err)
 	}
-	c := accClient(b, e.url, key)
+	c := accClient(b, w.e.url, w.key)
 	list, err := c.ListPolicies(ctx, client.ListPoliciesRequest{})
 	if err != nil {
 		b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 )
 
@@ -24,12 +25,9 @@ type guardWorld struct {
 
 const guardUser = "user-terraform"
 
-func newGuardWorld(t *testing.T, grants ...string) *guardWorld {
+func newGuardWorld(t testing.TB, grants ...string) *guardWorld {
 	t.Helper()
-	key, err := client.GenerateAPIKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	key := clienttest.NewAPIKey(t)
 	e := newAccEmulator(t, func(o *emulator.Options) {
 		o.Fixtures = &emulator.Fixtures{Users: []emulator.FixtureUser{{UserID: guardUser, UserName: "terraform",
 			APIKeys: []emulator.FixtureAPIKey{{APIKeyName: "ci", PublicKey: key.PublicKeyHex()}}}}}

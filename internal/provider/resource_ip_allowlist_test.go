@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 )
 
@@ -28,10 +29,7 @@ const ipAllowlistLoopback = `
 // test uses as a second, independent caller.
 func ipAllowlistWithUser(t *testing.T, userID string) (*client.APIKey, func(*emulator.Options)) {
 	t.Helper()
-	k, err := client.GenerateAPIKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := clienttest.NewAPIKey(t)
 	return k, func(o *emulator.Options) {
 		o.RootUsers = append(o.RootUsers, emulator.RootUser{UserID: userID, UserName: userID, APIPublicKey: k.PublicKeyHex()})
 	}

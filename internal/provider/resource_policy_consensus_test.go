@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 )
 
@@ -24,10 +25,7 @@ import (
 // "approver") the other.
 func policyConsensusEmulator(t *testing.T) (*accEmulator, *client.Client) {
 	t.Helper()
-	k2, err := client.GenerateAPIKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	k2 := clienttest.NewAPIKey(t)
 	e := newAccEmulator(t, func(o *emulator.Options) {
 		o.RootUsers = append(o.RootUsers, emulator.RootUser{UserID: "user-2", UserName: "approver", APIPublicKey: k2.PublicKeyHex()})
 		o.RootQuorum = 2

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -85,8 +86,24 @@ type WantPolicy struct {
 	Error   string `json:"error"`
 }
 
-// Load reads the table.
-func Load() ([]Case, error) {
+// Load reads the table; a table that cannot be read, or that lost cases,
+// fails t.
+func Load(t testing.TB) []Case {
+	t.Helper()
+	cases, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < minCases {
+		t.Fatalf("the decision table has %d cases, fewer than %d: it lost some", len(cases), minCases)
+	}
+	return cases
+}
+
+// minCases is how many cases the table has at least.
+const minCases = 20
+
+func load() ([]Case, error) {
 	_, here, _, _ := runtime.Caller(0)
 	path := filepath.Join(filepath.Dir(here), "..", "testdata", "decisions.json")
 	raw, err := os.ReadFile(path)
@@ -129,7 +146,8 @@ func (c Case) EnginePolicies() []policyset.Policy {
 }
 
 // EngineRequest is the case's request as the engine takes it.
-func (c Case) EngineRequest() (policyset.Request, error) {
+func (c Case) EngineRequest(t testing.TB) policyset.Request {
+	t.Helper()
 	r := c.Request
 	req := policyset.Request{Type: r.Type, Params: map[string]any{}}
 	for _, a := range r.Approvers {
@@ -142,16 +160,16 @@ func (c Case) EngineRequest() (policyset.Request, error) {
 		req.PrivateKey = &policyset.PrivateKey{ID: k.ID, Tags: k.Tags, Label: k.Label}
 	}
 	if r.Time != "" {
-		t, err := time.Parse(time.RFC3339, r.Time)
+		now, err := time.Parse(time.RFC3339, r.Time)
 		if err != nil {
-			return req, fmt.Errorf("case %q: time: %w", c.Name, err)
+			t.Fatalf("case %q: time: %v", c.Name, err)
 		}
-		req.Now = t
+		req.Now = now
 	}
 	if q := r.RootQuorum; q != nil {
 		req.RootQuorum = policyset.RootQuorum{UserIDs: q.UserIDs, Threshold: q.Threshold}
 	}
-	return req, nil
+	return req
 }
 
 // languageValue turns a JSON number into the language's integer.
