@@ -13,42 +13,42 @@ variables {
 
 run "apply" {
   assert {
-    condition     = output.policies.deny_key_export.effect == "EFFECT_DENY"
+    condition     = output.managed.policies.deny_key_export.effect == "EFFECT_DENY"
     error_message = "Private key export must be denied."
   }
   assert {
     condition = (
-      output.policies.signing_quorum.effect == "EFFECT_ALLOW" &&
-      output.policies.signing_quorum.consensus == "approvers.count() >= 2"
+      output.managed.policies.signing_quorum.effect == "EFFECT_ALLOW" &&
+      output.managed.policies.signing_quorum.consensus == "approvers.count() >= 2"
     )
     error_message = "Signing must be allowed only with two approvers."
   }
   assert {
     condition = (
-      output.policies.cold_storage_frozen.effect == "EFFECT_DENY" &&
-      strcontains(output.policies.cold_storage_frozen.condition, output.cold_storage_tag.id)
+      output.managed.policies.cold_storage_frozen.effect == "EFFECT_DENY" &&
+      strcontains(output.managed.policies.cold_storage_frozen.condition, output.managed.cold_storage_tag.id)
     )
     error_message = "Signing with a key tagged cold-storage must be denied."
   }
   assert {
     condition = (
-      output.policies.policies_through_terraform.effect == "EFFECT_ALLOW" &&
-      strcontains(output.policies.policies_through_terraform.consensus, output.terraform_user_id)
+      output.managed.policies.policies_through_terraform.effect == "EFFECT_ALLOW" &&
+      strcontains(output.managed.policies.policies_through_terraform.consensus, output.terraform_user_id)
     )
     error_message = "Policy changes must need the Terraform user's approval."
   }
   assert {
-    condition     = output.ip_allowlist.enabled && output.ip_allowlist.on_evaluation_error == "DENY"
+    condition     = output.managed.ip_allowlist.enabled && output.managed.ip_allowlist.on_evaluation_error == "DENY"
     error_message = "The IP allowlist must be enforced, and deny when an address cannot be evaluated."
   }
   assert {
-    condition     = contains([for r in output.ip_allowlist.rules : r.cidr], "127.0.0.1/32")
+    condition     = contains([for r in output.managed.ip_allowlist.rules : r.cidr], "127.0.0.1/32")
     error_message = "The IP allowlist must keep the runner's address, or Terraform locks itself out."
   }
   assert {
     condition = (
-      output.security_webhook.is_active &&
-      [for s in output.security_webhook.subscriptions : s.event_type] == ["ACTIVITY_UPDATES"]
+      output.managed.security_webhook.is_active &&
+      [for s in output.managed.security_webhook.subscriptions : s.event_type] == ["ACTIVITY_UPDATES"]
     )
     error_message = "Activity updates must be delivered to the security webhook."
   }

@@ -54,7 +54,7 @@ run "decisions" {
     condition = provider::custody::policy_decision(output.organization_policies, {
       type        = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"
       approvers   = [var.alice, var.bob, var.carol]
-      private_key = merge(var.key, { tags = [output.cold_storage_tag.id] })
+      private_key = merge(var.key, { tags = [output.managed.cold_storage_tag.id] })
     }).decided_by == tolist(["Cold storage is frozen"])
     error_message = "Signing with a key tagged cold-storage must be denied, however many approve."
   }
