@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"net/http"
+	"strings"
 )
 
 // Class is the kind of a failure, in the terms a user acts on.
@@ -23,6 +24,7 @@ const (
 	ClassActivityRejected       // an activity ended REJECTED
 	ClassAwaitingApproval       // an activity still waits for consensus or authenticators
 	ClassCanceled               // the caller's context ended it
+	ClassNotService             // what answered is not the custody service (APIError.NotService)
 )
 
 // Diagnosis is an error taken apart: its class, the cause's facts, and the
@@ -103,6 +105,8 @@ func Diagnose(err error) Diagnosis {
 func (d *Diagnosis) fromAPIError(e *APIError) {
 	d.Operation, d.Message, d.HTTPStatus, d.Code, d.RequestID = e.Operation, e.Message, e.HTTPStatus, e.Code, e.RequestID
 	switch {
+	case e.NotService:
+		d.Class = ClassNotService
 	case e.HTTPStatus == http.StatusUnauthorized || e.HTTPStatus == http.StatusForbidden ||
 		e.Code == CodePermissionDenied || e.Code == CodeUnauthenticated:
 		d.Class = ClassCredentials
@@ -127,5 +131,8 @@ func isTLSFailure(err error) bool {
 	var record tls.RecordHeaderError
 	var alert tls.AlertError
 	return errors.As(err, &certErr) || errors.As(err, &unknownAuthority) || errors.As(err, &hostname) ||
-		errors.As(err, &invalid) || errors.As(err, &record) || errors.As(err, &alert)
+		errors.As(err, &invalid) || errors.As(err, &record) || errors.As(err, &alert) ||
+		// net/http says this, with no type to match, when https:// meets a
+		// plain-http port.
+		strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
 }

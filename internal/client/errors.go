@@ -71,8 +71,12 @@ type Status struct {
 type APIError struct {
 	Operation  string // e.g. "get_policy"
 	HTTPStatus int
-	Status            // decoded body; Message holds the raw body when it was not JSON
+	Status            // decoded body; Message summarises the body when it was not JSON
 	RequestID  string // X-Request-Id of the answer, when the service sent one
+	// NotService: the answer is not the custody service's (see
+	// notTheService): the base URL points elsewhere, and asking again
+	// cannot change that.
+	NotService bool
 }
 
 func (e *APIError) Error() string {

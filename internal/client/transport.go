@@ -3,14 +3,15 @@ package client
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -80,13 +81,18 @@ func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte,
 			if out == nil {
 				return nil
 			}
+			if !json.Valid(data) {
+				// A server that is not the service, answering with a page.
+				return &APIError{Operation: op, HTTPStatus: status, NotService: true, RequestID: header.Get("X-Request-Id"),
+					Status: Status{Message: "a body that is not JSON: " + summarizeBody(data)}}
+			}
 			if err := json.Unmarshal(data, out); err != nil {
 				return fmt.Errorf("%s: decoding the answer: %w", op, err)
 			}
 			return nil
 		default:
-			failure = decodeAPIError(op, status, header, data)
-			if !retryableStatus(status) {
+			apiErr := decodeAPIError(op, status, header, data)
+			if failure = apiErr; apiErr.NotService || !retryableStatus(status) {
 				return failure
 			}
 			reason = fmt.Sprintf("HTTP %d", status)
@@ -163,10 +169,11 @@ func retryableStatus(code int) bool {
 // since a refused connection or a failed name lookup is what a restarting
 // service or network looks like.
 func transportReason(err error) string {
-	var certErr *tls.CertificateVerificationError
 	var netErr net.Error
 	switch {
-	case errors.As(err, &certErr):
+	case isTLSFailure(err):
+		// A certificate stays untrusted, and a plain-http port stays
+		// plain: "cannot connect securely", once.
 		return ""
 	case errors.Is(err, syscall.ECONNRESET):
 		return "connection reset"
@@ -180,18 +187,68 @@ func transportReason(err error) string {
 	return "transport error"
 }
 
-// decodeAPIError reads the {code, message, details} body; a body that is
-// not that shape is kept as the message so nothing the service said is lost.
+// decodeAPIError reads the {code, message, details} body. A body that is
+// not that shape is kept, summarised, as the message, and marks an answer
+// that is not the service's (notTheService).
 func decodeAPIError(op string, status int, header http.Header, data []byte) *APIError {
 	e := &APIError{Operation: op, HTTPStatus: status, RequestID: header.Get("X-Request-Id")}
-	if err := json.Unmarshal(data, &e.Status); err != nil || (e.Message == "" && e.Code == 0) {
+	decodeErr := json.Unmarshal(data, &e.Status)
+	if decodeErr != nil || (e.Message == "" && e.Code == 0) {
 		e.Status = Status{Message: truncateUTF8(string(bytes.TrimSpace(data)), maxRawMessageBytes)}
+		if !json.Valid(data) && len(bytes.TrimSpace(data)) > 0 {
+			e.Message = summarizeBody(data)
+		}
 	}
+	e.NotService = notTheService(status, data, decodeErr == nil)
 	if e.Message == "" {
 		e.Message = http.StatusText(status)
 	}
 	return e
 }
+
+// notTheService tells an answer that the custody service would not give,
+// so that the client neither retries it nor calls it "unavailable": 405
+// and 501 (nothing serves this path or method), and a body that is not
+// JSON on any status but those that proxies send in front of a service
+// that is down or busy (502, 503, 504, and 429, which is a rate limit
+// whoever sends it). An empty body is left to its status.
+func notTheService(status int, data []byte, isJSON bool) bool {
+	switch status {
+	case http.StatusMethodNotAllowed, http.StatusNotImplemented:
+		return true
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout, http.StatusTooManyRequests:
+		return false
+	}
+	return !isJSON && len(bytes.TrimSpace(data)) > 0
+}
+
+// maxBodySummary bounds, in characters, what is quoted of a body that is
+// not the service's.
+const maxBodySummary = 200
+
+// summarizeBody is a body that is not JSON in a line: an HTML page's
+// title, else its first line that is not blank, at most maxBodySummary
+// characters. A whole page in a diagnostic is noise.
+func summarizeBody(data []byte) string {
+	text := strings.ToValidUTF8(string(data), "\uFFFD")
+	line := ""
+	if m := htmlTitle.FindStringSubmatch(text); m != nil {
+		line = "a page titled " + strconv.Quote(strings.Join(strings.Fields(html.UnescapeString(m[1])), " "))
+	} else {
+		for _, l := range strings.Split(text, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				line = l
+				break
+			}
+		}
+	}
+	if r := []rune(line); len(r) > maxBodySummary {
+		line = string(r[:maxBodySummary]) + "…"
+	}
+	return line
+}
+
+var htmlTitle = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
 
 // maxRawMessageBytes bounds a body that is not the service's error shape
 // when it is kept as the message.
