@@ -21,6 +21,7 @@ type submitFunc[P, R any] func(c *client.Client, ctx context.Context, params P) 
 // an activity that an earlier, timed-out apply left waiting for approval
 // instead of submitting it again (client.Config.AdoptPending).
 func runActivity[P, R any](ctx context.Context, pd *providerData, timeout time.Duration, submit submitFunc[P, R], params P) (*client.Submitted[R], error) {
+	started := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// The approval wait ends a little before the context does, so that a
@@ -29,7 +30,7 @@ func runActivity[P, R any](ctx context.Context, pd *providerData, timeout time.D
 	// resource's timeout stays the upper bound.
 	out, err := submit(pd.client.WithApprovalWait(timeout-approvalMargin(timeout)), ctx, params)
 	if err != nil {
-		return nil, explainActivityError(ctx, pd.client, err, timeout)
+		return nil, explainActivityError(ctx, pd.client, err, timeout, time.Since(started))
 	}
 	return out, nil
 }
@@ -39,23 +40,25 @@ func runActivity[P, R any](ctx context.Context, pd *providerData, timeout time.D
 // it rather than read the object back after a change.
 func activityTime(act *client.Activity) timetypes.RFC3339 { return timestampValue(act.UpdatedAt) }
 
-// approvalMargin is the time kept back from a timeout for the last poll and
-// the error: a fifth of it, at most 10 s.
+// approvalMargin is the time kept back from a timeout for the last poll,
+// made when the wait ends, and the error: a second, or a tenth of a
+// timeout shorter than 10 s. The wait uses the rest of the timeout.
 func approvalMargin(timeout time.Duration) time.Duration {
-	return min(timeout/5, 10*time.Second)
+	return min(timeout/10, time.Second)
 }
 
 // explainActivityError adds what only the provider knows about an activity
 // that waits for approval or was rejected: the timeout it waited, that an
 // interrupt stopped the wait, who rejected it.
-func explainActivityError(ctx context.Context, c *client.Client, err error, timeout time.Duration) error {
+func explainActivityError(ctx context.Context, c *client.Client, err error, timeout, waited time.Duration) error {
 	var pending *client.ApprovalRequiredError
 	if errors.As(err, &pending) && errors.Is(ctx.Err(), context.Canceled) {
 		return &explainedError{err: err, note: "Terraform was interrupted while it waited for approvals."}
 	}
 	if errors.As(err, &pending) {
-		return &explainedError{err: err, note: fmt.Sprintf("It was still waiting after the timeout of %s; raise timeouts or "+
-			"approval_timeout (CUSTODY_APPROVAL_TIMEOUT) to wait longer.", timeout)}
+		return &explainedError{err: err, note: fmt.Sprintf("It was still waiting after %s, the timeout of %s less %s kept for "+
+			"the last poll and this error; raise timeouts or approval_timeout (CUSTODY_APPROVAL_TIMEOUT) to wait longer.",
+			waited.Round(100*time.Millisecond), timeout, approvalMargin(timeout))}
 	}
 	var failed *client.ActivityError
 	if errors.As(err, &failed) && failed.Status == client.StatusRejected {

@@ -82,8 +82,8 @@ func newTFCLI(t *testing.T, e *accEmulator) *tfCLI {
 	return &tfCLI{t: t, dir: dir, env: env}
 }
 
-// write replaces the configuration with body (the provider block comes from
-// the environment).
+// write replaces the configuration with body, after an empty provider
+// block (the settings come from the environment), as the docs show it.
 func (c *tfCLI) write(body string) {
 	c.t.Helper()
 	writeFile(c.t, filepath.Join(c.dir, "main.tf"), `terraform {
@@ -91,6 +91,8 @@ func (c *tfCLI) write(body string) {
     custody = { source = "custody-labs/custody" }
   }
 }
+
+provider "custody" {}
 `+body)
 }
 

@@ -14,17 +14,17 @@ import (
 // (which setting or variable to check), and last the context the cause
 // met it in (see renderDiagnosis).
 //
-// A failed check of the provider's credentials is the error of every call
-// of the command. The first call to meet it reports it whole, under a
-// summary that names the provider's configuration; every later one says
-// in one line that it was not attempted, so that N resources do not print
-// the same paragraphs N times.
+// A failed check of the provider's credentials is reported by Configure,
+// once, on the provider's configuration. Should a call meet one after that
+// (a client whose check was skipped, say), the first reports it whole and
+// every later one says in one line that it was not attempted, with the
+// cause, so that N resources do not print the same paragraphs N times.
 func addAPIError(diags *diag.Diagnostics, summary, operation, object string, err error) {
 	d := client.Diagnose(err)
 	if d.Identity != nil {
 		summary = identitySummary(d)
 		if _, seen := reportedIdentityErrors.LoadOrStore(d.Identity, true); seen {
-			diags.AddError(summary, notAttempted(operation, object, summary))
+			diags.AddError(summary, notAttempted(operation, object, summary, d))
 			return
 		}
 	}

@@ -33,9 +33,10 @@ func what(operation, object string) string {
 }
 
 // notAttempted is the one line of a call that met a credentials check
-// already reported in full.
-func notAttempted(operation, object, summary string) string {
-	return fmt.Sprintf("%s was not done: the provider's configuration failed its check (see the error %q).", what(operation, object), summary)
+// already reported in full: the cause in a line of its own, so that
+// whichever error a reader meets first is enough.
+func notAttempted(operation, object, summary string, d client.Diagnosis) string {
+	return fmt.Sprintf("%s was not done: the provider's credentials check failed (%q): %s.", what(operation, object), summary, cause(d))
 }
 
 // identitySummary is the summary of a failed credentials check: it names
@@ -43,8 +44,11 @@ func notAttempted(operation, object, summary string) string {
 func identitySummary(d client.Diagnosis) string {
 	switch d.Class {
 	case client.ClassCredentials:
+		if allowlistRefusal(d) {
+			return "Refused by the IP allowlist"
+		}
 		return "Invalid provider credentials"
-	case client.ClassNotFound:
+	case client.ClassNotFound, client.ClassNotService:
 		return "Invalid provider base_url"
 	case client.ClassNetwork:
 		if d.TLS {
@@ -62,9 +66,15 @@ func cause(d client.Diagnosis) string {
 	if id := d.Identity; id != nil {
 		switch d.Class {
 		case client.ClassCredentials:
+			if allowlistRefusal(d) {
+				return fmt.Sprintf("the service at %s refuses requests from this machine's address with API key %s: the address is "+
+					"not in the IP allowlist that applies to that key", id.BaseURL, id.PublicKey)
+			}
 			return fmt.Sprintf("the service at %s does not accept API key %s for organization %s", id.BaseURL, id.PublicKey, id.OrganizationID)
 		case client.ClassNotFound:
 			return fmt.Sprintf("no custody service answers at %s", id.BaseURL)
+		case client.ClassNotService:
+			return fmt.Sprintf("what answers at %s is not the custody service (HTTP %d)", id.BaseURL, d.HTTPStatus)
 		case client.ClassNetwork:
 			if d.TLS {
 				return fmt.Sprintf("the TLS connection to %s failed", id.BaseURL)
@@ -83,6 +93,8 @@ func cause(d client.Diagnosis) string {
 		return "the service refused the provider's credentials, or they lack the permission"
 	case client.ClassNotFound:
 		return "the service has no such object"
+	case client.ClassNotService:
+		return fmt.Sprintf("what answers at base_url is not the custody service (HTTP %d)", d.HTTPStatus)
 	case client.ClassInvalid:
 		return "the service refused the request as invalid"
 	case client.ClassUnavailable:
@@ -125,7 +137,10 @@ func serviceSaid(d client.Diagnosis) string {
 	case d.Message == "" || d.Class == client.ClassOther || d.Class == client.ClassCanceled:
 		return ""
 	case d.Class == client.ClassNetwork:
-		return "Error: " + d.Message
+		// Not "Error: ...": a line that starts so reads as a second error.
+		return "The connection failed: " + d.Message
+	case d.Class == client.ClassNotService:
+		return "It answered: " + d.Message
 	}
 	return "The service said: " + d.Message
 }
@@ -198,6 +213,8 @@ func fix(d client.Diagnosis) string {
 		}
 		return "Check api_public_key and api_private_key (CUSTODY_API_PUBLIC_KEY, CUSTODY_API_PRIVATE_KEY) and organization_id " +
 			"(CUSTODY_ORGANIZATION_ID): the key must be registered to a user of that organization, and a policy must allow what it does."
+	case client.ClassNotService:
+		return "Check base_url (CUSTODY_BASE_URL): it must be the address of the service's API."
 	case client.ClassNotFound:
 		if d.Identity != nil {
 			return "Check base_url (CUSTODY_BASE_URL): it must be the address of the service's API."

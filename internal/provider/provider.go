@@ -203,8 +203,17 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	ctx = tflog.SetField(ctx, "custody_organization_id", values["organization_id"])
 	tflog.Debug(ctx, "configured custody client")
 	if !skipCheck {
-		c.StartIdentityCheck(ctx)
-		go logIdentity(context.WithoutCancel(ctx), c)
+		// The check runs here, before any resource, so that a wrong key,
+		// organization or address is one error on the provider's
+		// configuration, not one per object (as the AWS provider checks
+		// its credentials). It costs the command one round trip.
+		who, err := c.Identity(ctx)
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "", "configuring the provider", "", err)
+			return
+		}
+		tflog.Info(ctx, "custody credentials verified", map[string]any{"user_id": who.UserID, "username": who.Username,
+			"organization_id": who.OrganizationID, "organization_name": who.OrganizationName})
 	} else {
 		tflog.Info(ctx, "skipping the check of the custody credentials (skip_credentials_validation)")
 	}
@@ -214,17 +223,6 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
-}
-
-// logIdentity logs at INFO who the credentials turned out to be, once the
-// check has passed; a failed check is reported by the calls that meet it.
-func logIdentity(ctx context.Context, c *client.Client) {
-	who, err := c.Identity(ctx)
-	if err != nil {
-		return
-	}
-	tflog.Info(ctx, "custody credentials verified", map[string]any{"user_id": who.UserID, "username": who.Username,
-		"organization_id": who.OrganizationID, "organization_name": who.OrganizationName})
 }
 
 func (p *CustodyProvider) Resources(_ context.Context) []func() resource.Resource {

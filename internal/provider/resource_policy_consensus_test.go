@@ -171,7 +171,7 @@ func TestAccPolicyConsensus_timeoutThenAdopt(t *testing.T) {
 			{
 				PreConfig:   func() { started = time.Now() },
 				Config:      cfg,
-				ExpectError: regexp.MustCompile(`(?s)activity\s+\S+\s+still\s+waits\s+for\s+approval.*timeout\s+of\s+3s.*Activity:\s+\S+\s+\(ACTIVITY_TYPE_CREATE_POLICIES,\s+ACTIVITY_STATUS_CONSENSUS_NEEDED\),\s+fingerprint\s+[0-9a-f]{64}.*Approve\s+or\s+reject`),
+				ExpectError: regexp.MustCompile(`(?s)activity\s+\S+\s+still\s+waits\s+for\s+approval.*still\s+waiting\s+after\s+(2\.[7-9]|3\.\d)s,\s+the\s+timeout\s+of\s+3s\s+less\s+300ms.*Activity:\s+\S+\s+\(ACTIVITY_TYPE_CREATE_POLICIES,\s+ACTIVITY_STATUS_CONSENSUS_NEEDED\),\s+fingerprint\s+[0-9a-f]{64}.*Approve\s+or\s+reject`),
 			},
 			{
 				PreConfig: func() {
