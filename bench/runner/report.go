@@ -147,8 +147,9 @@ func (r *reportWriter) ratios(n int) {
 func (r *reportWriter) againstTheIdeal(n int, l time.Duration) {
 	r.printf("\nAt %s. The ideal is the shaped floor's median without latency plus the round trips that cannot overlap × %s: "+
 		"ceil(N / parallelism) = %d for apply and destroy (one wave of %d creates or deletes at a time), and the list pages of a "+
-		"refresh for plan. What the latency added is the median at %s less the median without it; ÷ RTTs says how many round "+
-		"trips each wave (or the refresh) took.\n\n", l, l, rtts(r.o, n, configuration{}, "apply"), r.o.parallelism, l)
+		"refresh for plan; plus the credentials check that each provider process waits for when it is configured (1 for plan, "+
+		"2 for apply, 3 for destroy). What the latency added is the median at %s less the median without it; ÷ RTTs says how many round "+
+		"trips each wave (or the refresh) took.\n\n", l, l, (n+r.o.parallelism-1)/r.o.parallelism, r.o.parallelism, l)
 	r.printf("| configuration | phase | median | ideal | median / ideal | added by the latency | RTTs × latency | added ÷ (RTTs × latency) |\n|---|---|---|---|---|---|---|---|\n")
 	for _, c := range r.selected {
 		if c.latency != l {

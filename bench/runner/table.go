@@ -84,12 +84,20 @@ func (tb table) ideal(o *options, n int, c configuration, phase string) (float64
 	return f + float64(rtts(o, n, c, phase))*c.latency.Seconds(), true
 }
 
-// rtts are the round trips one command needs at least, one after the other.
+// rtts are the round trips one command needs at least, one after the
+// other: the waves or list pages, and the credentials check, which each
+// provider process that configures the provider waits for before any
+// object (the plan configures it once, the apply twice, the destroy three
+// times: its refresh, its plan and its apply).
 func rtts(o *options, n int, c configuration, phase string) int {
-	if phase == "plan" {
-		return c.refreshRTTs
+	checks := map[string]int{"apply": 2, "plan": 1, "destroy": 3}[phase]
+	if !c.custody {
+		checks = 0
 	}
-	return (n + o.parallelism - 1) / o.parallelism
+	if phase == "plan" {
+		return c.refreshRTTs + checks
+	}
+	return (n+o.parallelism-1)/o.parallelism + checks
 }
 
 // at returns c at latency l.
