@@ -24,7 +24,12 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	var err error
+	if args := os.Args[1:]; len(args) > 0 && (args[0] == "approve" || args[0] == "reject") {
+		err = runVote(ctx, args[0], args[1:], os.Getenv, os.Stdout, os.Stderr)
+	} else {
+		err = run(ctx, args, os.Getenv, os.Stdout, os.Stderr)
+	}
 	stop()
 	switch {
 	case errors.Is(err, flag.ErrHelp):
@@ -71,6 +76,12 @@ func parseConfig(args []string, env func(string) string, stderr io.Writer) (*con
 	c := &config{fromUser: map[string]bool{}}
 	fs := flag.NewFlagSet("custody-emulator", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage:\n  custody-emulator [flags]   serve the emulator\n"+
+			"  custody-emulator approve|reject [-env-file F] (-fingerprint FP | -all) [-root N]\n"+
+			"                             vote as a generated root user on activities that wait for consensus\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8443", "loopback address to serve on; port 0 picks a free port")
 	fs.StringVar(&c.statePath, "state", "", "state file, loaded at start and rewritten after every change (default: state in memory only)")
 	fs.StringVar(&c.orgID, "organization-id", "", "organization id of a new state (default: a new random id)")

@@ -301,3 +301,54 @@ func TestVersion(t *testing.T) {
 	}
 	t.Errorf(".goreleaser.yml does not stamp the emulator's main.version: %+v", cfg.Builds)
 }
+
+// approve and reject finish the consensus flow offline: the second root
+// user's keys, which the server generated and wrote to its env file, vote
+// through the client as a second person would. -all votes on every
+// activity that waits and that user has not voted on, and says which.
+func TestApproveAndRejectAsTheSecondRootUser(t *testing.T) {
+	dir := t.TempDir()
+	envFile := filepath.Join(dir, "custody-emulator.env")
+	in := start(t, []string{"-listen", "127.0.0.1:0", "-root-quorum", "2", "-env-file", envFile}, nil)
+	first := in.clientOf(t, "CUSTODY_API_")
+	submit := func(name string) *client.ApprovalRequiredError {
+		t.Helper()
+		_, err := first.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: name, Effect: client.EffectDeny,
+			Condition: "activity.type == 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'"}}})
+		var pending *client.ApprovalRequiredError
+		if !errors.As(err, &pending) {
+			t.Fatalf("a create with a root quorum of 2 should wait for the second root user, got %v", err)
+		}
+		return pending
+	}
+	vote := func(args ...string) (string, error) {
+		var out, errOut strings.Builder
+		err := runVote(t.Context(), args[0], args[1:], func(string) string { return "" }, &out, &errOut)
+		return out.String(), err
+	}
+
+	a, b := submit("a"), submit("b")
+	out, err := vote("approve", "-env-file", envFile, "-all")
+	if err != nil || strings.Count(out, "approved ") != 2 || !strings.Contains(out, a.ActivityID) || !strings.Contains(out, b.ActivityID) ||
+		!strings.Contains(out, client.StatusCompleted) {
+		t.Fatalf("approve -all: %v\n%s", err, out)
+	}
+	if got, err := first.ListPolicies(t.Context(), client.ListPoliciesRequest{}); err != nil || len(got.Policies) != 2 {
+		t.Fatalf("after the approvals: %v, %+v", err, got)
+	}
+	if out, err := vote("approve", "-env-file", envFile, "-all"); err != nil || out != "nothing waits for this root user's vote\n" {
+		t.Errorf("a second approve -all: %v %q", err, out)
+	}
+
+	c := submit("c")
+	out, err = vote("reject", "-env-file", envFile, "-fingerprint", c.Fingerprint)
+	if err != nil || !strings.Contains(out, "rejected "+c.ActivityID) || !strings.Contains(out, client.StatusRejected) {
+		t.Fatalf("reject -fingerprint: %v\n%s", err, out)
+	}
+	if _, err := vote("approve", "-env-file", envFile); err == nil || !strings.Contains(err.Error(), "give -fingerprint FP or -all") {
+		t.Errorf("approve without a target: %v", err)
+	}
+	if _, err := vote("approve", "-env-file", envFile, "-all", "-root", "3"); err == nil || !strings.Contains(err.Error(), "CUSTODY_ROOT3_API_PRIVATE_KEY") {
+		t.Errorf("approve as a root user the server did not generate: %v", err)
+	}
+}
