@@ -6,9 +6,6 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-// maxNameLength bounds names, so that a runaway value is a clear 400.
-const maxNameLength = 256
-
 func init() {
 	registerSubmit(client.OpUpdateOrganizationName,
 		[]string{"organizationName"},
@@ -50,8 +47,8 @@ func checkName(field, v string) *apiError {
 	switch {
 	case strings.TrimSpace(v) == "":
 		return errInvalid("field %s must not be empty", field)
-	case len(v) > maxNameLength:
-		return errInvalid("field %s is %d bytes long; the limit is %d", field, len(v), maxNameLength)
+	case len(v) > client.MaxNameBytes:
+		return errInvalid("field %s is %d bytes long; the limit is %d", field, len(v), client.MaxNameBytes)
 	}
 	return nil
 }

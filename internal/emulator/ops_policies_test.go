@@ -126,7 +126,7 @@ func TestPolicyValidation(t *testing.T) {
 		update = "ACTIVITY_TYPE_UPDATE_POLICY_V2"
 		remove = "ACTIVITY_TYPE_DELETE_POLICY"
 	)
-	long := strings.Repeat("x", maxNameLength+1)
+	long := strings.Repeat("x", client.MaxNameBytes+1)
 	for _, tc := range []struct {
 		name, op, typ, params, want string
 	}{

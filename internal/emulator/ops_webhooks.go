@@ -15,9 +15,6 @@ const eventActivityUpdates = "ACTIVITY_UPDATES"
 
 var webhookEventTypes = []string{eventActivityUpdates, "BALANCE_CONFIRMED_UPDATES", "BALANCE_FINALIZED_UPDATES", "SEND_TRANSACTION_STATUS_UPDATES"}
 
-// maxWebhookURLLength bounds a URL so that a runaway value is a clear 400.
-const maxWebhookURLLength = 2048
-
 func init() {
 	registerSubmit(client.OpCreateWebhookEndpoint,
 		// subscriptions is optional (requireFields would demand the list
@@ -120,8 +117,8 @@ func validateCreateWebhookEndpoint(p *client.CreateWebhookEndpointParams) *apiEr
 // service requires public HTTPS; the emulator also takes http and loopback
 // hosts so that tests can receive deliveries on 127.0.0.1.
 func checkWebhookURL(field, raw string) *apiError {
-	if len(raw) > maxWebhookURLLength {
-		return errInvalid("field %s is %d bytes long; the limit is %d", field, len(raw), maxWebhookURLLength)
+	if len(raw) > client.MaxWebhookURLBytes {
+		return errInvalid("field %s is %d bytes long; the limit is %d", field, len(raw), client.MaxWebhookURLBytes)
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {

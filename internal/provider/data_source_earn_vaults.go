@@ -129,7 +129,7 @@ func earnVaultsSchema() schema.Schema {
 		Attributes: map[string]schema.Attribute{
 			"earn_provider": optionalArgument("Only the vaults of this lending protocol: `EARN_PROVIDER_PROTOCOL_A` or "+
 				"`EARN_PROVIDER_PROTOCOL_B`. Omit it for every provider. (Named `earn_provider` because `provider` "+
-				"is a meta-argument of every data block.)", stringvalidator.OneOf(providers...)),
+				"is a meta-argument of every data block.)", oneOf(providers...)),
 			"caip19": optionalArgument("Only the vaults whose underlying asset has this CAIP-19 id, "+
 				"`<namespace>:<reference>/<asset_namespace>:<asset_reference>` such as `"+earnVaultsCaip19Example+
 				"`; the chain is taken from the id. Omit it for every asset.", stringvalidator.RegexMatches(earnVaultsCaip19,

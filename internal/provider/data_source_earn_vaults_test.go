@@ -172,7 +172,7 @@ func TestAccEarnVaultsDataSource_validation(t *testing.T) {
 data "custody_earn_vaults" "x" {
   earn_provider = "PROTOCOL_A"
 }
-`), regexp.MustCompile(`(?s)earn_provider.*must be one of.*EARN_PROVIDER_PROTOCOL_A.*EARN_PROVIDER_PROTOCOL_B.*got: "PROTOCOL_A"`)),
+`), regexp.MustCompile(`(?s)earn_provider.*must be one of.*EARN_PROVIDER_PROTOCOL_A.*EARN_PROVIDER_PROTOCOL_B.*got\s+"PROTOCOL_A"`)),
 			// A chain id alone (CAIP-2) is not an asset id.
 			planFails(e.config(`
 data "custody_earn_vaults" "x" {

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -68,7 +67,7 @@ func supportedAssetsSchema() schema.Schema {
 				"`eip155:4217`, `eip155:42431`, `eip155:421614`), `solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp` "+
 				"(Solana mainnet) or `solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1` (devnet). The aliases "+
 				"`solana:mainnet` and `solana:devnet` are accepted too; the asset ids then use the canonical id.",
-				stringvalidator.OneOf(supportedAssetsChains...)),
+				oneOf(supportedAssetsChains...)),
 			"assets": computedList("The chain's assets, in the order the service returns them; an empty list when there are none.",
 				supportedAssetAttributes()),
 		},

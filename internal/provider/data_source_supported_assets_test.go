@@ -89,7 +89,7 @@ func TestAccSupportedAssetsDataSource_invalidCaip2(t *testing.T) {
 			Config:   supportedAssetsTestConfig(e, "eip155:2"),
 			PlanOnly: true,
 			ExpectError: errorPhrases("caip2", "must be one of", `"eip155:1"`, `"eip155:421614"`,
-				`"solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"`, `"solana:mainnet"`, `"solana:devnet"`, `got: "eip155:2"`),
+				`"solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"`, `"solana:mainnet"`, `"solana:devnet"`, `got "eip155:2"`),
 		}},
 	})
 }

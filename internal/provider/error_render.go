@@ -239,3 +239,11 @@ func fix(d client.Diagnosis) string {
 	}
 	return ""
 }
+
+// importBlockNote is the advice for a create refused because the object
+// exists: the import block that puts it under this resource (whose address
+// the provider cannot know, so the example names it <name>).
+func importBlockNote(resourceType, what, id string) string {
+	return fmt.Sprintf("The existing %s is %s. To manage it with this resource instead of creating another, import it, with "+
+		"this resource's address in to:\n\nimport {\n  to = %s.<name>\n  id = %q\n}", what, id, resourceType, id)
+}

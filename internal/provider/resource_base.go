@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -157,11 +156,11 @@ func idAttribute(desc string) schema.StringAttribute {
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
 }
 
-// nameAttribute is the required name of an object: 1 to 256 bytes, not
-// only spaces, as the service accepts.
+// nameAttribute is the required name of an object: 1 to
+// client.MaxNameBytes bytes, not only spaces, as the service accepts.
 func nameAttribute(desc string, modifiers ...planmodifier.String) schema.StringAttribute {
 	return schema.StringAttribute{Required: true, MarkdownDescription: desc, PlanModifiers: modifiers,
-		Validators: []validator.String{stringvalidator.LengthBetween(1, 256), notBlank()}}
+		Validators: []validator.String{nameText()}}
 }
 
 // timestampAttribute is a read-only RFC 3339 timestamp of a resource.

@@ -108,7 +108,7 @@ func (r *ipAllowlistResource) Schema(ctx context.Context, _ resource.SchemaReque
 				Default:  stringdefault.StaticString(client.OnEvaluationErrorDeny),
 				MarkdownDescription: "What the service does when it cannot evaluate a caller's address: `DENY` (the default, " +
 					"refuse the request) or `ALLOW` (let it through).",
-				Validators: []validator.String{stringvalidator.OneOf(client.OnEvaluationErrorAllow, client.OnEvaluationErrorDeny)},
+				Validators: []validator.String{oneOf(client.OnEvaluationErrorAllow, client.OnEvaluationErrorDeny)},
 			},
 			"rules": schema.SetNestedAttribute{
 				Required: true,
@@ -124,7 +124,7 @@ func (r *ipAllowlistResource) Schema(ctx context.Context, _ resource.SchemaReque
 					"label": schema.StringAttribute{
 						Optional:            true,
 						MarkdownDescription: "A note on what the block is, e.g. `office`. Leave it out rather than setting it empty.",
-						Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+						Validators:          []validator.String{notBlank()},
 					},
 				}},
 			},

@@ -261,10 +261,10 @@ func TestAccIPAllowlist_planErrors(t *testing.T) {
 			planFails(e.config(`resource "custody_ip_allowlist" "x" {
   on_evaluation_error = "deny"
   rules               = []
-}`), ipAllowlistErrRE(`value must be one of(.|\n)*"ALLOW"(.|\n)*"DENY"`)),
+}`), ipAllowlistErrRE(`must be one of(.|\n)*"ALLOW"(.|\n)*"DENY"`)),
 			planFails(e.config(`resource "custody_ip_allowlist" "x" {
   rules = [{ cidr = "10.0.0.0/8", label = "" }]
-}`), ipAllowlistErrRE(`string length must be at least 1`)),
+}`), ipAllowlistErrRE(`must not be empty or only white space`)),
 			{
 				Config:        e.config(`resource "custody_ip_allowlist" "x" { rules = [] }`),
 				ResourceName:  "custody_ip_allowlist.x",

@@ -110,8 +110,8 @@ func TestAccOrganizationName_validation(t *testing.T) {
 		// Nothing was applied: the emulator's name is untouched.
 		CheckDestroy: organizationNameTestIs(e, "Acceptance Org"),
 		Steps: []resource.TestStep{
-			planFails(organizationNameTestConfig(e, ""), regexp.MustCompile(`(?s)name.*string length must be between 1 and 256`)),
-			planFails(organizationNameTestConfig(e, strings.Repeat("x", 257)), regexp.MustCompile(`string length must be between 1 and 256, got: 257`)),
+			planFails(organizationNameTestConfig(e, ""), regexp.MustCompile(`(?s)name.*must not be empty or only white space`)),
+			planFails(organizationNameTestConfig(e, strings.Repeat("x", 257)), regexp.MustCompile(`must be at most 256 bytes of UTF-8, as the\s+service\s+counts;\s+this\s+one\s+is\s+257\s+bytes\s+\(257\s+characters\)`)),
 			planFails(organizationNameTestConfig(e, "  "), regexp.MustCompile(`must not be empty or only white space`)),
 		},
 	})

@@ -79,7 +79,7 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 			"effect": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "What the policy does to the activities it matches: `EFFECT_ALLOW` or `EFFECT_DENY`. Changed in place.",
-				Validators:          []validator.String{stringvalidator.OneOf(client.EffectAllow, client.EffectDeny)},
+				Validators:          []validator.String{oneOf(client.EffectAllow, client.EffectDeny)},
 			},
 			"condition": schema.StringAttribute{
 				Optional: true,

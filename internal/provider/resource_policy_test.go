@@ -216,13 +216,13 @@ func TestAccPolicy_validation(t *testing.T) {
 		CheckDestroy: policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{
 			planFails(policy(`name = ""
-effect = "EFFECT_ALLOW"`), regexp.MustCompile(`(?s)name.*string length must be between 1 and 256`)),
+effect = "EFFECT_ALLOW"`), regexp.MustCompile(`(?s)name.*must not be empty or only white space`)),
 			planFails(policy(fmt.Sprintf(`name = %q
-effect = "EFFECT_ALLOW"`, strings.Repeat("n", 257))), regexp.MustCompile(`(?s)string length must be between 1 and 256, got: 257`)),
+effect = "EFFECT_ALLOW"`, strings.Repeat("n", 257))), regexp.MustCompile(`(?s)this\s+one\s+is\s+257\s+bytes`)),
 			planFails(policy(`name = "   "
 effect = "EFFECT_ALLOW"`), regexp.MustCompile(`(?s)must not be empty or only white space`)),
 			planFails(policy(`name = "p"
-effect = "ALLOW"`), regexp.MustCompile(`(?s)value must be one of:.*"EFFECT_ALLOW".*"EFFECT_DENY"`)),
+effect = "ALLOW"`), regexp.MustCompile(`(?s)effect must be one of "EFFECT_ALLOW", "EFFECT_DENY", got "ALLOW"`)),
 			planFails(policy(`name = "p"
 effect = "EFFECT_DENY"
 condition = ""`), regexp.MustCompile(`(?s)condition.*string length must be at least 1`)),

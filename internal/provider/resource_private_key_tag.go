@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -80,7 +79,7 @@ func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaReq
 				MarkdownDescription: "The ids of the private keys that carry the tag. Keys are added and removed in place; the " +
 					"keys themselves are not managed here. Leave out (or set to `[]`) for a tag on no keys.",
 				Validators: []validator.Set{
-					setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+					setvalidator.ValueStringsAre(notBlank()),
 				},
 			},
 			"timeouts": to,
@@ -102,7 +101,8 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreatePrivateKeyTag, params)
 	r.forgetLists()
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating private key tag", client.OpCreatePrivateKeyTag.Name, "private key tag "+plan.Name.String(), err)
+		addAPIError(&resp.Diagnostics, "Error creating private key tag", client.OpCreatePrivateKeyTag.Name, "private key tag "+plan.Name.String(),
+			r.importAdvice(ctx, plan.Name.ValueString(), err))
 		return
 	}
 	id := out.Result.PrivateKeyTagID
@@ -238,4 +238,23 @@ func privateKeyTagMissing(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// importAdvice adds to a create refused because the name is taken the
+// import block that adopts the tag that has it, so that the fix is one
+// paste: the service says the name exists; the provider finds its id.
+func (r *privateKeyTagResource) importAdvice(ctx context.Context, name string, err error) error {
+	if d := client.Diagnose(err); d.Code != client.CodeAlreadyExists {
+		return err
+	}
+	tags, lerr := r.pd.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
+	if lerr != nil {
+		return err
+	}
+	for _, t := range tags.PrivateKeyTags {
+		if t.TagName == name {
+			return &explainedError{err: err, note: importBlockNote("custody_private_key_tag", "private key tag", t.TagID)}
+		}
+	}
+	return err
 }

@@ -245,9 +245,9 @@ func TestAccPrivateKeyTag_validation(t *testing.T) {
 	e := newAccEmulator(t)
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
-			planFails(privateKeyTagTestConfig(e, ""), regexp.MustCompile(`(?s)name.*string length must be between 1 and 256`)),
+			planFails(privateKeyTagTestConfig(e, ""), regexp.MustCompile(`(?s)name.*must not be empty or only white space`)),
 			planFails(privateKeyTagTestConfig(e, "   "), regexp.MustCompile(`must not be empty or only white space`)),
-			planFails(privateKeyTagTestConfig(e, "x", ""), regexp.MustCompile(`(?s)private_key_ids.*string length must be at least 1`)),
+			planFails(privateKeyTagTestConfig(e, "x", ""), regexp.MustCompile(`(?s)private_key_ids.*must not be empty or only white space`)),
 		},
 	})
 	// Validation happens before anything is sent.
@@ -276,4 +276,27 @@ resource "custody_private_key_tag" "many" {
 			refreshStep(e, "refreshing 5 tags", map[string]int{"query/list_private_key_tags": 1, "query/list_private_keys": 1}, stateHolds(5)),
 		},
 	})
+}
+
+// A create refused because the name is taken ends with the import block
+// that adopts the tag that has it; with that block the next apply manages
+// it, and nothing is created twice.
+func TestAccPrivateKeyTag_nameTakenSaysHowToImport(t *testing.T) {
+	e := newAccEmulator(t)
+	made, err := e.client.CreatePrivateKeyTag(t.Context(), client.CreatePrivateKeyTagParams{PrivateKeyTagName: "taken", PrivateKeyIDs: []string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := made.Result.PrivateKeyTagID
+	accTest(t, resource.TestCase{Steps: []resource.TestStep{
+		{
+			Config: privateKeyTagTestConfig(e, "taken"),
+			ExpectError: regexp.MustCompile(`(?s)already exists.*The existing private key tag is ` + regexp.QuoteMeta(id) +
+				`.*import \{\s+to = custody_private_key_tag\.<name>\s+id = "` + regexp.QuoteMeta(id) + `"\s+\}`),
+		},
+		{
+			Config: privateKeyTagTestConfig(e, "taken") + fmt.Sprintf("\nimport {\n  to = custody_private_key_tag.test\n  id = %q\n}\n", id),
+			Check:  resource.TestCheckResourceAttr("custody_private_key_tag.test", "id", id),
+		},
+	}})
 }

@@ -3,11 +3,11 @@ package provider
 import (
 	"context"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -87,9 +87,10 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 			"id": idAttribute("The endpoint id (`endpointId`), assigned by the service; also the import id."),
 			"url": schema.StringAttribute{
 				Required: true,
-				MarkdownDescription: "Where deliveries are sent: an absolute `http` or `https` URL with a host. The real service " +
-					"requires a public HTTPS URL; plain `http` and loopback hosts work only with the local emulator. Changed in place.",
-				Validators: []validator.String{validURL()},
+				MarkdownDescription: "Where deliveries are sent: an absolute `http` or `https` URL with a host, at most " +
+					strconv.Itoa(client.MaxWebhookURLBytes) + " bytes (checked at plan). The real service requires a public HTTPS " +
+					"URL; plain `http` and loopback hosts work only with the local emulator. Changed in place.",
+				Validators: []validator.String{maxBytesText(client.MaxWebhookURLBytes), validURL()},
 			},
 			"name": nameAttribute("The endpoint's name: 1 to 256 bytes, not only spaces. Changed in place."),
 			"is_active": schema.BoolAttribute{
@@ -113,7 +114,7 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 						Required: true,
 						MarkdownDescription: "The event type: `ACTIVITY_UPDATES`, `BALANCE_CONFIRMED_UPDATES`, " +
 							"`BALANCE_FINALIZED_UPDATES` or `SEND_TRANSACTION_STATUS_UPDATES`.",
-						Validators: []validator.String{stringvalidator.OneOf(webhookEventTypes...)},
+						Validators: []validator.String{oneOf(webhookEventTypes...)},
 					},
 					"filters_json": schema.StringAttribute{
 						CustomType: jsontypes.NormalizedType{},

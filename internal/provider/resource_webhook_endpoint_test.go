@@ -247,8 +247,12 @@ func TestAccWebhookEndpoint_validation(t *testing.T) {
 			planFails(webhookEndpointTestConfig(e, attrs("ftp://example.com/hook")), regexp.MustCompile(`has the scheme "ftp"`)),
 			planFails(webhookEndpointTestConfig(e, attrs("https://")), regexp.MustCompile(`has no host`)),
 			planFails(webhookEndpointTestConfig(e, attrs("example.com/hook")), regexp.MustCompile(`has no scheme`)),
-			planFails(webhookEndpointTestConfig(e, "  url  = \""+webhookEndpointTestURL+"\"\n  name = \"\""), regexp.MustCompile(`(?s)name.*string length must be between 1 and 256`)),
-			planFails(webhookEndpointTestConfig(e, ok, `{ event_type = "EVERYTHING" }`), regexp.MustCompile(`(?s)event_type.*value must be one of`)),
+			planFails(webhookEndpointTestConfig(e, "  url  = \""+webhookEndpointTestURL+"\"\n  name = \"\""), regexp.MustCompile(`(?s)name.*must not be empty or only white space`)),
+			// The service's limit, from the table the emulator enforces too:
+			// refused at plan, not at apply.
+			planFails(webhookEndpointTestConfig(e, attrs(webhookEndpointTestURL+"?q="+strings.Repeat("x", 5000))),
+				regexp.MustCompile(`(?s)url.*must\s+be\s+at\s+most\s+2048\s+bytes`)),
+			planFails(webhookEndpointTestConfig(e, ok, `{ event_type = "EVERYTHING" }`), regexp.MustCompile(`subscriptions\[event_type\s+=\s+"EVERYTHING"\]\.event_type\s+must\s+be\s+one\s+of`)),
 			planFails(webhookEndpointTestConfig(e, ok, `{ event_type = "ACTIVITY_UPDATES", filters_json = "[1, 2]" }`), regexp.MustCompile(`(?s)filters_json.*not an object`)),
 			planFails(webhookEndpointTestConfig(e, ok, `{ event_type = "ACTIVITY_UPDATES" }`, `{ event_type = "ACTIVITY_UPDATES", is_active = false }`), regexp.MustCompile(`Duplicate webhook subscription`)),
 		},

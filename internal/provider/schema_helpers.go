@@ -16,16 +16,11 @@ import (
 // Small schema helpers that the resources and data sources share, each
 // written once here.
 
-var (
-	notBlankRE = regexp.MustCompile(`\S`)
-	noSpacesRE = regexp.MustCompile(`^\S+$`)
-)
+var noSpacesRE = regexp.MustCompile(`^\S+$`)
 
 // notBlank refuses text that is empty or only white space, at plan time
 // rather than after the service refuses it (or could never match it).
-func notBlank() validator.String {
-	return stringvalidator.RegexMatches(notBlankRE, "must not be empty or only white space")
-}
+func notBlank() validator.String { return textValidator{nonBlank: true} }
 
 // noSpaces refuses an id that is empty or holds white space: the service's
 // ids and addresses never do. what names the value the attribute wants, for

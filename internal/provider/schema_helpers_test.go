@@ -1,7 +1,12 @@
 package provider
 
 import (
+	"context"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -86,5 +91,26 @@ func TestOptionalValues(t *testing.T) {
 	}
 	if !optionalInt(nil).IsNull() || optionalInt(&zero).IsNull() || optionalInt(&zero).ValueInt64() != 0 {
 		t.Error("optionalInt: want null for nil and 0 kept as a value")
+	}
+}
+
+// A name is one check with one message: empty is one error, whole; a
+// length limit says it counts bytes, as the service does, and how many
+// characters that is (70 emoji are 280 bytes).
+func TestNameText(t *testing.T) {
+	runStringValidatorCases(t, nameText(), map[string]validatorCase{
+		"null":        {value: types.StringNull()},
+		"unknown":     {value: types.StringUnknown()},
+		"word":        {value: types.StringValue("treasury")},
+		"256 bytes":   {value: types.StringValue(strings.Repeat("é", 128))},
+		"empty":       {value: types.StringValue(""), wantErr: "must not be empty or only white space."},
+		"blank":       {value: types.StringValue(" \t"), wantErr: "must not be empty or only white space."},
+		"70 emoji":    {value: types.StringValue(strings.Repeat("🔐", 70)), wantErr: "must be at most 256 bytes of UTF-8, as the service counts; this one is 280 bytes (70 characters)."},
+		"257 letters": {value: types.StringValue(strings.Repeat("x", 257)), wantErr: "this one is 257 bytes (257 characters)"},
+	})
+	resp := &validator.StringResponse{}
+	nameText().ValidateString(context.Background(), validator.StringRequest{Path: path.Root("name"), ConfigValue: types.StringValue("")}, resp)
+	if resp.Diagnostics.ErrorsCount() != 1 {
+		t.Errorf("an empty name should be one error, got %v", resp.Diagnostics)
 	}
 }

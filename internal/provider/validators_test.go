@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -104,4 +105,21 @@ func TestValidJSONObject(t *testing.T) {
 		"two objects":   {value: types.StringValue(`{} {}`), wantErr: "more text after the JSON object"},
 		"trailing junk": {value: types.StringValue(`{"a": 1}x`), wantErr: "more text after the JSON object"},
 	})
+}
+
+// A set element is named by the attribute that identifies it, not by the
+// framework's dump of the whole element.
+func TestDescribePath(t *testing.T) {
+	sub := types.ObjectValueMust(map[string]attr.Type{"event_type": types.StringType, "filters_json": types.StringType},
+		map[string]attr.Value{"event_type": types.StringValue("EVERYTHING"), "filters_json": types.StringNull()})
+	for p, want := range map[string]path.Path{
+		`subscriptions[event_type = "EVERYTHING"].event_type`: path.Root("subscriptions").AtSetValue(sub).AtName("event_type"),
+		`rules[...].label`:     path.Root("rules").AtSetValue(types.StringValue("x")).AtName("label"),
+		`private_key_ids[...]`: path.Root("private_key_ids").AtSetValue(types.StringValue("")),
+		`a.b[2]["k"]`:          path.Root("a").AtName("b").AtListIndex(2).AtMapKey("k"),
+	} {
+		if got := describePath(want); got != p {
+			t.Errorf("describePath = %s, want %s", got, p)
+		}
+	}
 }
