@@ -80,6 +80,21 @@ if [ "$(grep -c '\*\*Lockout warning\.\*\*' "$page")" -ne 1 ] ||
 	fail "$page should give the lockout warning once, in the callout at the top, linking to its '### Recovering from a lockout' section"
 fi
 
+# What a newcomer reads in two places must say the same: the emulator
+# command, the time make bench takes; and the docs show a local build.
+echo "check-docs: the README and the docs agree"
+emulator_cmd() { grep -A1 '^go run ./cmd/custody-emulator' "$1"; }
+if [ "$(emulator_cmd README.md)" != "$(emulator_cmd docs/index.md)" ] || [ -z "$(emulator_cmd README.md)" ]; then
+	fail "the emulator command differs between README.md and docs/index.md (templates/index.md.tmpl)"
+fi
+bench_minutes=$(grep -ho 'about [0-9]* minutes' README.md GNUmakefile bench/README.md | sort -u)
+if [ "$(printf '%s\n' "$bench_minutes" | wc -l)" -ne 1 ]; then
+	fail "README.md, GNUmakefile and bench/README.md give different times for make bench: $(echo $bench_minutes)"
+fi
+if ! grep -q '^## Use a local build' docs/index.md || ! grep -q 'dev_overrides' docs/index.md; then
+	fail "docs/index.md should show how to use a local build (## Use a local build, with dev_overrides)"
+fi
+
 echo "check-docs: terraform fmt -check -recursive examples"
 if ! fmt_out=$(terraform fmt -check -recursive -list=true examples 2>&1); then
 	echo "$fmt_out" >&2

@@ -112,9 +112,8 @@ tf() { terraform -chdir="$WORK/demo" "$@"; }
 
 # ---------------------------------------------------------------------------
 step 4 "terraform apply (examples/demo copied to $WORK/demo)"
+# The apply prints the outputs itself.
 tf apply -auto-approve -no-color || die "terraform apply failed"
-echo
-tf output -no-color
 policy_id="$(tf output -raw signing_policy_id)" || die "no signing_policy_id output"
 [[ -n "$policy_id" ]] || die "the signing_policy_id output is empty"
 
