@@ -226,7 +226,8 @@ func fix(d client.Diagnosis) string {
 		return "Try again later, or allow more attempts with max_retries (CUSTODY_MAX_RETRIES)." + nothingTwice(d)
 	case client.ClassNetwork:
 		if d.TLS {
-			return "Check base_url (CUSTODY_BASE_URL): the service's certificate must be valid for its host name and trusted by this machine."
+			return "Check base_url (CUSTODY_BASE_URL): its scheme (https:// to a port that speaks plain http fails this way) and the " +
+				"service's certificate, which must be valid for its host name and trusted by this machine."
 		}
 		return "Check base_url (CUSTODY_BASE_URL) and this machine's network (DNS, proxy, firewall)." + nothingTwice(d)
 	case client.ClassActivityFailed:
