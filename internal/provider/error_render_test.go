@@ -96,6 +96,13 @@ func TestRenderAPIErrorEveryClass(t *testing.T) {
 			if dup := repeatedSentence(got); dup != "" {
 				t.Errorf("says %q twice:\n%s", dup, got)
 			}
+			// A line that starts so reads as a second error (and grep
+			// '^Error' counts it).
+			for _, line := range strings.Split(got, "\n") {
+				if strings.HasPrefix(line, "Error:") {
+					t.Errorf("a line of the detail starts with \"Error:\": %q", line)
+				}
+			}
 			var ex *explainedError
 			if errors.As(tt.err, &ex) && strings.Count(got, ex.note) != 1 {
 				t.Errorf("should give the note %q once:\n%s", ex.note, got)
