@@ -83,17 +83,20 @@ func newTFCLI(t *testing.T, e *accEmulator) *tfCLI {
 }
 
 // write replaces the configuration with body, after an empty provider
-// block (the settings come from the environment), as the docs show it.
+// block (the settings come from the environment), as the docs show it,
+// unless body has its own.
 func (c *tfCLI) write(body string) {
 	c.t.Helper()
+	block := "\nprovider \"custody\" {}\n"
+	if strings.Contains(body, `provider "custody"`) {
+		block = ""
+	}
 	writeFile(c.t, filepath.Join(c.dir, "main.tf"), `terraform {
   required_providers {
     custody = { source = "custody-labs/custody" }
   }
 }
-
-provider "custody" {}
-`+body)
+`+block+body)
 }
 
 // command returns terraform with args, in the working directory, with
