@@ -110,6 +110,17 @@ func (c *tfCLI) command(ctx context.Context, out *bytes.Buffer, extraEnv []strin
 	return cmd
 }
 
+// start starts terraform in the background, its output going to out; the
+// caller waits for it.
+func (c *tfCLI) start(ctx context.Context, out *bytes.Buffer, args ...string) *exec.Cmd {
+	c.t.Helper()
+	cmd := c.command(ctx, out, nil, args...)
+	if err := cmd.Start(); err != nil {
+		c.t.Fatal(err)
+	}
+	return cmd
+}
+
 // run runs terraform to the end and returns its output and exit code.
 func (c *tfCLI) run(extraEnv []string, args ...string) (string, int) {
 	c.t.Helper()

@@ -46,10 +46,7 @@ resource "custody_policy" "p" {
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	var applyOut bytes.Buffer
-	apply := c.command(ctx, &applyOut, nil, "apply", "-auto-approve")
-	if err := apply.Start(); err != nil {
-		t.Fatal(err)
-	}
+	apply := c.start(ctx, &applyOut, "apply", "-auto-approve")
 	approved := 0
 	var votes strings.Builder
 	for approved < 3 && ctx.Err() == nil {

@@ -36,10 +36,7 @@ resource "custody_policy" "p" {
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	var out bytes.Buffer
-	apply := cli.command(ctx, &out, nil, "apply", "-auto-approve", "-parallelism=6")
-	if err := apply.Start(); err != nil {
-		t.Fatal(err)
-	}
+	apply := cli.start(ctx, &out, "apply", "-auto-approve", "-parallelism=6")
 	// Interrupt once a few creates have been submitted, while others are
 	// on the wire.
 	for e.srv.RequestCounts()["submit/create_policies"] < 8 {
