@@ -2,7 +2,6 @@ package provider
 
 import (
 	"errors"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -14,26 +13,16 @@ import (
 // (which setting or variable to check), and last the context the cause
 // met it in (see renderDiagnosis).
 //
-// A failed check of the provider's credentials is reported by Configure,
-// once, on the provider's configuration. Should a call meet one after that
-// (a client whose check was skipped, say), the first reports it whole and
-// every later one says in one line that it was not attempted, with the
-// cause, so that N resources do not print the same paragraphs N times.
+// A failed check of the provider's credentials is reported once, by
+// Configure, on the provider's configuration, under a summary that names
+// the configuration; no resource plans after it.
 func addAPIError(diags *diag.Diagnostics, summary, operation, object string, err error) {
 	d := client.Diagnose(err)
 	if d.Identity != nil {
 		summary = identitySummary(d)
-		if _, seen := reportedIdentityErrors.LoadOrStore(d.Identity, true); seen {
-			diags.AddError(summary, notAttempted(operation, object, summary, d))
-			return
-		}
 	}
 	diags.AddError(summary, renderDiagnosis(operation, object, d, noteOf(err)))
 }
-
-// reportedIdentityErrors holds the failed credential checks already
-// reported in full: one per provider process at most.
-var reportedIdentityErrors sync.Map
 
 // explainedError is a client error with a note only the provider can add,
 // such as who rejected an activity; the client's typed error stays

@@ -32,13 +32,6 @@ func what(operation, object string) string {
 	return operation + " for " + object
 }
 
-// notAttempted is the one line of a call that met a credentials check
-// already reported in full: the cause in a line of its own, so that
-// whichever error a reader meets first is enough.
-func notAttempted(operation, object, summary string, d client.Diagnosis) string {
-	return fmt.Sprintf("%s was not done: the provider's credentials check failed (%q): %s.", what(operation, object), summary, cause(d))
-}
-
 // identitySummary is the summary of a failed credentials check: it names
 // the provider's configuration, not the resource that met it.
 func identitySummary(d client.Diagnosis) string {

@@ -127,19 +127,15 @@ func repeatedSentence(s string) string {
 	return ""
 }
 
-// TestCredentialsCheckReportedOnceInFull: every call of a command meets
-// the failed check; only the first says it all.
-func TestCredentialsCheckReportedOnceInFull(t *testing.T) {
+// TestCredentialsCheckReportedUnderTheConfiguration: a failed check is
+// reported (by Configure, once) under a summary that names the provider's
+// configuration, whatever call met it, and whole.
+func TestCredentialsCheckReportedUnderTheConfiguration(t *testing.T) {
 	identity := &client.IdentityError{BaseURL: "https://custody.example", OrganizationID: "org-9", PublicKey: "02abc",
 		Err: apiErr(client.QueryWhoami, 403, client.CodePermissionDenied, "not registered")}
 	var diags diag.Diagnostics
-	addAPIError(&diags, "Error reading policy", client.QueryListPolicies, "policy p-1", identity)
-	addAPIError(&diags, "Error reading policy", client.QueryListPolicies, "policy p-2", identity)
-	if len(diags) != 2 || diags[0].Summary() != "Invalid provider credentials" || diags[1].Summary() != diags[0].Summary() {
-		t.Fatalf("want two errors under the credentials summary, got %v", diags)
-	}
-	if !strings.Contains(diags[0].Detail(), "not registered") || strings.Contains(diags[1].Detail(), "not registered") ||
-		!strings.Contains(diags[1].Detail(), "list_policies for policy p-2 was not done") {
-		t.Errorf("the first should be whole and the second one line:\n%s\n---\n%s", diags[0].Detail(), diags[1].Detail())
+	addAPIError(&diags, "Error reading policy", "configuring the provider", "", identity)
+	if len(diags) != 1 || diags[0].Summary() != "Invalid provider credentials" || !strings.Contains(diags[0].Detail(), "not registered") {
+		t.Fatalf("want one whole error under the credentials summary, got %v", diags)
 	}
 }

@@ -20,13 +20,12 @@ import (
 )
 
 // importableResource is what every resource of this provider is: it takes
-// the provider's data in Configure, can be imported, and plans only once
-// the credentials check has passed (its ModifyPlan calls
-// awaitCredentialsCheck).
+// the provider's data in Configure and can be imported. (A wrong key,
+// organization or address fails the provider's Configure, before any
+// resource plans.)
 type importableResource interface {
 	resource.ResourceWithConfigure
 	resource.ResourceWithImportState
-	resource.ResourceWithModifyPlan
 }
 
 // resourceBase is what every resource has in common, as dataSourceBase is
@@ -43,20 +42,6 @@ func (r *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest,
 
 func (r *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-// awaitCredentialsCheck waits for the check of the provider's credentials;
-// every resource's ModifyPlan calls it first. A plan of new objects sends
-// no request of its own, so without this wait a wrong key, organization or
-// address would pass the plan and fail the apply. The check started when
-// the provider was configured; here it is usually over already.
-func (r *resourceBase) awaitCredentialsCheck(ctx context.Context, diags *diag.Diagnostics) {
-	if r.pd == nil {
-		return
-	}
-	if err := r.pd.client.IdentityVerified(ctx); err != nil {
-		addAPIError(diags, "", "planning custody_"+r.typeName, "", err)
-	}
 }
 
 // ImportState takes the import id as the id attribute. A resource whose

@@ -65,11 +65,6 @@ type ipAllowlistRuleModel struct {
 
 var ipAllowlistRuleType = types.ObjectType{AttrTypes: map[string]attr.Type{"cidr": types.StringType, "label": types.StringType}}
 
-// ModifyPlan plans only once the credentials check has passed.
-func (r *ipAllowlistResource) ModifyPlan(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.awaitCredentialsCheck(ctx, &resp.Diagnostics)
-}
-
 func (r *ipAllowlistResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Restricts the addresses API requests may come from. Without `public_key` this is the " +

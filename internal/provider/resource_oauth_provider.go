@@ -65,11 +65,6 @@ func oauthProviderClaim(desc string) schema.StringAttribute {
 	}
 }
 
-// ModifyPlan plans only once the credentials check has passed.
-func (r *oauthProviderResource) ModifyPlan(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.awaitCredentialsCheck(ctx, &resp.Diagnostics)
-}
-
 func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An OAuth (OIDC) provider of a user: tokens from `issuer` whose `sub` and `aud` match let the " +

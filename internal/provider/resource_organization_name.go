@@ -33,11 +33,6 @@ type organizationNameModel struct {
 	resourceTimeouts
 }
 
-// ModifyPlan plans only once the credentials check has passed.
-func (r *organizationNameResource) ModifyPlan(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.awaitCredentialsCheck(ctx, &resp.Diagnostics)
-}
-
 func (r *organizationNameResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	const wait = "How long to wait for the rename, including approvals by other users (consensus), as a Go duration such as `30m`. " +
 		"Defaults to the provider's `approval_timeout`."

@@ -10,12 +10,11 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
-// ModifyPlan plans once the credentials check has passed, then has the
-// lockout guard check the planned change: a plan that would leave
-// Terraform unable to change policies fails here, on this resource.
+// ModifyPlan has the lockout guard check the planned change: a plan that
+// would leave Terraform unable to change policies fails here, on this
+// resource.
 func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.awaitCredentialsCheck(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() || r.pd == nil || r.pd.guard == nil {
+	if r.pd == nil || r.pd.guard == nil {
 		return
 	}
 	if change, ok := plannedChangeOf(ctx, req, &resp.Diagnostics); ok {

@@ -41,11 +41,6 @@ type privateKeyTagModel struct {
 	resourceTimeouts
 }
 
-// ModifyPlan plans only once the credentials check has passed.
-func (r *privateKeyTagResource) ModifyPlan(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.awaitCredentialsCheck(ctx, &resp.Diagnostics)
-}
-
 func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	to := timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
 		CreateDescription: waitFor(client.OpCreatePrivateKeyTag),

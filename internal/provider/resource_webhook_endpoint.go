@@ -59,11 +59,6 @@ var webhookSubscriptionType = types.ObjectType{AttrTypes: map[string]attr.Type{
 	"is_active":    types.BoolType,
 }}
 
-// ModifyPlan plans only once the credentials check has passed.
-func (r *webhookEndpointResource) ModifyPlan(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.awaitCredentialsCheck(ctx, &resp.Diagnostics)
-}
-
 func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	to := timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true,
 		CreateDescription: "How long to wait for `" + client.OpCreateWebhookEndpoint.Type + "` (and the update that deactivates a new endpoint created with `is_active = false`)" + waitConsensus,
