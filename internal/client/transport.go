@@ -194,9 +194,11 @@ func decodeAPIError(op string, status int, header http.Header, data []byte) *API
 	e := &APIError{Operation: op, HTTPStatus: status, RequestID: header.Get("X-Request-Id")}
 	decodeErr := json.Unmarshal(data, &e.Status)
 	if decodeErr != nil || (e.Message == "" && e.Code == 0) {
-		e.Status = Status{Message: truncateUTF8(string(bytes.TrimSpace(data)), maxRawMessageBytes)}
-		if !json.Valid(data) && len(bytes.TrimSpace(data)) > 0 {
-			e.Message = summarizeBody(data)
+		raw := bytes.TrimSpace(data)
+		if len(raw) > 0 && !json.Valid(raw) {
+			e.Status = Status{Message: summarizeBody(raw)}
+		} else {
+			e.Status = Status{Message: truncateUTF8(string(raw), maxRawMessageBytes)}
 		}
 	}
 	e.NotService = notTheService(status, data, decodeErr == nil)

@@ -259,4 +259,11 @@ func TestLongRawErrorBodyIsCutOnACharacterBoundary(t *testing.T) {
 	if e := decodeAPIError("whoami", 502, http.Header{}, []byte("bad \xff byte")); !utf8.ValidString(e.Message) {
 		t.Errorf("a body with invalid UTF-8 gave the message %q", e.Message)
 	}
+	// JSON of another shape is kept as it is, cut at 512 bytes: on a
+	// character boundary too.
+	jsonBody := `"` + strings.Repeat("é", 400) + `"` // byte 512 falls inside an é
+	if e := decodeAPIError("whoami", 502, http.Header{}, []byte(jsonBody)); !utf8.ValidString(e.Message) ||
+		!strings.HasSuffix(e.Message, "é…") || len(e.Message) > 512+len("…") || len(e.Message) < 500 {
+		t.Errorf("a long JSON body gave a message of %d bytes, valid UTF-8 %v", len(e.Message), utf8.ValidString(e.Message))
+	}
 }
