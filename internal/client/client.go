@@ -126,6 +126,7 @@ type Client struct {
 	webhookKeys        *WebhookKeyCache
 	stamps             *submitClock
 	pending            *pendingActivities // nil unless Config.AdoptPending
+	submitted          *submittedLog      // FindSubmission's listings
 	identity           *identityCheck     // nil unless Config.CheckIdentity
 }
 
@@ -182,6 +183,7 @@ func New(cfg Config) (*Client, error) {
 		sleep:          sleepContext,
 		jitter:         fullJitter,
 		stamps:         &submitClock{},
+		submitted:      &submittedLog{},
 	}
 	if cfg.AdoptPending {
 		c.pending = newPendingActivities()

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -35,7 +36,10 @@ func submit[R any](ctx context.Context, c *Client, op Operation, params any) (*S
 		if prior != nil {
 			act, err := c.WaitForActivity(ctx, prior.ID)
 			if err != nil {
-				return nil, err
+				if act == nil {
+					act = prior
+				}
+				return nil, settleUnknown(op, act, err)
 			}
 			return decodeResult[R](op, act)
 		}
@@ -47,23 +51,33 @@ func submit[R any](ctx context.Context, c *Client, op Operation, params any) (*S
 		return nil, err
 	}
 	if act, err = c.settle(ctx, sctx, act); err != nil {
-		return nil, err
+		return nil, settleUnknown(op, act, err)
 	}
 	return decodeResult[R](op, act)
+}
+
+// settleUnknown turns a wait for act that failed without learning how it
+// ended (the polls failed, or were cut short while it ran) into an
+// *OutcomeUnknownError that names the activity; the other failures
+// (failed, rejected, waiting for approval) are its end, or the caller's
+// to resume.
+func settleUnknown(op Operation, act *Activity, err error) error {
+	var failed *ActivityError
+	var approval *ApprovalRequiredError
+	if act == nil || act.ID == "" || errors.As(err, &failed) || errors.As(err, &approval) {
+		return err
+	}
+	return &OutcomeUnknownError{Operation: op.Name, Submission: Submission{Type: op.Type, ActivityID: act.ID}, Err: err}
 }
 
 // decodeResult reads the result of a completed activity of op.
 func decodeResult[R any](op Operation, act *Activity) (*Submitted[R], error) {
 	out := &Submitted[R]{Activity: act}
-	raw, ok := act.Result[op.ResultKey]
-	if !ok {
-		if op.EmptyResult {
-			return out, nil
-		}
-		return nil, fmt.Errorf("%s: activity %s %w %q", op.Name, act.ID, errNoResult, op.ResultKey)
+	if _, ok := act.Result[op.ResultKey]; !ok && op.EmptyResult {
+		return out, nil
 	}
-	if err := json.Unmarshal(raw, &out.Result); err != nil {
-		return nil, fmt.Errorf("%s: activity %s: decoding %s: %w", op.Name, act.ID, op.ResultKey, err)
+	if err := DecodeResult(op, act, &out.Result); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -95,9 +109,10 @@ func (c *Client) submitActivity(ctx context.Context, op Operation, params any) (
 	if err != nil {
 		return nil, fmt.Errorf("%s: encoding parameters: %w", op.Name, err)
 	}
+	ts := strconv.FormatInt(c.stamps.next(c.now()), 10)
 	body, err := json.Marshal(Envelope{
 		Type:           op.Type,
-		TimestampMs:    strconv.FormatInt(c.stamps.next(c.now()), 10),
+		TimestampMs:    ts,
 		OrganizationID: c.orgID,
 		Parameters:     p,
 	})
@@ -105,11 +120,31 @@ func (c *Client) submitActivity(ctx context.Context, op Operation, params any) (
 		return nil, err
 	}
 	var resp ActivityResponse
-	if err := c.post(ctx, op.Name, "/public/v1/submit/"+op.Name, body, &resp); err != nil {
+	reached, err := c.postReporting(ctx, op.Name, "/public/v1/submit/"+op.Name, body, &resp)
+	if err != nil && reached {
+		return nil, outcomeUnknown(op, body, ts, err)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if resp.Activity.ID == "" {
 		return nil, fmt.Errorf("%s: the answer holds no activity id", op.Name)
 	}
 	return &resp.Activity, nil
+}
+
+// DecodeResult reads the result of act, a completed activity of op, into
+// out: for an activity found again (FindSubmission) rather than awaited.
+func DecodeResult(op Operation, act *Activity, out any) error {
+	if act.Status != StatusCompleted {
+		return fmt.Errorf("%s: activity %s is %s, not completed", op.Name, act.ID, act.Status)
+	}
+	raw, ok := act.Result[op.ResultKey]
+	if !ok {
+		return fmt.Errorf("%s: activity %s %w %q", op.Name, act.ID, errNoResult, op.ResultKey)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("%s: activity %s: decoding %s: %w", op.Name, act.ID, op.ResultKey, err)
+	}
+	return nil
 }

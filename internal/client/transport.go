@@ -27,14 +27,21 @@ const maxResponseBytes = 32 << 20
 // nothing more is sent and every call gets that failure; while it runs, the
 // request goes out beside it and its outcome waits for the check.
 func (c *Client) post(ctx context.Context, op, path string, body []byte, out any) error {
-	if err := c.identityFailed(); err != nil {
-		return err
-	}
-	err := c.postRetrying(ctx, op, path, body, out)
-	if gateErr := c.IdentityVerified(ctx); gateErr != nil {
-		return gateErr
-	}
+	_, err := c.postReporting(ctx, op, path, body, out)
 	return err
+}
+
+// postReporting is post that also says whether the body may have reached
+// the service: a submit that failed after that may have acted.
+func (c *Client) postReporting(ctx context.Context, op, path string, body []byte, out any) (mayHaveReached bool, err error) {
+	if err := c.identityFailed(); err != nil {
+		return false, err
+	}
+	reached, err := c.postRetrying(ctx, op, path, body, out)
+	if gateErr := c.IdentityVerified(ctx); gateErr != nil {
+		return reached, gateErr
+	}
+	return reached, err
 }
 
 // postRetrying sends body, stamped once, to path and decodes a 2xx answer
@@ -54,51 +61,56 @@ func (c *Client) post(ctx context.Context, op, path string, body []byte, out any
 // Retry-After is honoured up to MaxRetryAfter per wait, so that a huge or
 // hostile value cannot hold a call for hours; an error after such a wait
 // says so. A retry that would start after ctx's deadline is not made.
-func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte, out any) error {
+//
+// reached reports whether any attempt may have reached the service's
+// handler (see mayHaveReached): when the call fails and reached is true, a
+// submit's outcome is unknown.
+func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte, out any) (reached bool, err error) {
 	stamp, err := c.key.Stamp(body)
 	if err != nil {
-		return err
+		return false, err
 	}
 	url := c.endpoint(path)
 	var failure error // the last attempt's, once one failed
 	cut := ""         // how the last wait was cut short, if it was
 	for attempt := 1; ; attempt++ {
 		status, header, data, err := c.send(ctx, url, body, stamp)
+		reached = reached || mayHaveReached(status, err)
 		var reason string
 		switch {
 		case err != nil && ctx.Err() != nil:
 			// The caller's deadline or interrupt, not the service, ended it.
 			if failure != nil {
-				return &RetryError{Attempts: attempt, Last: failure, Why: "the last was cut short: " + ctx.Err().Error(), Cause: ctx.Err()}
+				return reached, &RetryError{Attempts: attempt, Last: failure, Why: "the last was cut short: " + ctx.Err().Error(), Cause: ctx.Err()}
 			}
-			return fmt.Errorf("%s: %w", op, ctx.Err())
+			return reached, fmt.Errorf("%s: %w", op, ctx.Err())
 		case err != nil:
 			failure, reason = &NetworkError{Operation: op, Err: err}, transportReason(err)
 			if reason == "" {
-				return failure
+				return reached, failure
 			}
 		case status >= 200 && status <= 299:
 			if out == nil {
-				return nil
+				return reached, nil
 			}
 			if !json.Valid(data) {
 				// A server that is not the service, answering with a page.
-				return &APIError{Operation: op, HTTPStatus: status, NotService: true, RequestID: header.Get("X-Request-Id"),
+				return reached, &APIError{Operation: op, HTTPStatus: status, NotService: true, RequestID: header.Get("X-Request-Id"),
 					Status: Status{Message: "a body that is not JSON: " + summarizeBody(data)}}
 			}
 			if err := json.Unmarshal(data, out); err != nil {
-				return fmt.Errorf("%s: decoding the answer: %w", op, err)
+				return reached, fmt.Errorf("%s: decoding the answer: %w", op, err)
 			}
-			return nil
+			return reached, nil
 		default:
 			apiErr := decodeAPIError(op, status, header, data)
 			if failure = apiErr; apiErr.NotService || !retryableStatus(status) {
-				return failure
+				return reached, failure
 			}
 			reason = fmt.Sprintf("HTTP %d", status)
 		}
 		if attempt > c.maxRetries {
-			return &RetryError{Attempts: attempt, Last: failure, Why: cut}
+			return reached, &RetryError{Attempts: attempt, Last: failure, Why: cut}
 		}
 		wait, fromServer := retryAfter(header, c.now())
 		cut = ""
@@ -114,7 +126,7 @@ func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte,
 			if cut != "" {
 				why += " (" + cut + ")"
 			}
-			return &RetryError{Attempts: attempt, Last: failure, Why: why}
+			return reached, &RetryError{Attempts: attempt, Last: failure, Why: why}
 		}
 		// Neither the body nor the stamp is logged: a body may carry secrets.
 		c.debug(ctx, "retrying request", map[string]any{
@@ -122,7 +134,7 @@ func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte,
 			"wait": wait.String(), "retry_after": fromServer, "error": failure.Error(),
 		})
 		if err := c.sleep(ctx, wait); err != nil {
-			return &RetryError{Attempts: attempt, Last: failure, Why: err.Error() + " while waiting to retry", Cause: err}
+			return reached, &RetryError{Attempts: attempt, Last: failure, Why: err.Error() + " while waiting to retry", Cause: err}
 		}
 	}
 }
@@ -155,6 +167,29 @@ func (c *Client) send(ctx context.Context, url string, body []byte, stamp string
 		return 0, nil, nil, fmt.Errorf("reading the answer: %w", err)
 	}
 	return resp.StatusCode, resp.Header, data, nil
+}
+
+// mayHaveReached tells whether one attempt, which got status or failed
+// with err, may have reached the service's handler, so that it may have
+// acted: any 5xx (the service, or a gateway in front of it, may have
+// passed it on before failing), and a connection that failed after it was
+// made (dropped, reset, timed out). A 2xx did reach it; a 429 or another
+// 4xx is an answer that it did not act. A connection that was never made
+// (refused, a name that does not resolve, a failed TLS handshake) carried
+// nothing.
+func mayHaveReached(status int, err error) bool {
+	if err == nil {
+		return status >= 500 || (status >= 200 && status <= 299)
+	}
+	var dnsErr *net.DNSError
+	var opErr *net.OpError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED), errors.As(err, &dnsErr), isTLSFailure(err):
+		return false
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		return false
+	}
+	return true
 }
 
 // retryableStatus: a 429 asks for a retry, and a 5xx is the service failing

@@ -139,9 +139,9 @@ func (s *Server) addVote(rec *activityRecord, who *caller, selection string) eva
 		User:       s.userView(user),
 		ActivityID: rec.Activity.ID,
 		Selection:  selection,
-		Message:    rec.Activity.Fingerprint,
+		Message:    who.Message, // the request that cast the vote, as signed
 		PublicKey:  who.PublicKey,
-		Signature:  "", // the stamp's signature covers the HTTP body, not this vote
+		Signature:  who.Signature,
 		Scheme:     client.StampSchemeP256,
 		CreatedAt:  client.NewTimestamp(s.now()),
 	}

@@ -24,6 +24,10 @@ type caller struct {
 	OrganizationID string // the organization named in the body
 	SubOrg         bool   // the body names a sub-organization of ours
 	RemoteAddr     string
+	// Message and Signature are the body the caller signed and the stamp's
+	// signature of it: a vote the request casts records them, as the
+	// reference's vote does ("the raw message being signed").
+	Message, Signature string
 }
 
 // authenticate verifies the stamp over the exact body, finds the key's user
@@ -36,7 +40,7 @@ func (s *Server) authenticate(r *http.Request, body []byte) (*caller, *apiError)
 		}
 		return nil, errUnauthenticated("missing X-Stamp header: every query and submit must be stamped with an API key")
 	}
-	pub, apiErr := verifyStamp(stamp, body)
+	pub, sig, apiErr := verifyStamp(stamp, body)
 	if apiErr != nil {
 		return nil, apiErr
 	}
@@ -61,7 +65,8 @@ func (s *Server) authenticate(r *http.Request, body []byte) (*caller, *apiError)
 	if user == nil {
 		return nil, errDenied("API key %s belongs to no user of organization %s", pub, org)
 	}
-	who := &caller{UserID: user.UserID, PublicKey: pub, OrganizationID: org, SubOrg: sub, RemoteAddr: r.RemoteAddr}
+	who := &caller{UserID: user.UserID, PublicKey: pub, OrganizationID: org, SubOrg: sub, RemoteAddr: r.RemoteAddr,
+		Message: string(body), Signature: sig}
 	if apiErr := s.enforceAllowlist(who); apiErr != nil {
 		return nil, apiErr
 	}
@@ -70,11 +75,12 @@ func (s *Server) authenticate(r *http.Request, body []byte) (*caller, *apiError)
 
 // verifyStamp checks an API-key stamp independently of the client's code:
 // base64url (unpadded) JSON {publicKey, scheme, signature}, and an ECDSA
-// P-256 DER signature over SHA-256 of the body. It returns the key.
-func verifyStamp(header string, body []byte) (string, *apiError) {
+// P-256 DER signature over SHA-256 of the body. It returns the key and
+// the signature (hex).
+func verifyStamp(header string, body []byte) (pubHex, signature string, _ *apiError) {
 	raw, err := base64.RawURLEncoding.DecodeString(header)
 	if err != nil {
-		return "", errUnauthenticated("malformed X-Stamp: not base64url without padding")
+		return "", "", errUnauthenticated("malformed X-Stamp: not base64url without padding")
 	}
 	var st struct {
 		PublicKey string `json:"publicKey"`
@@ -84,28 +90,28 @@ func verifyStamp(header string, body []byte) (string, *apiError) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&st); err != nil {
-		return "", errUnauthenticated("malformed X-Stamp: %v", err)
+		return "", "", errUnauthenticated("malformed X-Stamp: %v", err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return "", errUnauthenticated("malformed X-Stamp: unexpected data after the JSON object")
+		return "", "", errUnauthenticated("malformed X-Stamp: unexpected data after the JSON object")
 	}
 	if st.Scheme != client.StampSchemeP256 {
-		return "", errUnauthenticated("unsupported stamp scheme %q: the emulator verifies %s", st.Scheme, client.StampSchemeP256)
+		return "", "", errUnauthenticated("unsupported stamp scheme %q: the emulator verifies %s", st.Scheme, client.StampSchemeP256)
 	}
-	pubHex := strings.ToLower(st.PublicKey)
+	pubHex = strings.ToLower(st.PublicKey)
 	pub, err := client.ParsePublicKey(pubHex)
 	if err != nil {
-		return "", errUnauthenticated("malformed X-Stamp: %v", err)
+		return "", "", errUnauthenticated("malformed X-Stamp: %v", err)
 	}
 	sig, err := hex.DecodeString(st.Signature)
 	if err != nil || len(sig) == 0 {
-		return "", errUnauthenticated("malformed X-Stamp: signature is not hex")
+		return "", "", errUnauthenticated("malformed X-Stamp: signature is not hex")
 	}
 	digest := sha256.Sum256(body)
 	if !ecdsa.VerifyASN1(pub, digest[:], sig) {
-		return "", errUnauthenticated("X-Stamp signature does not verify over the request body (sign the exact bytes you send)")
+		return "", "", errUnauthenticated("X-Stamp signature does not verify over the request body (sign the exact bytes you send)")
 	}
-	return pubHex, nil
+	return pubHex, strings.ToLower(st.Signature), nil
 }
 
 // enforceAllowlist refuses a caller whose address is outside the allowlist
