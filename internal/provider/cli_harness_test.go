@@ -149,8 +149,9 @@ func (c *tfCLI) mustRun(want int, args ...string) string {
 	return out
 }
 
-// stateIDs returns the ids of the instances of a resource in the local state.
-func (c *tfCLI) stateIDs(resourceType string) []string {
+// policyStateIDs returns the ids of the custody_policy instances in the
+// local state.
+func (c *tfCLI) policyStateIDs() []string {
 	c.t.Helper()
 	raw, err := os.ReadFile(filepath.Join(c.dir, "terraform.tfstate"))
 	if errors.Is(err, os.ErrNotExist) {
@@ -174,7 +175,7 @@ func (c *tfCLI) stateIDs(resourceType string) []string {
 	}
 	var ids []string
 	for _, r := range st.Resources {
-		if r.Type != resourceType {
+		if r.Type != "custody_policy" {
 			continue
 		}
 		for _, in := range r.Instances {

@@ -57,7 +57,7 @@ resource "custody_policy" "p" {
 
 	// Every policy the service created is in state, and nothing else.
 	created := emulatorPolicyIDs(t, e)
-	recorded := cli.stateIDs("custody_policy")
+	recorded := cli.policyStateIDs()
 	slices.Sort(recorded)
 	if len(created) == 0 || len(created) >= n {
 		t.Fatalf("%d policies exist after the interrupt; want the apply stopped midway", len(created))
@@ -70,7 +70,7 @@ resource "custody_policy" "p" {
 	e.srv.SetFaults(emulator.Faults{})
 	cli.mustRun(0, "apply", "-auto-approve", "-parallelism=6")
 	created = emulatorPolicyIDs(t, e)
-	recorded = cli.stateIDs("custody_policy")
+	recorded = cli.policyStateIDs()
 	slices.Sort(recorded)
 	if len(created) != n || !slices.Equal(created, recorded) {
 		t.Fatalf("after the second apply the service holds %d policies and state %d; want the same %d", len(created), len(recorded), n)

@@ -111,16 +111,19 @@ func deleteByActivity[P, R any](ctx context.Context, pd *providerData, timeout t
 	}
 }
 
-// refreshState is the frame of every Read: it reads the state into a model
+// refreshState is the frame of every Read: it reads the state (resp.State,
+// which starts as the request's) into a model
 // and lets refresh bring it up to date from the service. The model is
 // saved unless refresh reported an error; when refresh finds the object
 // gone (found is false, and it has logged why), the resource leaves the
 // state, so that the next plan creates it again.
-func refreshState[M any](ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse,
+func refreshState[M any](ctx context.Context, resp *resource.ReadResponse,
 	refresh func(m *M, diags *diag.Diagnostics) (found bool),
 ) {
 	var m M
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	// resp.State starts as req.State; a resolved placeholder (readLostCreate)
+	// has put the object's id in it.
+	resp.Diagnostics.Append(resp.State.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

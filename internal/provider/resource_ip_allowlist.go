@@ -221,7 +221,7 @@ func (r *ipAllowlistResource) warnIfLockedOut(ctx context.Context, plan ipAllowl
 }
 
 func (r *ipAllowlistResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	refreshState(ctx, req, resp, func(m *ipAllowlistModel, diags *diag.Diagnostics) bool {
+	refreshState(ctx, resp, func(m *ipAllowlistModel, diags *diag.Diagnostics) bool {
 		key := m.PublicKey.ValueString()
 		got, err := r.pd.client.GetIPAllowlist(ctx, client.GetIPAllowlistRequest{PublicKey: key})
 		if errors.Is(err, client.ErrNotFound) {

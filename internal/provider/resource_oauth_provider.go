@@ -177,6 +177,10 @@ func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateR
 	params := client.CreateOauthProvidersParams{UserID: userID, OauthProviders: []client.OauthProviderParams{op}}
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreateOauthProviders, params)
 	r.pd.lists.forget(oauthProviderListKey(userID))
+	if keepLostCreate(ctx, err, req.Plan, resp, "Error creating OAuth provider", client.OpCreateOauthProviders.Name,
+		fmt.Sprintf("provider %q of user %s", op.ProviderName, userID)) {
+		return
+	}
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error creating OAuth provider", client.OpCreateOauthProviders.Name,
 			fmt.Sprintf("provider %q of user %s", op.ProviderName, userID), err)
@@ -255,8 +259,15 @@ func oauthProviderFlatten(m *oauthProviderModel, p client.OauthProvider) {
 	m.CreatedAt = timestampValue(p.CreatedAt)
 }
 
+// oauthProviderCreatedID is the id of the provider a
+// create_oauth_providers activity of one provider made.
+var oauthProviderCreatedID = createdID(client.OpCreateOauthProviders, func(r client.ProviderIDsResult) []string { return r.ProviderIDs })
+
 func (r *oauthProviderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	refreshState(ctx, req, resp, func(m *oauthProviderModel, diags *diag.Diagnostics) bool {
+	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreateOauthProviders, oauthProviderCreatedID) {
+		return
+	}
+	refreshState(ctx, resp, func(m *oauthProviderModel, diags *diag.Diagnostics) bool {
 		userID, id := m.UserID.ValueString(), m.ID.ValueString()
 		got, err := r.find(ctx, userID, id)
 		if err != nil {
@@ -290,7 +301,11 @@ func (r *oauthProviderResource) Delete(ctx context.Context, req resource.DeleteR
 	if !ok {
 		return
 	}
-	userID, id := state.UserID.ValueString(), state.ID.ValueString()
+	userID := state.UserID.ValueString()
+	id, ok := deleteLostCreate(ctx, r.pd, resp, client.OpCreateOauthProviders, state.ID.ValueString(), oauthProviderCreatedID)
+	if !ok {
+		return
+	}
 	params := client.DeleteOauthProvidersParams{UserID: userID, ProviderIDs: []string{id}}
 	deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeleteOauthProviders, params, client.OpDeleteOauthProviders,
 		fmt.Sprintf("provider %s of user %s", id, userID), "Error deleting OAuth provider", &resp.Diagnostics, oauthProviderListKey(userID))

@@ -114,7 +114,7 @@ func (r *organizationNameResource) Create(ctx context.Context, req resource.Crea
 func (r *organizationNameResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	// The organization cannot disappear while the provider's key works, so
 	// there is no "gone" case: a failing whoami is an error.
-	refreshState(ctx, req, resp, func(m *organizationNameModel, diags *diag.Diagnostics) bool {
+	refreshState(ctx, resp, func(m *organizationNameModel, diags *diag.Diagnostics) bool {
 		r.readInto(ctx, m, diags)
 		return true
 	})

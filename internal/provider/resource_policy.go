@@ -173,6 +173,10 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	}}}
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreatePolicies, params)
 	r.pd.lists.forget(policiesListKey)
+	object := fmt.Sprintf("policy %q", plan.Name.ValueString())
+	if keepLostCreate(ctx, err, req.Plan, resp, "Error creating policy", client.OpCreatePolicies.Name, object) {
+		return
+	}
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error creating policy", client.OpCreatePolicies.Name, fmt.Sprintf("policy %q", plan.Name.ValueString()), err)
 		return
@@ -193,8 +197,14 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
+// policyCreatedID is the id of the policy a create_policies activity made.
+var policyCreatedID = createdID(client.OpCreatePolicies, func(r client.CreatePoliciesResult) []string { return r.PolicyIDs })
+
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	refreshState(ctx, req, resp, func(m *policyModel, diags *diag.Diagnostics) bool {
+	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreatePolicies, policyCreatedID) {
+		return
+	}
+	refreshState(ctx, resp, func(m *policyModel, diags *diag.Diagnostics) bool {
 		state := *m
 		id := state.ID.ValueString()
 		list, err := cachedPolicies(ctx, r.pd)
@@ -275,7 +285,10 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	if !ok {
 		return
 	}
-	id := state.ID.ValueString()
+	id, ok := deleteLostCreate(ctx, r.pd, resp, client.OpCreatePolicies, state.ID.ValueString(), policyCreatedID)
+	if !ok {
+		return
+	}
 	deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeletePolicy, client.DeletePolicyParams{PolicyID: id},
 		client.OpDeletePolicy, "policy "+id, "Error deleting policy", &resp.Diagnostics, policiesListKey)
 }

@@ -95,6 +95,9 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 	params := client.CreatePrivateKeyTagParams{PrivateKeyTagName: plan.Name.ValueString(), PrivateKeyIDs: keys}
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreatePrivateKeyTag, params)
 	r.forgetLists()
+	if keepLostCreate(ctx, err, req.Plan, resp, "Error creating private key tag", client.OpCreatePrivateKeyTag.Name, "private key tag "+plan.Name.String()) {
+		return
+	}
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error creating private key tag", client.OpCreatePrivateKeyTag.Name, "private key tag "+plan.Name.String(),
 			r.importAdvice(ctx, plan.Name.ValueString(), err))
@@ -109,8 +112,16 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
+// privateKeyTagCreatedID is the id of the tag a create_private_key_tag
+// activity made.
+var privateKeyTagCreatedID = createdID(client.OpCreatePrivateKeyTag,
+	func(r client.CreatePrivateKeyTagResult) []string { return []string{r.PrivateKeyTagID} })
+
 func (r *privateKeyTagResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	refreshState(ctx, req, resp, func(m *privateKeyTagModel, diags *diag.Diagnostics) bool {
+	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreatePrivateKeyTag, privateKeyTagCreatedID) {
+		return
+	}
+	refreshState(ctx, resp, func(m *privateKeyTagModel, diags *diag.Diagnostics) bool {
 		found := r.readInto(ctx, m, diags)
 		if !found && !diags.HasError() {
 			tflog.Warn(ctx, "private key tag not found; removing it from state", map[string]any{"private_key_tag_id": m.ID.ValueString()})
@@ -161,7 +172,10 @@ func (r *privateKeyTagResource) Delete(ctx context.Context, req resource.DeleteR
 	if !ok {
 		return
 	}
-	id := state.ID.ValueString()
+	id, ok := deleteLostCreate(ctx, r.pd, resp, client.OpCreatePrivateKeyTag, state.ID.ValueString(), privateKeyTagCreatedID)
+	if !ok {
+		return
+	}
 	deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeletePrivateKeyTags, client.DeletePrivateKeyTagsParams{PrivateKeyTagIDs: []string{id}},
 		client.OpDeletePrivateKeyTags, "private key tag "+id, "Error deleting private key tag", &resp.Diagnostics,
 		privateKeyTagsListKey, privateKeysListKey)

@@ -144,6 +144,9 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 	params := client.CreateWebhookEndpointParams{URL: plan.URL.ValueString(), Name: plan.Name.ValueString(), Subscriptions: subs}
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreateWebhookEndpoint, params)
 	r.pd.lists.forget(webhookEndpointsListKey)
+	if keepLostCreate(ctx, err, req.Plan, resp, "Error creating webhook endpoint", client.OpCreateWebhookEndpoint.Name, "webhook endpoint "+plan.Name.String()) {
+		return
+	}
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error creating webhook endpoint", client.OpCreateWebhookEndpoint.Name, "webhook endpoint "+plan.Name.String(), err)
 		return
@@ -177,8 +180,16 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
+// webhookEndpointCreatedID is the id of the endpoint a
+// create_webhook_endpoint activity made.
+var webhookEndpointCreatedID = createdID(client.OpCreateWebhookEndpoint,
+	func(r client.WebhookEndpointResult) []string { return []string{r.EndpointID} })
+
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	refreshState(ctx, req, resp, func(m *webhookEndpointModel, diags *diag.Diagnostics) bool {
+	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreateWebhookEndpoint, webhookEndpointCreatedID) {
+		return
+	}
+	refreshState(ctx, resp, func(m *webhookEndpointModel, diags *diag.Diagnostics) bool {
 		id := m.ID.ValueString()
 		list, err := cachedList(ctx, r.pd.lists, webhookEndpointsListKey,
 			func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
@@ -254,7 +265,10 @@ func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.Delet
 	if !ok {
 		return
 	}
-	id := state.ID.ValueString()
+	id, ok := deleteLostCreate(ctx, r.pd, resp, client.OpCreateWebhookEndpoint, state.ID.ValueString(), webhookEndpointCreatedID)
+	if !ok {
+		return
+	}
 	deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeleteWebhookEndpoint, client.DeleteWebhookEndpointParams{EndpointID: id},
 		client.OpDeleteWebhookEndpoint, "webhook endpoint "+id, "Error deleting webhook endpoint", &resp.Diagnostics, webhookEndpointsListKey)
 }

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# make drill-lost-answers: the lost-answer drill of docs/index.md ("When an
+# answer is lost"), with the real binaries, as a new user would run it.
+#
+# It builds the provider and the emulator, starts the emulator with
+# -fault-drop-rate (it commits, then drops the connection), and applies N
+# policies with max_retries = 1, so that some creates lose the answer of
+# both attempts. It then restarts the emulator on its state without faults
+# and applies again, and checks that the organization holds exactly N
+# policies, that the next plan is empty, and that destroy leaves none. It
+# prints the figures. DRILL_N (200), DRILL_DROP_RATE (0.3) and DRILL_SEED
+# (7) change the run.
+set -euo pipefail
+
+N="${DRILL_N:-200}"
+DROP_RATE="${DRILL_DROP_RATE:-0.3}"
+SEED="${DRILL_SEED:-7}"
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+die() {
+	printf '\nDRILL FAILED: %s\n' "$*" >&2
+	exit 1
+}
+for tool in go terraform; do
+	command -v "$tool" >/dev/null || die "$tool not found on PATH"
+done
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/custody-drill.XXXXXX")"
+EMULATOR_PID=""
+stop_emulator() {
+	if [[ -n "$EMULATOR_PID" ]] && kill -0 "$EMULATOR_PID" 2>/dev/null; then
+		kill -TERM "$EMULATOR_PID" 2>/dev/null || true
+		wait "$EMULATOR_PID" 2>/dev/null || true
+	fi
+	EMULATOR_PID=""
+}
+cleanup() {
+	local rc=$?
+	stop_emulator
+	rm -rf "$WORK"
+	exit "$rc"
+}
+trap cleanup EXIT
+
+export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1 TF_INPUT=0
+
+go build -o "$WORK/bin/terraform-provider-custody" .
+go build -o "$WORK/custody-emulator" ./cmd/custody-emulator
+
+# start_emulator starts the emulator on its state file with the flags given
+# and takes its address and credentials from its export line.
+start_emulator() {
+	: >"$WORK/emulator.stdout"
+	"$WORK/custody-emulator" -listen "${LISTEN:-127.0.0.1:0}" -state "$WORK/state.json" "$@" \
+		>"$WORK/emulator.stdout" 2>"$WORK/emulator.stderr" &
+	EMULATOR_PID=$!
+	local line="" deadline=$((SECONDS + 30))
+	until line="$(grep -m1 '^export CUSTODY_BASE_URL=' "$WORK/emulator.stdout")"; do
+		kill -0 "$EMULATOR_PID" 2>/dev/null || die "the emulator exited: $(cat "$WORK/emulator.stderr")"
+		((SECONDS < deadline)) || die "the emulator printed no export line"
+		sleep 0.1
+	done
+	[[ "$line" =~ ^export(\ CUSTODY_[A-Z0-9_]+=[A-Za-z0-9:/._-]+)+$ ]] || die "unexpected export line: $line"
+	eval "$line"
+}
+
+export TF_CLI_CONFIG_FILE="$WORK/terraformrc"
+cat >"$TF_CLI_CONFIG_FILE" <<EOF
+provider_installation {
+  dev_overrides {
+    "registry.terraform.io/custody-labs/custody" = "$WORK/bin"
+  }
+  direct {}
+}
+EOF
+mkdir -p "$WORK/config" "$WORK/count"
+cat >"$WORK/config/main.tf" <<EOF
+terraform {
+  required_providers {
+    custody = { source = "custody-labs/custody" }
+  }
+}
+
+provider "custody" {
+  max_retries = 1
+}
+
+resource "custody_policy" "p" {
+  count     = $N
+  name      = "drill \${count.index}"
+  effect    = "EFFECT_DENY"
+  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD'"
+}
+EOF
+cat >"$WORK/count/main.tf" <<'EOF'
+terraform {
+  required_providers {
+    custody = { source = "custody-labs/custody" }
+  }
+}
+
+data "custody_policies" "all" {}
+
+output "policies" {
+  value = length(data.custody_policies.all.policies)
+}
+EOF
+tf() { terraform -chdir="$WORK/config" "$@" -no-color; }
+held() {
+	terraform -chdir="$WORK/count" apply -auto-approve -no-color >/dev/null || die "counting the policies failed"
+	terraform -chdir="$WORK/count" output -raw policies
+}
+
+start_emulator -fault-drop-rate "$DROP_RATE" -fault-seed "$SEED"
+echo "1. apply of $N policies, max_retries = 1, emulator -fault-drop-rate $DROP_RATE -fault-seed $SEED"
+rc=0
+tf apply -auto-approve -parallelism=10 >"$WORK/apply1.txt" 2>&1 || rc=$?
+lost="$(grep -c '"id": "unresolved-create-' "$WORK/config/terraform.tfstate" || true)"
+failed="$(grep -c '^Error: Error creating policy' "$WORK/apply1.txt" || true)"
+echo "   exit $rc; $failed creates failed, $lost saved as placeholders"
+((rc != 0 && lost > 0)) || die "the faults lost no answer (exit $rc): the drill proved nothing"
+
+stop_emulator
+LISTEN="${CUSTODY_BASE_URL#http://}"
+start_emulator
+echo "2. the emulator restarted on its state without faults; the organization holds $(held) policies"
+
+rc=0
+tf apply -auto-approve >"$WORK/apply2.txt" 2>&1 || rc=$?
+((rc == 0)) || die "the second apply failed: $(tail -n 20 "$WORK/apply2.txt")"
+grep '^Apply complete' "$WORK/apply2.txt" | sed 's/^/   /'
+count="$(held)"
+echo "3. after the second apply the organization holds $count policies (want $N)"
+[[ "$count" == "$N" ]] || die "the organization holds $count policies, want $N"
+
+rc=0
+tf plan -detailed-exitcode >"$WORK/plan.txt" 2>&1 || rc=$?
+echo "4. plan -detailed-exitcode: exit $rc (0: no changes)"
+((rc == 0)) || die "the plan after the second apply is not empty: $(tail -n 20 "$WORK/plan.txt")"
+
+tf destroy -auto-approve >"$WORK/destroy.txt" 2>&1 || die "destroy failed: $(tail -n 20 "$WORK/destroy.txt")"
+count="$(held)"
+echo "5. after destroy the organization holds $count policies"
+[[ "$count" == "0" ]] || die "destroy left $count policies"
+echo "OK"
