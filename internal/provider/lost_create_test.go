@@ -408,7 +408,7 @@ func TestAccLostAnswers_whileWaitingForApproval(t *testing.T) {
 				},
 				Config: config,
 				Check: resource.ComposeAggregateTestCheckFunc(
-					policyConsensusCount(e, 1, 1),
+					policyConsensusCount(e, 1),
 					func(*terraform.State) error {
 						if n := e.srv.RequestCounts()["submit/delete_policy"]; n != 0 {
 							return fmt.Errorf("%d delete_policy submits: the placeholder had nothing to delete", n)
