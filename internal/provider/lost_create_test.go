@@ -425,3 +425,64 @@ func TestAccLostAnswers_whileWaitingForApproval(t *testing.T) {
 		},
 	})
 }
+
+// TestAccAdoption_identicalBodiesTakeOneEach: two instances with identical
+// configurations time out waiting for approval; both activities are then
+// approved. The next apply adopts them, one each, never the same one twice:
+// two policies, each in state once, and no create submitted again.
+func TestAccAdoption_identicalBodiesTakeOneEach(t *testing.T) {
+	e, approver := policyConsensusEmulator(t)
+	config := e.providerBlock() + `
+resource "custody_policy" "twin" {
+  count  = 2
+  name   = "twin under consensus"
+  effect = "EFFECT_ALLOW"
+  timeouts = {
+    create = "3s"
+  }
+}
+`
+	accTest(t, resource.TestCase{
+		CheckDestroy: policyTestCheckDestroy(e),
+		Steps: []resource.TestStep{
+			{
+				Config:      config,
+				ExpectError: regexp.MustCompile(`(?s)still\s+waits\s+for\s+approval.*still\s+waits\s+for\s+approval`),
+			},
+			{
+				PreConfig: func() {
+					pending, err := policyConsensusActivities(approver, client.OpCreatePolicies.Type, client.StatusConsensusNeeded)
+					if err != nil || len(pending) != 2 {
+						t.Fatalf("waiting creates: %d, %v; want 2", len(pending), err)
+					}
+					for _, act := range pending {
+						if _, err := approver.ApproveActivity(context.Background(), client.VoteParams{Fingerprint: act.Fingerprint}); err != nil {
+							t.Fatal(err)
+						}
+					}
+				},
+				Config: config,
+				Check: func(s *terraform.State) error {
+					var ids []string
+					for _, rs := range s.RootModule().Resources {
+						if rs.Type == "custody_policy" {
+							ids = append(ids, rs.Primary.ID)
+						}
+					}
+					slices.Sort(ids)
+					held := emulatorPolicyIDs(t, e)
+					acts, err := policyConsensusActivities(e.client, client.OpCreatePolicies.Type)
+					if err != nil || len(acts) != 2 || len(ids) != 2 || ids[0] == ids[1] || !slices.Equal(ids, held) {
+						return fmt.Errorf("state %v, service %v, %d create activities (%v): want the two approved, one each", ids, held, len(acts), err)
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: func() { policyStartVoter(t, approver, true) },
+				Config:    config,
+				PlanOnly:  true,
+			},
+		},
+	})
+}
