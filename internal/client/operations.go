@@ -31,6 +31,7 @@ var (
 	OpCreatePolicies = Operation{"create_policies", "ACTIVITY_TYPE_CREATE_POLICIES", "createPoliciesIntent", "createPoliciesResult", false}
 	OpUpdatePolicy   = Operation{"update_policy", "ACTIVITY_TYPE_UPDATE_POLICY_V2", "updatePolicyIntentV2", "updatePolicyResultV2", false}
 	OpDeletePolicy   = Operation{"delete_policy", "ACTIVITY_TYPE_DELETE_POLICY", "deletePolicyIntent", "deletePolicyResult", false}
+	OpDeletePolicies = Operation{"delete_policies", "ACTIVITY_TYPE_DELETE_POLICIES", "deletePoliciesIntent", "deletePoliciesResult", false}
 
 	OpSetIPAllowlist    = Operation{"set_ip_allowlist", "ACTIVITY_TYPE_SET_IP_ALLOWLIST", "setIpAllowlistIntent", "setIpAllowlistResult", true}
 	OpRemoveIPAllowlist = Operation{"remove_ip_allowlist", "ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST", "removeIpAllowlistIntent", "removeIpAllowlistResult", true}
@@ -89,7 +90,7 @@ const (
 func Operations() []Operation {
 	return []Operation{
 		OpApproveActivity, OpRejectActivity,
-		OpCreatePolicies, OpUpdatePolicy, OpDeletePolicy,
+		OpCreatePolicies, OpUpdatePolicy, OpDeletePolicy, OpDeletePolicies,
 		OpSetIPAllowlist, OpRemoveIPAllowlist,
 		OpCreateOauthProviders, OpDeleteOauthProviders,
 		OpUpdateOrganizationName,

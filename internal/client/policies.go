@@ -48,6 +48,17 @@ type DeletePolicyParams struct {
 	PolicyID string `json:"policyId"`
 }
 
+// DeletePoliciesParams are the parameters of delete_policies: several
+// policies in one activity, all or none.
+type DeletePoliciesParams struct {
+	PolicyIDs []string `json:"policyIds"`
+}
+
+// PolicyIDsResult is the result of delete_policies: the deleted ids.
+type PolicyIDsResult struct {
+	PolicyIDs []string `json:"policyIds"`
+}
+
 // Policy is a policy as the service stores it.
 type Policy struct {
 	PolicyID   string    `json:"policyId"`

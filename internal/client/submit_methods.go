@@ -34,6 +34,12 @@ func (c *Client) DeletePolicy(ctx context.Context, p DeletePolicyParams) (*Submi
 	return submit[PolicyIDResult](ctx, c, OpDeletePolicy, p)
 }
 
+// DeletePolicies deletes several policies in one activity, all or none.
+func (c *Client) DeletePolicies(ctx context.Context, p DeletePoliciesParams) (*Submitted[PolicyIDsResult], error) {
+	p.PolicyIDs = nonNil(p.PolicyIDs)
+	return submit[PolicyIDsResult](ctx, c, OpDeletePolicies, p)
+}
+
 // SetIPAllowlist creates or replaces an allowlist.
 func (c *Client) SetIPAllowlist(ctx context.Context, p SetIPAllowlistParams) (*Submitted[EmptyResult], error) {
 	p.Rules = nonNil(p.Rules)

@@ -18,6 +18,7 @@ var fuzzSubmitParams = map[string][]string{
 		`{"policies":[{"policyName":"bad","effect":"EFFECT_ALLOW","condition":"activity.resource ==","notes":""}]}`},
 	"update_policy":            {`{"policyId":"p-unknown","policyName":"renamed","policyEffect":"EFFECT_DENY"}`},
 	"delete_policy":            {`{"policyId":"p-unknown"}`},
+	"delete_policies":          {`{"policyIds":["p-unknown"]}`, `{"policyIds":[]}`},
 	"set_ip_allowlist":         {`{"rules":[{"cidr":"10.0.0.0/8","label":"office"},{"cidr":"2001:db8::/32"}],"enabled":true,"onEvaluationError":"ON_EVALUATION_ERROR_DENY"}`, `{"publicKey":"` + fuzzRootPublicKey + `","rules":[]}`, `{"rules":[{"cidr":"10.0.0.1/8"}]}`},
 	"remove_ip_allowlist":      {`{}`, `{"publicKey":"02zz"}`},
 	"create_private_keys":      {`{"privateKeys":[{"privateKeyName":"k1","curve":"CURVE_SECP256K1","privateKeyTags":[],"addressFormats":["ADDRESS_FORMAT_ETHEREUM"]}]}`},

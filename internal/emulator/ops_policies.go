@@ -29,6 +29,20 @@ func init() {
 			s.policyRemoved(p.PolicyID)
 			return client.PolicyIDResult{PolicyID: p.PolicyID}, nil
 		})
+	registerSubmit(client.OpDeletePolicies,
+		[]string{"policyIds"},
+		func(p *client.DeletePoliciesParams) *apiError {
+			if len(p.PolicyIDs) == 0 {
+				return errInvalid("field parameters.policyIds must list at least one policy")
+			}
+			for i, id := range p.PolicyIDs {
+				if e := checkPolicyID(sprintf("parameters.policyIds[%d]", i), id); e != nil {
+					return e
+				}
+			}
+			return checkUniqueIDs("parameters.policyIds", p.PolicyIDs)
+		},
+		runDeletePolicies)
 	registerQuery(client.QueryGetPolicy, []string{"policyId"}, func(s *Server, _ *caller, req *client.GetPolicyRequest) (any, *apiError) {
 		if e := checkPolicyID("policyId", req.PolicyID); e != nil {
 			return nil, e
@@ -46,6 +60,21 @@ func init() {
 		}
 		return client.ListPoliciesResponse{Policies: out}, nil
 	})
+}
+
+// runDeletePolicies deletes every policy listed, or none when one of them
+// does not exist.
+func runDeletePolicies(s *Server, _ *caller, p *client.DeletePoliciesParams) (any, *client.Status) {
+	for i, id := range p.PolicyIDs {
+		if _, ok := s.st.Policies[id]; !ok {
+			return nil, notFound("policyIds[%d]: policy %s not found", i, id)
+		}
+	}
+	for _, id := range p.PolicyIDs {
+		delete(s.st.Policies, id)
+		s.policyRemoved(id)
+	}
+	return client.PolicyIDsResult{PolicyIDs: p.PolicyIDs}, nil
 }
 
 func validateCreatePolicies(p *client.CreatePoliciesParams) *apiError {

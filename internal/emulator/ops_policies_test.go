@@ -124,7 +124,8 @@ func TestPolicyValidation(t *testing.T) {
 	const (
 		create = "ACTIVITY_TYPE_CREATE_POLICIES"
 		update = "ACTIVITY_TYPE_UPDATE_POLICY_V2"
-		remove = "ACTIVITY_TYPE_DELETE_POLICY"
+		remove     = "ACTIVITY_TYPE_DELETE_POLICY"
+		removeMany = "ACTIVITY_TYPE_DELETE_POLICIES"
 	)
 	long := strings.Repeat("x", client.MaxNameBytes+1)
 	for _, tc := range []struct {
@@ -150,6 +151,9 @@ func TestPolicyValidation(t *testing.T) {
 		{"update wrong type", "update_policy", update, `{"policyId":"p","policyNotes":7}`, "wrong JSON type"},
 		{"delete without id", "delete_policy", remove, `{}`, "missing required field parameters.policyId"},
 		{"delete empty id", "delete_policy", remove, `{"policyId":""}`, "parameters.policyId must not be empty"},
+		{"delete none", "delete_policies", removeMany, `{"policyIds":[]}`, "parameters.policyIds must list at least one policy"},
+		{"delete an empty id", "delete_policies", removeMany, `{"policyIds":["p",""]}`, "parameters.policyIds[1] must not be empty"},
+		{"delete one twice", "delete_policies", removeMany, `{"policyIds":["p","p"]}`, "parameters.policyIds"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantError(t, e.post(t, "/public/v1/submit/"+tc.op, submitBody(tc.typ, tc.params), e.key), http.StatusBadRequest, tc.want)
@@ -221,4 +225,30 @@ func TestPolicyOrderFollowsCreatesAndDeletes(t *testing.T) {
 	check("after deletes")
 	create(3)
 	check("after more creates")
+}
+
+// TestDeletePoliciesIsAllOrNothing: delete_policies deletes every listed
+// policy in one activity, or none when one is missing.
+func TestDeletePoliciesIsAllOrNothing(t *testing.T) {
+	e := newTestEmulator(t)
+	made, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{
+		{PolicyName: "a", Effect: client.EffectAllow}, {PolicyName: "b", Effect: client.EffectAllow}, {PolicyName: "c", Effect: client.EffectAllow}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := made.Result.PolicyIDs
+	_, err = e.client.DeletePolicies(t.Context(), client.DeletePoliciesParams{PolicyIDs: []string{ids[0], "p-missing"}})
+	if !errors.Is(err, client.ErrNotFound) || !strings.Contains(err.Error(), "policyIds[1]") {
+		t.Fatalf("deleting a missing policy with another: %v; want NOT_FOUND naming policyIds[1]", err)
+	}
+	if held := policyIDs(t, e); len(held) != 3 {
+		t.Fatalf("after the failed batch the service holds %v, want all three", held)
+	}
+	out, err := e.client.DeletePolicies(t.Context(), client.DeletePoliciesParams{PolicyIDs: []string{ids[2], ids[0]}})
+	if err != nil || !slices.Equal(out.Result.PolicyIDs, []string{ids[2], ids[0]}) || len(out.Activity.Votes) != 1 {
+		t.Fatalf("delete_policies: %+v, %v; want both ids in order, one activity, one vote", out, err)
+	}
+	if held := policyIDs(t, e); len(held) != 1 || held[0] != ids[1] {
+		t.Fatalf("the service holds %v, want only %s", held, ids[1])
+	}
 }

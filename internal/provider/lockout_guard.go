@@ -31,7 +31,7 @@ import (
 
 // policyManagementTypes are the activities the provider manages policies
 // with.
-var policyManagementTypes = []string{client.OpCreatePolicies.Type, client.OpUpdatePolicy.Type, client.OpDeletePolicy.Type}
+var policyManagementTypes = []string{client.OpCreatePolicies.Type, client.OpUpdatePolicy.Type, client.OpDeletePolicy.Type, client.OpDeletePolicies.Type}
 
 // lockoutGuard holds, for one walk of one command (the providerData's
 // life), the policies before the command and every change planned since.
