@@ -122,8 +122,8 @@ func TestListPoliciesEmptyIsAnArray(t *testing.T) {
 func TestPolicyValidation(t *testing.T) {
 	e := newTestEmulator(t)
 	const (
-		create = "ACTIVITY_TYPE_CREATE_POLICIES"
-		update = "ACTIVITY_TYPE_UPDATE_POLICY_V2"
+		create     = "ACTIVITY_TYPE_CREATE_POLICIES"
+		update     = "ACTIVITY_TYPE_UPDATE_POLICY_V2"
 		remove     = "ACTIVITY_TYPE_DELETE_POLICY"
 		removeMany = "ACTIVITY_TYPE_DELETE_POLICIES"
 	)
