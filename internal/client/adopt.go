@@ -48,8 +48,9 @@ func newPendingActivities() *pendingActivities {
 // thousand activities of one type.
 const maxCandidatePages = 10
 
-// find returns an unclaimed activity of kind whose intent equals params.
-func (p *pendingActivities) find(ctx context.Context, c *Client, op Operation, params any) (*Activity, error) {
+// candidatesOf lists, once per command, the activities of op's type that
+// this key left waiting.
+func (p *pendingActivities) candidatesOf(ctx context.Context, c *Client, op Operation) ([]Activity, error) {
 	p.mu.Lock()
 	cands, ok := p.byType[op.Type]
 	if !ok {
@@ -61,8 +62,14 @@ func (p *pendingActivities) find(ctx context.Context, c *Client, op Operation, p
 	if cands.err != nil {
 		return nil, &StepError{Step: fmt.Sprintf("looking for an earlier %s activity still waiting for approval", op.Type), Err: cands.err}
 	}
-	if len(cands.list) == 0 {
-		return nil, nil
+	return cands.list, nil
+}
+
+// find returns an unclaimed activity of kind whose intent equals params.
+func (p *pendingActivities) find(ctx context.Context, c *Client, op Operation, params any) (*Activity, error) {
+	list, err := p.candidatesOf(ctx, c, op)
+	if err != nil || len(list) == 0 {
+		return nil, err
 	}
 	want, err := normalizedJSON(params)
 	if err != nil {
@@ -70,8 +77,8 @@ func (p *pendingActivities) find(ctx context.Context, c *Client, op Operation, p
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for i := range cands.list {
-		act := &cands.list[i]
+	for i := range list {
+		act := &list[i]
 		if p.claimed[act.ID] {
 			continue
 		}
@@ -82,6 +89,91 @@ func (p *pendingActivities) find(ctx context.Context, c *Client, op Operation, p
 		}
 	}
 	return nil, nil
+}
+
+// ItemShape says where the items of an operation that takes several
+// objects at once sit in its intent: the list under ItemsKey, every item
+// sharing the values of Scope (such as the user of OAuth providers).
+type ItemShape struct {
+	Op       Operation
+	ItemsKey string
+	Scope    map[string]any
+}
+
+// itemAdopted are the operations whose earlier activities are adopted item
+// by item (AdoptItem), not whole: a batch of the next run need not group
+// its items as the earlier one did.
+var itemAdopted = map[string]bool{
+	OpCreatePolicies.Name: true, OpDeletePolicies.Name: true, OpCreateOauthProviders.Name: true,
+	OpDeleteOauthProviders.Name: true, OpDeletePrivateKeyTags.Name: true,
+}
+
+// AdoptItem is adoption (see pendingActivities) for one item of a batch
+// operation: it looks for an activity this key left waiting whose intent
+// holds item at a position that nothing adopted yet, waits for it as a
+// submit would, and returns it with the item's position. It returns a nil
+// activity when there is none (or the client does not adopt).
+func (c *Client) AdoptItem(ctx context.Context, shape ItemShape, item any) (*Activity, int, error) {
+	if c.pending == nil {
+		return nil, 0, nil
+	}
+	prior, pos, err := c.pending.findItem(ctx, c, shape, item)
+	if err != nil || prior == nil {
+		return nil, 0, err
+	}
+	act, err := c.WaitForActivity(ctx, prior.ID)
+	if err != nil {
+		if act == nil {
+			act = prior
+		}
+		return act, pos, settleUnknown(shape.Op, act, err)
+	}
+	return act, pos, nil
+}
+
+func (p *pendingActivities) findItem(ctx context.Context, c *Client, shape ItemShape, item any) (*Activity, int, error) {
+	list, err := p.candidatesOf(ctx, c, shape.Op)
+	if err != nil || len(list) == 0 {
+		return nil, 0, err
+	}
+	want, err := normalizedJSON(item)
+	if err != nil {
+		return nil, 0, err
+	}
+	scope, err := normalizedJSON(shape.Scope)
+	if err != nil {
+		return nil, 0, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for a := range list {
+		act := &list[a]
+		var intent map[string]json.RawMessage
+		if json.Unmarshal(act.Intent[shape.Op.IntentKey], &intent) != nil {
+			continue
+		}
+		var items []json.RawMessage
+		if json.Unmarshal(intent[shape.ItemsKey], &items) != nil {
+			continue
+		}
+		delete(intent, shape.ItemsKey)
+		got, err := normalizedJSON(intent)
+		sameScope := reflect.DeepEqual(got, scope) || (isEmpty(got) && isEmpty(scope))
+		if err != nil || !sameScope {
+			continue
+		}
+		for i, raw := range items {
+			key := act.ID + "#" + strconv.Itoa(i)
+			if p.claimed[key] {
+				continue
+			}
+			if got, err := normalizedJSON(raw); err == nil && reflect.DeepEqual(got, want) {
+				p.claimed[key] = true
+				return act, i, nil
+			}
+		}
+	}
+	return nil, 0, nil
 }
 
 // listCandidates lists the activities of one type that this key submitted

@@ -22,7 +22,7 @@ func leftBehind(key, intent string, created time.Time) string {
 			`"signature":"","scheme":"","createdAt":"2026-11-21T22:00:00Z"}`, VoteApproved, pub)
 	}
 	return fmt.Sprintf(`{"id":"act-old","organizationId":"org-1","status":%q,"type":%q,"intent":{%q:%s},`+
-		`"result":{%q:{"policyIds":["p-old"]}},"votes":[%s,%s],"fingerprint":"fp-old","canApprove":false,"canReject":false,`+
+		`"result":{%q:{"policyIds":["p-old","p-old-2"]}},"votes":[%s,%s],"fingerprint":"fp-old","canApprove":false,"canReject":false,`+
 		`"createdAt":{"seconds":"%d","nanos":"0"},"updatedAt":{"seconds":"%d","nanos":"0"}}`,
 		StatusCompleted, OpCreatePolicies.Type, OpCreatePolicies.IntentKey, intent, OpCreatePolicies.ResultKey,
 		vote(key), vote("03other"), created.Unix(), created.Unix())
@@ -51,59 +51,80 @@ func paths(f *fakeService) []string {
 	return out
 }
 
-func TestSubmitAdoptsTheActivityAnEarlierRunLeftBehind(t *testing.T) {
-	params := CreatePoliciesParams{Policies: []PolicyParams{{PolicyName: "p", Effect: EffectAllow, Notes: "n"}}}
-	intent := `{"policies":[{"policyName":"p","effect":"EFFECT_ALLOW","notes":"n"}]}`
-	old := leftBehind(testKey.PublicKeyHex(), intent, time.Now().Add(-time.Hour))
+var policiesShape = ItemShape{Op: OpCreatePolicies, ItemsKey: "policies"}
+
+// TestAdoptItemTakesItsPlaceInAnEarlierBatch: an earlier run's batch of
+// two policies completed after approval; each policy of this run adopts
+// its own position in it, once, and submits nothing.
+func TestAdoptItemTakesItsPlaceInAnEarlierBatch(t *testing.T) {
+	p := PolicyParams{PolicyName: "p", Effect: EffectAllow, Notes: "n"}
+	q := PolicyParams{PolicyName: "q", Effect: EffectDeny, Notes: "n"}
+	old := leftBehind(testKey.PublicKeyHex(), `{"policies":[{"policyName":"q","effect":"EFFECT_DENY","notes":"n"},`+
+		`{"policyName":"p","effect":"EFFECT_ALLOW","notes":"n"}]}`, time.Now().Add(-time.Hour))
 	f := adoptionService(old)
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.AdoptPending = true })
 
-	got, err := c.CreatePolicies(context.Background(), params)
-	if err != nil || got.Activity.ID != "act-old" || got.Result.PolicyIDs[0] != "p-old" {
-		t.Fatalf("first submit: %+v, %v; want the adopted act-old and its p-old", got, err)
+	act, pos, err := c.AdoptItem(context.Background(), policiesShape, p)
+	if err != nil || act == nil || act.ID != "act-old" || pos != 1 {
+		t.Fatalf("AdoptItem(p): %+v at %d, %v; want act-old at 1", act, pos, err)
 	}
-	if want := []string{"query/list_activities", "query/get_activity"}; !reflect.DeepEqual(paths(f), want) {
-		t.Fatalf("requests %v, want %v: adopting sends nothing new", paths(f), want)
+	// Taken once: the same policy again in the same run is a second one.
+	if act, _, err := c.AdoptItem(context.Background(), policiesShape, p); err != nil || act != nil {
+		t.Fatalf("AdoptItem(p) again: %+v, %v; want nothing", act, err)
 	}
-	// An activity is adopted once: the same change made again in the same
-	// run is a second change, and is submitted (the list is not read again).
-	got, err = c.CreatePolicies(context.Background(), params)
-	if err != nil || got.Activity.ID != "act-9" {
-		t.Fatalf("second submit: %+v, %v; want a new activity", got, err)
+	if act, pos, err := c.AdoptItem(context.Background(), policiesShape, q); err != nil || act == nil || pos != 0 {
+		t.Fatalf("AdoptItem(q): %+v at %d, %v; want act-old at 0", act, pos, err)
 	}
-	if n := len(paths(f)); n != 3 || paths(f)[2] != "submit/create_policies" {
-		t.Fatalf("requests %v: want one submit after the adoption", paths(f))
+	if want := []string{"query/list_activities", "query/get_activity", "query/get_activity"}; !reflect.DeepEqual(paths(f), want) {
+		t.Fatalf("requests %v, want %v: the list once, and nothing submitted", paths(f), want)
+	}
+	// A batch operation is never adopted whole by submit: its items were.
+	if got, err := c.CreatePolicies(context.Background(), CreatePoliciesParams{Policies: []PolicyParams{q, p}}); err != nil || got.Activity.ID != "act-9" {
+		t.Fatalf("CreatePolicies: %+v, %v; want a new activity", got, err)
 	}
 }
 
-func TestSubmitDoesNotAdoptWhatDiffers(t *testing.T) {
-	params := CreatePoliciesParams{Policies: []PolicyParams{{PolicyName: "p", Effect: EffectAllow, Notes: "n"}}}
+func TestAdoptItemDoesNotAdoptWhatDiffers(t *testing.T) {
+	item := PolicyParams{PolicyName: "p", Effect: EffectAllow, Notes: "n"}
 	tests := map[string]struct {
 		old   string
 		adopt bool
 		want  []string
 	}{
 		"another intent": {leftBehind(testKey.PublicKeyHex(), `{"policies":[{"policyName":"q"}]}`, time.Now()), true,
-			[]string{"query/list_activities", "submit/create_policies"}},
+			[]string{"query/list_activities"}},
 		"another key": {leftBehind("03someoneelse", `{"policies":[{"policyName":"p","effect":"EFFECT_ALLOW","notes":"n"}]}`, time.Now()), true,
-			[]string{"query/list_activities", "submit/create_policies"}},
+			[]string{"query/list_activities"}},
 		"past the approval window": {leftBehind(testKey.PublicKeyHex(), `{"policies":[{"policyName":"p","effect":"EFFECT_ALLOW","notes":"n"}]}`,
-			time.Now().Add(-approvalWindow-time.Hour)), true, []string{"query/list_activities", "submit/create_policies"}},
+			time.Now().Add(-approvalWindow-time.Hour)), true, []string{"query/list_activities"}},
 		"adoption off": {leftBehind(testKey.PublicKeyHex(), `{"policies":[{"policyName":"p","effect":"EFFECT_ALLOW","notes":"n"}]}`, time.Now()), false,
-			[]string{"submit/create_policies"}},
+			nil},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			f := adoptionService(tc.old)
 			c, _ := newTestClient(t, f, func(cfg *Config) { cfg.AdoptPending = tc.adopt })
-			got, err := c.CreatePolicies(context.Background(), params)
-			if err != nil || got.Activity.ID != "act-9" {
-				t.Fatalf("%+v, %v; want a new activity", got, err)
+			if act, _, err := c.AdoptItem(context.Background(), policiesShape, item); err != nil || act != nil {
+				t.Fatalf("%+v, %v; want nothing adopted", act, err)
 			}
 			if !reflect.DeepEqual(paths(f), tc.want) {
 				t.Fatalf("requests %v, want %v", paths(f), tc.want)
 			}
 		})
+	}
+}
+
+// TestSubmitAdoptsAWholeActivity: an operation that takes one object is
+// adopted whole, by submit itself.
+func TestSubmitAdoptsAWholeActivity(t *testing.T) {
+	old := strings.NewReplacer(OpCreatePolicies.Type, OpUpdatePolicy.Type, OpCreatePolicies.IntentKey, OpUpdatePolicy.IntentKey,
+		OpCreatePolicies.ResultKey, OpUpdatePolicy.ResultKey, `{"policyIds":["p-old","p-old-2"]}`, `{"policyId":"p-old"}`).
+		Replace(leftBehind(testKey.PublicKeyHex(), `{"policyId":"p-old","policyName":"renamed"}`, time.Now()))
+	f := adoptionService(old)
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.AdoptPending = true })
+	got, err := c.UpdatePolicy(context.Background(), UpdatePolicyParams{PolicyID: "p-old", PolicyName: ptr("renamed")})
+	if err != nil || got.Activity.ID != "act-old" || got.Result.PolicyID != "p-old" {
+		t.Fatalf("%+v, %v; want the adopted act-old", got, err)
 	}
 }
 

@@ -23,12 +23,14 @@ type EmptyResult struct{}
 // Nothing is sent once ctx is done; from the moment the bytes may reach the
 // service, the request, its retries and the polls run on SeeThrough(ctx).
 // A client made with AdoptPending first adopts a matching activity left
-// waiting by an earlier run (see pendingActivities).
+// waiting by an earlier run (see pendingActivities); the operations that
+// take several objects are adopted item by item instead (AdoptItem), by
+// their caller.
 func submit[R any](ctx context.Context, c *Client, op Operation, params any) (*Submitted[R], error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: not sent: %w", op.Name, err)
 	}
-	if c.pending != nil {
+	if c.pending != nil && !itemAdopted[op.Name] {
 		prior, err := c.pending.find(ctx, c, op, params)
 		if err != nil {
 			return nil, err

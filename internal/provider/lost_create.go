@@ -2,8 +2,10 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -37,33 +39,40 @@ import (
 // lostCreateIDPrefix starts a placeholder's id, which no object has.
 const lostCreateIDPrefix = "unresolved-create-"
 
-// placeholderID is the id of the placeholder of sub.
-func placeholderID(sub client.Submission) string {
+// placeholderID is the id of the placeholder of the object at position
+// pos of sub (a batch makes several).
+func placeholderID(sub client.Submission, pos int) string {
 	if sub.ActivityID != "" {
-		return lostCreateIDPrefix + "activity-" + sub.ActivityID
+		return fmt.Sprintf("%s%d-activity-%s", lostCreateIDPrefix, pos, sub.ActivityID)
 	}
-	return lostCreateIDPrefix + sub.TimestampMs + "-" + sub.BodySHA256
+	return fmt.Sprintf("%s%d-%s-%s", lostCreateIDPrefix, pos, sub.TimestampMs, sub.BodySHA256)
 }
 
 // submissionOf reads the request a placeholder id stands for, of
-// activity type typ; ok is false for the id of an object.
-func submissionOf(typ, id string) (sub client.Submission, ok bool) {
+// activity type typ, and the object's position in it; ok is false for the
+// id of an object.
+func submissionOf(typ, id string) (sub client.Submission, pos int, ok bool) {
 	rest, ok := strings.CutPrefix(id, lostCreateIDPrefix)
 	if !ok {
-		return client.Submission{}, false
+		return client.Submission{}, 0, false
+	}
+	at, rest, _ := strings.Cut(rest, "-")
+	pos, err := strconv.Atoi(at)
+	if err != nil || pos < 0 {
+		return client.Submission{}, 0, false
 	}
 	if activityID, ok := strings.CutPrefix(rest, "activity-"); ok {
-		return client.Submission{Type: typ, ActivityID: activityID}, true
+		return client.Submission{Type: typ, ActivityID: activityID}, pos, true
 	}
 	ts, hash, _ := strings.Cut(rest, "-")
-	return client.Submission{Type: typ, TimestampMs: ts, BodySHA256: hash}, true
+	return client.Submission{Type: typ, TimestampMs: ts, BodySHA256: hash}, pos, true
 }
 
 // keepLostCreate handles a create that failed with err: when its outcome
 // is unknown, it saves the plan as the placeholder and reports the error
 // with what happens next, and returns true. Other errors are left to the
 // caller.
-func keepLostCreate(ctx context.Context, err error, plan tfsdk.Plan, resp *resource.CreateResponse, summary, operation, object string) bool {
+func keepLostCreate(ctx context.Context, err error, pos int, plan tfsdk.Plan, resp *resource.CreateResponse, summary, operation, object string) bool {
 	var lost *client.OutcomeUnknownError
 	if !errors.As(err, &lost) {
 		return false
@@ -80,7 +89,7 @@ func keepLostCreate(ctx context.Context, err error, plan tfsdk.Plan, resp *resou
 		return true
 	}
 	resp.State.Raw = raw
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), placeholderID(lost.Submission))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), placeholderID(lost.Submission, pos))...)
 	tflog.Warn(ctx, "create outcome unknown; saved a placeholder to resolve on the next refresh",
 		map[string]any{"operation": operation, "activity_id": lost.Submission.ActivityID, "timestamp_ms": lost.Submission.TimestampMs})
 	addAPIError(&resp.Diagnostics, summary, operation, object, &explainedError{err: err, note: "The request may have reached " +
@@ -102,8 +111,8 @@ const (
 )
 
 // resolveLostCreate finds the activity of sub and, when it completed, the
-// id of the object it made, which id reads from its result.
-func resolveLostCreate(ctx context.Context, pd *providerData, sub *client.Submission, id func(*client.Activity) (string, error),
+// id of the object it made at pos, which id reads from its result.
+func resolveLostCreate(ctx context.Context, pd *providerData, sub *client.Submission, pos int, id func(*client.Activity, int) (string, error),
 ) (lostCreateResult, string, *client.Activity, error) {
 	act, err := pd.client.FindSubmission(ctx, *sub)
 	switch {
@@ -114,7 +123,7 @@ func resolveLostCreate(ctx context.Context, pd *providerData, sub *client.Submis
 	}
 	switch act.Status {
 	case client.StatusCompleted:
-		objectID, err := id(act)
+		objectID, err := id(act, pos)
 		if err != nil {
 			return 0, "", act, err
 		}
@@ -131,15 +140,15 @@ func resolveLostCreate(ctx context.Context, pd *providerData, sub *client.Submis
 // settled here (left for the create to be planned again, kept while its
 // activity waits) or an error was reported.
 func readLostCreate(ctx context.Context, pd *providerData, req resource.ReadRequest, resp *resource.ReadResponse, op client.Operation,
-	id func(*client.Activity) (string, error),
+	id func(*client.Activity, int) (string, error),
 ) bool {
 	var stateID string
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &stateID)...)
-	sub, ok := submissionOf(op.Type, stateID)
+	sub, pos, ok := submissionOf(op.Type, stateID)
 	if !ok || resp.Diagnostics.HasError() {
 		return !resp.Diagnostics.HasError()
 	}
-	result, objectID, act, err := resolveLostCreate(ctx, pd, &sub, id)
+	result, objectID, act, err := resolveLostCreate(ctx, pd, &sub, pos, id)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error resolving a create whose answer was lost", client.QueryListActivities,
 			"the "+op.Name+" request sent at timestampMs "+sub.TimestampMs, err)
@@ -171,13 +180,13 @@ func readLostCreate(ctx context.Context, pd *providerData, req resource.ReadRequ
 // delete; ok is false when there is nothing to delete or an error was
 // reported. For any other resource it returns ok and the id in state.
 func deleteLostCreate(ctx context.Context, pd *providerData, resp *resource.DeleteResponse, op client.Operation,
-	stateID string, id func(*client.Activity) (string, error),
+	stateID string, id func(*client.Activity, int) (string, error),
 ) (string, bool) {
-	sub, ok := submissionOf(op.Type, stateID)
+	sub, pos, ok := submissionOf(op.Type, stateID)
 	if !ok {
 		return stateID, true
 	}
-	result, objectID, act, err := resolveLostCreate(ctx, pd, &sub, id)
+	result, objectID, act, err := resolveLostCreate(ctx, pd, &sub, pos, id)
 	switch {
 	case err != nil:
 		addAPIError(&resp.Diagnostics, "Error resolving a create whose answer was lost", client.QueryListActivities,
@@ -195,18 +204,28 @@ func deleteLostCreate(ctx context.Context, pd *providerData, resp *resource.Dele
 	return objectID, true
 }
 
-// createdID reads the one id that a completed create activity of op made,
-// which ids picks from its result R.
-func createdID[R any](op client.Operation, ids func(R) []string) func(*client.Activity) (string, error) {
-	return func(act *client.Activity) (string, error) {
+// createdID reads the id of the object at position pos of what a
+// completed create activity of op made: ids picks them from its result R,
+// in the order of the intent's items, which items counts. A result that
+// does not hold one id per item is refused rather than guessed from.
+func createdID[R any](op client.Operation, ids func(R) []string, items string) func(*client.Activity, int) (string, error) {
+	return func(act *client.Activity, pos int) (string, error) {
 		var result R
 		if err := client.DecodeResult(op, act, &result); err != nil {
 			return "", err
 		}
-		if got := ids(result); len(got) == 1 && got[0] != "" {
-			return got[0], nil
+		got := ids(result)
+		want := 1
+		if items != "" {
+			var intent map[string][]json.RawMessage
+			if err := json.Unmarshal(act.Intent[op.IntentKey], &intent); err == nil {
+				want = len(intent[items])
+			}
 		}
-		return "", fmt.Errorf("%s activity %s made %v, not one object; this is always a bug in the provider or the service",
-			op.Name, act.ID, ids(result))
+		if len(got) != want || pos < 0 || pos >= len(got) || got[pos] == "" {
+			return "", fmt.Errorf("%s activity %s made %v for %d requested, and the object at position %d cannot be told; "+
+				"this is always a bug in the provider or the service", op.Name, act.ID, got, want, pos)
+		}
+		return got[pos], nil
 	}
 }

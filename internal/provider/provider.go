@@ -54,6 +54,8 @@ type providerModel struct {
 	SkipCredentialsValidation types.Bool `tfsdk:"skip_credentials_validation"`
 	// SkipPolicyLockoutCheck turns the lockout guard's error into a warning.
 	SkipPolicyLockoutCheck types.Bool `tfsdk:"skip_policy_lockout_check"`
+	// Batching is read by batchingSettings.
+	Batching types.Object `tfsdk:"batching"`
 }
 
 func (p *CustodyProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -102,6 +104,7 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"other users) when the resource sets no `timeouts`; a Go duration such as `30m` (default `20m`). " +
 					"Falls back to `CUSTODY_APPROVAL_TIMEOUT`.",
 			},
+			"batching": batchingAttribute(),
 			"skip_credentials_validation": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Skip the check of the credentials (default `false`). Unless skipped, every Terraform command " +
@@ -157,6 +160,10 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	skipLockout, why := parseBoolSetting("skip_policy_lockout_check", values["skip_policy_lockout_check"])
 	if why != "" {
 		resp.Diagnostics.AddAttributeError(path.Root("skip_policy_lockout_check"), "Invalid skip_policy_lockout_check", why)
+		return
+	}
+	batches := batchingSettings(ctx, cfg.Batching, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	if keySetOnly {
@@ -218,6 +225,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		tflog.Info(ctx, "skipping the check of the custody credentials (skip_credentials_validation)")
 	}
 	data := newProviderData(c, approval)
+	data.batches = batches
 	if !skipCheck && lockoutGuardEnabled {
 		data.guard = newLockoutGuard(data, skipLockout)
 	}

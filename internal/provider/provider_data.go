@@ -24,6 +24,9 @@ type providerData struct {
 	// guard checks planned policy changes for a lockout; nil without the
 	// credentials check, whose whoami it needs.
 	guard *lockoutGuard
+	// batches gathers the creates and deletes that go out as one activity;
+	// nil when batching is off.
+	batches *gatherer
 }
 
 func newProviderData(c *client.Client, approval time.Duration) *providerData {

@@ -111,6 +111,24 @@ func deleteByActivity[P, R any](ctx context.Context, pd *providerData, timeout t
 	}
 }
 
+// deleteItem is deleteByActivity for an operation that deletes several
+// objects at once: the delete of item (an id) joins a batch (runItem).
+func deleteItem(ctx context.Context, pd *providerData, timeout time.Duration, kind batchKind, item any,
+	object, summary string, diags *diag.Diagnostics, lists ...string,
+) {
+	_, _, err := runItem(ctx, pd, timeout, kind, item)
+	for _, key := range lists {
+		pd.lists.forget(key)
+	}
+	if errors.Is(err, client.ErrNotFound) {
+		tflog.Warn(ctx, object+" was already deleted")
+		return
+	}
+	if err != nil {
+		addAPIError(diags, summary, kind.shape.Op.Name, object, err)
+	}
+}
+
 // refreshState is the frame of every Read: it reads the state (resp.State,
 // which starts as the request's) into a model
 // and lets refresh bring it up to date from the service. The model is

@@ -174,26 +174,24 @@ func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateR
 		op.OidcClaims = &client.OidcClaims{Iss: plan.Issuer.ValueString(), Sub: plan.Subject.ValueString(), Aud: plan.Audience.ValueString()}
 	}
 	userID := plan.UserID.ValueString()
-	params := client.CreateOauthProvidersParams{UserID: userID, OauthProviders: []client.OauthProviderParams{op}}
-	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreateOauthProviders, params)
+	act, pos, err := runItem(ctx, r.pd, timeout, oauthProviderCreates(userID), op)
 	r.pd.lists.forget(oauthProviderListKey(userID))
-	if keepLostCreate(ctx, err, req.Plan, resp, "Error creating OAuth provider", client.OpCreateOauthProviders.Name,
-		fmt.Sprintf("provider %q of user %s", op.ProviderName, userID)) {
+	object := fmt.Sprintf("provider %q of user %s", op.ProviderName, userID)
+	if keepLostCreate(ctx, err, pos, req.Plan, resp, "Error creating OAuth provider", client.OpCreateOauthProviders.Name, object) {
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating OAuth provider", client.OpCreateOauthProviders.Name,
-			fmt.Sprintf("provider %q of user %s", op.ProviderName, userID), err)
+		addAPIError(&resp.Diagnostics, "Error creating OAuth provider", client.OpCreateOauthProviders.Name, object, err)
 		return
 	}
-	if len(out.Result.ProviderIDs) != 1 {
-		resp.Diagnostics.AddError("Error creating OAuth provider", fmt.Sprintf("Activity %s created %d providers, want 1 (ids %v). "+
-			"This is always a bug in the provider or the service; please report it.", out.Activity.ID, len(out.Result.ProviderIDs), out.Result.ProviderIDs))
+	id, err := oauthProviderCreatedID(act, pos)
+	if err != nil {
+		resp.Diagnostics.AddError("Error creating OAuth provider", err.Error())
 		return
 	}
-	plan.ID = types.StringValue(out.Result.ProviderIDs[0])
+	plan.ID = types.StringValue(id)
 	plan.OIDCTokenWO = types.StringNull()
-	plan.CreatedAt = activityTime(out.Activity)
+	plan.CreatedAt = activityTime(act)
 	if op.OidcClaims != nil {
 		// Registered from its claims: the service stores them as sent, so
 		// state is the plan, the new id and the activity's time.
@@ -259,9 +257,31 @@ func oauthProviderFlatten(m *oauthProviderModel, p client.OauthProvider) {
 	m.CreatedAt = timestampValue(p.CreatedAt)
 }
 
-// oauthProviderCreatedID is the id of the provider a
-// create_oauth_providers activity of one provider made.
-var oauthProviderCreatedID = createdID(client.OpCreateOauthProviders, func(r client.ProviderIDsResult) []string { return r.ProviderIDs })
+// oauthProviderCreatedID is the id of the provider at a position of what
+// a create_oauth_providers activity made.
+var oauthProviderCreatedID = createdID(client.OpCreateOauthProviders, func(r client.ProviderIDsResult) []string { return r.ProviderIDs },
+	"oauthProviders")
+
+// oauthProviderCreates and oauthProviderDeletes batch the creates and
+// deletes of one user's providers (see runItem): the service takes one
+// user's in one activity.
+func oauthProviderCreates(userID string) batchKind {
+	return batchKind{
+		shape: client.ItemShape{Op: client.OpCreateOauthProviders, ItemsKey: "oauthProviders", Scope: map[string]any{"userId": userID}},
+		send: submitItems((*client.Client).CreateOauthProviders, func(items []client.OauthProviderParams) client.CreateOauthProvidersParams {
+			return client.CreateOauthProvidersParams{UserID: userID, OauthProviders: items}
+		}),
+	}
+}
+
+func oauthProviderDeletes(userID string) batchKind {
+	return batchKind{
+		shape: client.ItemShape{Op: client.OpDeleteOauthProviders, ItemsKey: "providerIds", Scope: map[string]any{"userId": userID}},
+		send: submitItems((*client.Client).DeleteOauthProviders, func(ids []string) client.DeleteOauthProvidersParams {
+			return client.DeleteOauthProvidersParams{UserID: userID, ProviderIDs: ids}
+		}),
+	}
+}
 
 func (r *oauthProviderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreateOauthProviders, oauthProviderCreatedID) {
@@ -306,9 +326,8 @@ func (r *oauthProviderResource) Delete(ctx context.Context, req resource.DeleteR
 	if !ok {
 		return
 	}
-	params := client.DeleteOauthProvidersParams{UserID: userID, ProviderIDs: []string{id}}
-	deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeleteOauthProviders, params, client.OpDeleteOauthProviders,
-		fmt.Sprintf("provider %s of user %s", id, userID), "Error deleting OAuth provider", &resp.Diagnostics, oauthProviderListKey(userID))
+	deleteItem(ctx, r.pd, timeout, oauthProviderDeletes(userID), id, fmt.Sprintf("provider %s of user %s", id, userID),
+		"Error deleting OAuth provider", &resp.Diagnostics, oauthProviderListKey(userID))
 }
 
 // ImportState takes `<user_id>/<provider_id>`: the service lists providers

@@ -163,42 +163,60 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	// Null expressions become "" and are left out by the client (omitempty).
-	params := client.CreatePoliciesParams{Policies: []client.PolicyParams{{
+	item := client.PolicyParams{
 		PolicyName: plan.Name.ValueString(),
 		Effect:     plan.Effect.ValueString(),
 		Condition:  plan.Condition.ValueString(),
 		Consensus:  plan.Consensus.ValueString(),
 		Notes:      plan.Notes.ValueString(),
 		Time:       plan.Time.ValueString(),
-	}}}
-	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreatePolicies, params)
+	}
+	act, pos, err := runItem(ctx, r.pd, timeout, policyCreates, item)
 	r.pd.lists.forget(policiesListKey)
 	object := fmt.Sprintf("policy %q", plan.Name.ValueString())
-	if keepLostCreate(ctx, err, req.Plan, resp, "Error creating policy", client.OpCreatePolicies.Name, object) {
+	if keepLostCreate(ctx, err, pos, req.Plan, resp, "Error creating policy", client.OpCreatePolicies.Name, object) {
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating policy", client.OpCreatePolicies.Name, fmt.Sprintf("policy %q", plan.Name.ValueString()), err)
+		addAPIError(&resp.Diagnostics, "Error creating policy", client.OpCreatePolicies.Name, object, err)
 		return
 	}
-	if len(out.Result.PolicyIDs) != 1 {
-		resp.Diagnostics.AddError("Error creating policy", fmt.Sprintf("create_policies activity %s returned %d policy ids for one policy; "+
-			"this is always a bug in the provider or the service", out.Activity.ID, len(out.Result.PolicyIDs)))
+	id, err := policyCreatedID(act, pos)
+	if err != nil {
+		resp.Diagnostics.AddError("Error creating policy", err.Error())
 		return
 	}
 	// The service stores the policy exactly as sent, so state is the plan
 	// with the new id and the activity's time: no read-back. A policy of an
 	// adopted activity that was deleted since is found missing by the next
 	// refresh, which plans it for creation again.
-	plan.ID = types.StringValue(out.Result.PolicyIDs[0])
-	plan.CreatedAt = activityTime(out.Activity)
+	plan.ID = types.StringValue(id)
+	plan.CreatedAt = activityTime(act)
 	plan.UpdatedAt = plan.CreatedAt
-	tflog.Info(ctx, "created policy", map[string]any{"policy_id": plan.ID.ValueString(), "activity_id": out.Activity.ID})
+	tflog.Info(ctx, "created policy", map[string]any{"policy_id": id, "activity_id": act.ID, "position": pos})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// policyCreatedID is the id of the policy a create_policies activity made.
-var policyCreatedID = createdID(client.OpCreatePolicies, func(r client.CreatePoliciesResult) []string { return r.PolicyIDs })
+// policyCreatedID is the id of the policy at a position of what a
+// create_policies activity made.
+var policyCreatedID = createdID(client.OpCreatePolicies, func(r client.CreatePoliciesResult) []string { return r.PolicyIDs }, "policies")
+
+// policyCreates and policyDeletes batch the creates and deletes of
+// policies (see runItem).
+var (
+	policyCreates = batchKind{
+		shape: client.ItemShape{Op: client.OpCreatePolicies, ItemsKey: "policies"},
+		send: submitItems((*client.Client).CreatePolicies,
+			func(items []client.PolicyParams) client.CreatePoliciesParams {
+				return client.CreatePoliciesParams{Policies: items}
+			}),
+	}
+	policyDeletes = batchKind{
+		shape: client.ItemShape{Op: client.OpDeletePolicies, ItemsKey: "policyIds"},
+		send: submitItems((*client.Client).DeletePolicies,
+			func(ids []string) client.DeletePoliciesParams { return client.DeletePoliciesParams{PolicyIDs: ids} }),
+	}
+)
 
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreatePolicies, policyCreatedID) {
@@ -287,6 +305,10 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 	id, ok := deleteLostCreate(ctx, r.pd, resp, client.OpCreatePolicies, state.ID.ValueString(), policyCreatedID)
 	if !ok {
+		return
+	}
+	if r.pd.batches != nil {
+		deleteItem(ctx, r.pd, timeout, policyDeletes, id, "policy "+id, "Error deleting policy", &resp.Diagnostics, policiesListKey)
 		return
 	}
 	deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeletePolicy, client.DeletePolicyParams{PolicyID: id},

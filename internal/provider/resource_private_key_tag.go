@@ -95,7 +95,7 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 	params := client.CreatePrivateKeyTagParams{PrivateKeyTagName: plan.Name.ValueString(), PrivateKeyIDs: keys}
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreatePrivateKeyTag, params)
 	r.forgetLists()
-	if keepLostCreate(ctx, err, req.Plan, resp, "Error creating private key tag", client.OpCreatePrivateKeyTag.Name, "private key tag "+plan.Name.String()) {
+	if keepLostCreate(ctx, err, 0, req.Plan, resp, "Error creating private key tag", client.OpCreatePrivateKeyTag.Name, "private key tag "+plan.Name.String()) {
 		return
 	}
 	if err != nil {
@@ -115,7 +115,16 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 // privateKeyTagCreatedID is the id of the tag a create_private_key_tag
 // activity made.
 var privateKeyTagCreatedID = createdID(client.OpCreatePrivateKeyTag,
-	func(r client.CreatePrivateKeyTagResult) []string { return []string{r.PrivateKeyTagID} })
+	func(r client.CreatePrivateKeyTagResult) []string { return []string{r.PrivateKeyTagID} }, "")
+
+// privateKeyTagDeletes batches the deletes of tags (see runItem).
+var privateKeyTagDeletes = batchKind{
+	shape: client.ItemShape{Op: client.OpDeletePrivateKeyTags, ItemsKey: "privateKeyTagIds"},
+	send: submitItems((*client.Client).DeletePrivateKeyTags,
+		func(ids []string) client.DeletePrivateKeyTagsParams {
+			return client.DeletePrivateKeyTagsParams{PrivateKeyTagIDs: ids}
+		}),
+}
 
 func (r *privateKeyTagResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreatePrivateKeyTag, privateKeyTagCreatedID) {
@@ -176,8 +185,7 @@ func (r *privateKeyTagResource) Delete(ctx context.Context, req resource.DeleteR
 	if !ok {
 		return
 	}
-	deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeletePrivateKeyTags, client.DeletePrivateKeyTagsParams{PrivateKeyTagIDs: []string{id}},
-		client.OpDeletePrivateKeyTags, "private key tag "+id, "Error deleting private key tag", &resp.Diagnostics,
+	deleteItem(ctx, r.pd, timeout, privateKeyTagDeletes, id, "private key tag "+id, "Error deleting private key tag", &resp.Diagnostics,
 		privateKeyTagsListKey, privateKeysListKey)
 }
 

@@ -144,7 +144,7 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 	params := client.CreateWebhookEndpointParams{URL: plan.URL.ValueString(), Name: plan.Name.ValueString(), Subscriptions: subs}
 	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreateWebhookEndpoint, params)
 	r.pd.lists.forget(webhookEndpointsListKey)
-	if keepLostCreate(ctx, err, req.Plan, resp, "Error creating webhook endpoint", client.OpCreateWebhookEndpoint.Name, "webhook endpoint "+plan.Name.String()) {
+	if keepLostCreate(ctx, err, 0, req.Plan, resp, "Error creating webhook endpoint", client.OpCreateWebhookEndpoint.Name, "webhook endpoint "+plan.Name.String()) {
 		return
 	}
 	if err != nil {
@@ -183,7 +183,7 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 // webhookEndpointCreatedID is the id of the endpoint a
 // create_webhook_endpoint activity made.
 var webhookEndpointCreatedID = createdID(client.OpCreateWebhookEndpoint,
-	func(r client.WebhookEndpointResult) []string { return []string{r.EndpointID} })
+	func(r client.WebhookEndpointResult) []string { return []string{r.EndpointID} }, "")
 
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreateWebhookEndpoint, webhookEndpointCreatedID) {

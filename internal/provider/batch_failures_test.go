@@ -1,0 +1,138 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// oauthBatchConfig is the OAuth providers of user-root with the given
+// subjects, all of one issuer and audience.
+func oauthBatchConfig(subjects ...string) string {
+	out := ""
+	for i, sub := range subjects {
+		out += fmt.Sprintf(`
+resource "custody_oauth_provider" "p%d" {
+  user_id       = "user-root"
+  provider_name = "provider %d"
+  issuer        = "https://issuer.example.com"
+  subject       = %q
+  audience      = "app-1"
+}
+`, i, i, sub)
+	}
+	return out
+}
+
+// TestAccBatchFailsOnlyTheBadItem: three OAuth providers of one user are
+// created as one batch, and one of them has the identity of a provider the
+// user already has. The service refuses the batch whole; each provider is
+// then sent alone, so that only the duplicate fails, with its own error,
+// and the other two are created.
+func TestAccBatchFailsOnlyTheBadItem(t *testing.T) {
+	e := newAccEmulator(t)
+	accTest(t, resource.TestCase{
+		CheckDestroy: oauthProviderTestCount(e, 0),
+		Steps: []resource.TestStep{
+			{Config: e.config(oauthBatchConfig("taken"))},
+			{
+				Config: e.config(oauthBatchConfig("taken", "new-1", "taken", "new-2")),
+				ExpectError: regexp.MustCompile(`(?s)Error creating OAuth provider.*provider "provider 2" of user user-root.*` +
+					`already\s+registered`),
+			},
+			{
+				PreConfig: func() {
+					got, err := e.client.GetOauthProviders(context.Background(), client.GetOauthProvidersRequest{UserID: "user-root"})
+					if err != nil || len(got.OauthProviders) != 3 {
+						t.Fatalf("the user has %+v (%v); want the first provider and the two good ones of the batch", got, err)
+					}
+					if n := e.srv.RequestCounts()["submit/create_oauth_providers"]; n != 5 {
+						t.Errorf("%d create_oauth_providers submits, want 5: the first, the batch, and its 3 items alone", n)
+					}
+				},
+				Config: e.config(oauthBatchConfig("taken", "new-1", "new-3", "new-2")),
+				Check:  oauthProviderTestCount(e, 4),
+			},
+		},
+	})
+}
+
+// TestAccTimedOutBatchIsAdopted: three policies go out as one batch that
+// needs a second root approval and times out. The next apply adopts that
+// batch for each of the three, instead of submitting again, and completes
+// once a second root user approves it: one create activity in all.
+func TestAccTimedOutBatchIsAdopted(t *testing.T) {
+	e, approver := policyConsensusEmulator(t)
+	config := e.providerBlock() + `
+resource "custody_policy" "p" {
+  count  = 3
+  name   = "batched ${count.index}"
+  effect = "EFFECT_ALLOW"
+  timeouts = {
+    create = "3s"
+  }
+}
+`
+	accTest(t, resource.TestCase{
+		CheckDestroy: policyTestCheckDestroy(e),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				// Every member names the one activity, with its fingerprint.
+				ExpectError: regexp.MustCompile(`(?s)(still\s+waits\s+for\s+approval.*fingerprint\s+[0-9a-f]{64}.*){3}`),
+			},
+			{
+				PreConfig: func() {
+					pending, err := policyConsensusActivities(approver, client.OpCreatePolicies.Type, client.StatusConsensusNeeded)
+					if err != nil || len(pending) != 1 {
+						t.Fatalf("%d create activities wait (%v), want the one batch", len(pending), err)
+					}
+					policyStartVoter(t, approver, true)
+				},
+				Config: config,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					policyConsensusCount(e, 3),
+					func(*terraform.State) error {
+						if n := e.srv.RequestCounts()["submit/create_policies"]; n != 1 {
+							return fmt.Errorf("%d create_policies submits, want the first batch's only", n)
+						}
+						return nil
+					}),
+			},
+			{Config: config, PlanOnly: true},
+		},
+	})
+}
+
+// TestItemsFault: which batch failures are retried item by item.
+func TestItemsFault(t *testing.T) {
+	failed := func(code int) error {
+		return &client.ActivityError{ActivityID: "a", Status: client.StatusFailed, Failure: &client.Status{Code: code, Message: "m"}}
+	}
+	for name, tc := range map[string]struct {
+		err   error
+		split bool
+	}{
+		"an expression the service cannot parse": {failed(client.CodeInvalidArgument), true},
+		"an identity that is taken":              {failed(client.CodeAlreadyExists), true},
+		"an object that is gone":                 {failed(client.CodeNotFound), true},
+		"refused as invalid":                     {&client.APIError{Operation: "create_policies", HTTPStatus: 400, Status: client.Status{Code: 3}}, true},
+		"denied by a policy":                     {failed(client.CodePermissionDenied), false},
+		"rejected by an approver":                {&client.ActivityError{Status: client.StatusRejected}, false},
+		"waiting for approval":                   {&client.ApprovalRequiredError{ActivityID: "a"}, false},
+		"credentials refused":                    {&client.APIError{Operation: "create_policies", HTTPStatus: 403}, false},
+		"a lost answer":                          {&client.OutcomeUnknownError{Operation: "create_policies", Err: errors.New("EOF")}, false},
+		"unavailable":                            {&client.RetryError{Attempts: 6, Last: &client.APIError{HTTPStatus: 503}}, false},
+	} {
+		if got := itemsFault(tc.err); got != tc.split {
+			t.Errorf("%s: itemsFault = %v, want %v", name, got, tc.split)
+		}
+	}
+}

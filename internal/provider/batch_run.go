@@ -1,0 +1,109 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// batchKind is an operation that takes several objects in one activity.
+type batchKind struct {
+	shape client.ItemShape
+	// send submits items (the shape's items, as the caller gave them) as
+	// one activity with c and waits for it.
+	send func(ctx context.Context, c *client.Client, items []any) (*client.Activity, error)
+}
+
+// key names the batches of k: its operation and scope.
+func (k batchKind) key() string {
+	key := k.shape.Op.Name
+	for name, v := range k.shape.Scope {
+		key += "/" + name + "=" + anyText(v)
+	}
+	return key
+}
+
+func anyText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return ""
+}
+
+// submitItems adapts a typed submit of a batch operation, whose params
+// build makes from the items, to batchKind.send.
+func submitItems[I, P, R any](submit submitFunc[P, R], build func(items []I) P) func(context.Context, *client.Client, []any) (*client.Activity, error) {
+	return func(ctx context.Context, c *client.Client, items []any) (*client.Activity, error) {
+		typed := make([]I, len(items))
+		for i, it := range items {
+			v, ok := it.(I)
+			if !ok {
+				return nil, fmt.Errorf("batch item %d is a %T, not a %T; this is always a bug in the provider", i, it, v)
+			}
+			typed[i] = v
+		}
+		out, err := submit(c, ctx, build(typed))
+		if err != nil {
+			return nil, err
+		}
+		return out.Activity, nil
+	}
+}
+
+// runItem runs one item of kind, for up to timeout, and returns the
+// activity that did it and the item's position in it:
+//   - an activity an earlier run left waiting for approval that holds the
+//     item is adopted (AdoptItem), however it was grouped;
+//   - else the item joins a batch of the operations of its kind that
+//     Terraform runs at the same time (when batching is on);
+//   - a batch that failed for one item's sake is retried item by item, so
+//     that only that item fails, with its own error.
+func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind batchKind, item any) (*client.Activity, int, error) {
+	started := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	waiting := pd.client.WithApprovalWait(timeout - approvalMargin(timeout))
+	act, pos, err := waiting.AdoptItem(ctx, kind.shape, item)
+	if act != nil || err != nil {
+		return act, pos, explainActivityError(ctx, pd.client, err, timeout, time.Since(started))
+	}
+	if pd.batches != nil {
+		out := pd.batches.join(ctx, kind.key(), item, func(bctx context.Context, items []any) (*client.Activity, error) {
+			// The batch waits for approvals as long as its strictest
+			// member's timeout allows (bctx ends then).
+			left := timeout
+			if d, ok := bctx.Deadline(); ok {
+				left = time.Until(d)
+			}
+			return kind.send(bctx, pd.client.WithApprovalWait(left-approvalMargin(left)), items)
+		}, itemsFault)
+		if !out.alone {
+			return out.act, out.pos, explainActivityError(ctx, pd.client, out.err, timeout, time.Since(started))
+		}
+	}
+	act, err = kind.send(ctx, waiting, []any{item})
+	return act, 0, explainActivityError(ctx, pd.client, err, timeout, time.Since(started))
+}
+
+// itemsFault tells a batch failure that one item may have caused alone: the
+// service refused the request as invalid (a 4xx other than a refusal of
+// the credentials, a rate limit or an address that is not the service's),
+// or the activity failed for another reason than a policy's denial (an
+// expression it cannot parse, a name that is taken, an object that is
+// gone). A denial by policy, a rejection, a wait for approval or a lost
+// answer is the batch's as a whole, and each member reports it.
+func itemsFault(err error) bool {
+	var failed *client.ActivityError
+	if errors.As(err, &failed) {
+		return failed.Status == client.StatusFailed && (failed.Failure == nil || failed.Failure.Code != client.CodePermissionDenied)
+	}
+	var apiErr *client.APIError
+	if errors.As(err, &apiErr) {
+		d := client.Diagnose(err)
+		return d.Class == client.ClassInvalid || d.Class == client.ClassNotFound
+	}
+	return false
+}

@@ -1,0 +1,113 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// The provider block's batching settings, with their variables.
+const (
+	envBatchingEnabled   = "CUSTODY_BATCHING_ENABLED"
+	envBatchingSendAfter = "CUSTODY_BATCHING_SEND_AFTER"
+)
+
+// batchingModel is the provider block's batching object.
+type batchingModel struct {
+	Enabled   types.Bool           `tfsdk:"enabled"`
+	SendAfter timetypes.GoDuration `tfsdk:"send_after"`
+}
+
+func batchingAttribute() schema.Attribute {
+	return schema.SingleNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "How creates and deletes that Terraform runs at the same time go out together as one activity " +
+			"(one approval) where the service takes several objects at once: policy creates (`" + client.OpCreatePolicies.Type +
+			"`) and deletes (`" + client.OpDeletePolicies.Type + "`), the OAuth providers of one user (`" + client.OpCreateOauthProviders.Type +
+			"`, `" + client.OpDeleteOauthProviders.Type + "`) and private key tag deletes (`" + client.OpDeletePrivateKeyTags.Type +
+			"`). Updates have no batch form in the service and stay one activity each. See the provider documentation's section " +
+			"on batching.",
+		Attributes: map[string]schema.Attribute{
+			"enabled": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Whether to batch (default `true`). Off, every create and delete is its own activity, " +
+					"as before batching. Falls back to `" + envBatchingEnabled + "` (`true` or `false`).",
+			},
+			"send_after": schema.StringAttribute{
+				Optional:   true,
+				CustomType: timetypes.GoDurationType{},
+				Validators: []validator.String{positiveDuration("batching.send_after")},
+				MarkdownDescription: "The longest an operation waits for others to join its batch, a Go duration (default `" +
+					DefaultBatchSendAfter.String() + "`). A batch goes out sooner: once it is as large as the previous batch of " +
+					"its kind (Terraform's wave is full), or when nothing new has joined for " + batchQuiet.String() +
+					". Falls back to `" + envBatchingSendAfter + "`.",
+			},
+		},
+	}
+}
+
+// batchingSettings reads the batching object, each attribute falling back
+// to its variable, and returns the gatherer to use, nil when batching is
+// off.
+func batchingSettings(ctx context.Context, v types.Object, diags *diag.Diagnostics) *gatherer {
+	var m batchingModel
+	if v.IsUnknown() {
+		diags.AddAttributeError(path.Root("batching"), "Unknown batching",
+			"The provider cannot be configured with unknown batching settings; set them to values known at plan time.")
+		return nil
+	}
+	if !v.IsNull() {
+		diags.Append(v.As(ctx, &m, basetypes.ObjectAsOptions{})...)
+		if diags.HasError() {
+			return nil
+		}
+	}
+	enabledText := settingValue(m.Enabled, func() string { return strconv.FormatBool(m.Enabled.ValueBool()) }, envBatchingEnabled)
+	enabled := true
+	if enabledText != "" {
+		b, err := strconv.ParseBool(enabledText)
+		if err != nil {
+			diags.AddAttributeError(path.Root("batching").AtName("enabled"), "Invalid batching.enabled",
+				fmt.Sprintf("batching.enabled (or %s) must be true or false, got %q.", envBatchingEnabled, enabledText))
+			return nil
+		}
+		enabled = b
+	}
+	sendAfterText := settingValue(m.SendAfter, m.SendAfter.ValueString, envBatchingSendAfter)
+	sendAfter := DefaultBatchSendAfter
+	if sendAfterText != "" {
+		d, err := time.ParseDuration(sendAfterText)
+		if err != nil || d <= 0 {
+			diags.AddAttributeError(path.Root("batching").AtName("send_after"), "Invalid batching.send_after",
+				fmt.Sprintf("batching.send_after (or %s) must be a positive duration such as \"500ms\", got %q.", envBatchingSendAfter, sendAfterText))
+			return nil
+		}
+		sendAfter = d
+	}
+	if !enabled {
+		return nil
+	}
+	return newGatherer(sendAfter)
+}
+
+// settingValue is a setting's text: v's when set, else the variable's.
+func settingValue(v attr.Value, text func() string, env string) string {
+	if !v.IsNull() && !v.IsUnknown() {
+		return strings.TrimSpace(text())
+	}
+	return strings.TrimSpace(os.Getenv(env))
+}
