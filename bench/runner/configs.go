@@ -30,6 +30,9 @@ type configuration struct {
 	// latency is the emulator's -fault-latency for this run (0: none);
 	// the runner sets it for the runs at each of -latencies.
 	latency time.Duration
+	// batched are the phases whose creates or deletes go out in batches
+	// (several resources per submit).
+	batched map[string]bool
 }
 
 // label names the configuration at its latency in the report and the
@@ -83,19 +86,32 @@ resource "%[1]s" "bench" {
 var (
 	custodyPolicies = custodyProvider + fmt.Sprintf(policyBody, "custody_policy")
 	floorPolicies   = floorProvider + fmt.Sprintf(policyBody, "floor_policy")
+	// unbatchedPolicies are the same policies through a provider that
+	// sends every create and delete as its own activity.
+	unbatchedPolicies = strings.Replace(custodyPolicies, `provider "custody" {}`,
+		"provider \"custody\" {\n  batching = {\n    enabled = false\n  }\n}", 1)
 )
+
+// policyBatched: policy creates and deletes are batched.
+var policyBatched = map[string]bool{"apply": true, "destroy": true}
 
 // configurations, in the order of the first run; later runs rotate it.
 var configurations = []configuration{
 	// Refresh: one list_policies per command.
-	{name: "policy", provider: "custody", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1, renames: true},
+	{name: "policy", provider: "custody", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1, renames: true,
+		batched: policyBatched},
+	// The same policies with batching off: every create and delete its own
+	// activity, as before batching. The batching targets compare with it.
+	{name: "policy-nobatch", provider: "custody", custody: true, resource: "custody_policy", body: unbatchedPolicies, floor: "floor-shaped", refreshRTTs: 1},
 	// The same policies through the provider built without its lockout
 	// guard (tag bench_nolockoutguard): what the guard adds to renamePhase,
 	// the plan it works in.
-	{name: "policy-noguard", provider: "custody-noguard", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1, renames: true},
+	{name: "policy-noguard", provider: "custody-noguard", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1, renames: true,
+		batched: policyBatched},
 	// The same policies through the provider built without its plan-time
 	// expression checks (tag bench_nopolicycheck): what the checks add.
-	{name: "policy-unchecked", provider: "custody-unchecked", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1},
+	{name: "policy-unchecked", provider: "custody-unchecked", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1,
+		batched: policyBatched},
 	// The shaped floor: the same policies as floor_policy, custody_policy's
 	// schema without validators or I/O, served the way the custody provider
 	// is (no unread logs, request contexts released). The policy targets
@@ -114,7 +130,8 @@ resource "terraform_data" "bench" {
 }
 `},
 	// Refresh: list_private_key_tags, then list_private_keys.
-	{name: "tag", provider: "custody", custody: true, resource: "custody_private_key_tag", refreshRTTs: 2, body: custodyProvider + `
+	// Deletes are batched (delete_private_key_tags); creates are not.
+	{name: "tag", provider: "custody", custody: true, resource: "custody_private_key_tag", refreshRTTs: 2, batched: map[string]bool{"destroy": true}, body: custodyProvider + `
 resource "custody_private_key_tag" "bench" {
   count = %d
   name  = "bench-tag-${count.index}"

@@ -68,7 +68,7 @@ func parseOptions(args []string) (*options, error) {
 	}
 	only := fs.String("configs", strings.Join(names, ","), "comma-separated configurations to run (the targets need policy and floor-shaped)")
 	lats := fs.String("latencies", "0,50ms", "comma-separated emulator latencies (-fault-latency of every request) to run -latency-configs at; every configuration runs at 0, which must be in the list")
-	latOnly := fs.String("latency-configs", "policy", "comma-separated configurations that talk to the emulator to run at each non-zero -latencies value too")
+	latOnly := fs.String("latency-configs", "policy,policy-nobatch", "comma-separated configurations that talk to the emulator to run at each non-zero -latencies value too")
 	fs.IntVar(&o.runs, "runs", 3, "runs of every configuration at every N")
 	fs.IntVar(&o.parallelism, "parallelism", 10, "terraform -parallelism for every apply, plan and destroy")
 	fs.StringVar(&o.out, "out", "bench/RESULTS.md", "where to write the report (relative to the module root)")
@@ -185,6 +185,17 @@ func run(ctx context.Context, args []string) error {
 			}
 		}
 	}
+	var singles []*result
+	if len(failed) == 0 {
+		logf("single creates, with batching and without")
+		if singles, err = singleCreates(ctx, t, o); err != nil {
+			failed = append(failed, err.Error())
+			logf("FAILED %v", err)
+			if !o.keepGoing {
+				return err
+			}
+		}
+	}
 	var goBench []goBenchmark
 	if o.goBenchCount > 0 {
 		logf("go test -bench of the policy decision code (%d runs each)", o.goBenchCount)
@@ -192,7 +203,7 @@ func run(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	rep := report(o, env, results, goBench, failed, time.Since(start))
+	rep := report(o, env, results, singles, goBench, failed, time.Since(start))
 	fmt.Print(rep)
 	out := o.out
 	if !filepath.IsAbs(out) {

@@ -12,9 +12,10 @@ import (
 // times, their ratios, the times at each latency against the ideal, CPU
 // and request counts; the growth from the smallest N to the largest; the
 // provider's peak memory; and whether each target of the issue is met.
-func report(o *options, env environment, results []*result, goBench []goBenchmark, failed []string, elapsed time.Duration) string {
+func report(o *options, env environment, results, singles []*result, goBench []goBenchmark, failed []string, elapsed time.Duration) string {
 	r := newReportWriter(o, results)
 	r.goBench = goBench
+	r.singles = singles
 	r.header(env, failed, elapsed)
 	for _, n := range o.ns {
 		r.printf("\n## N = %d\n\n", n)
@@ -31,6 +32,7 @@ func report(o *options, env environment, results []*result, goBench []goBenchmar
 		r.growthTables(lo, hi)
 	}
 	r.peakMemory(hi)
+	r.singleCreateTable()
 	r.decisionCosts()
 	r.targets(lo, hi)
 	// No trailing blanks: the table cells are written with "| " after each.
@@ -51,6 +53,7 @@ type reportWriter struct {
 	latencies []time.Duration // the non-zero ones something ran at
 	missed    int             // targets missed so far
 	goBench   []goBenchmark   // the Go benchmarks of the decision code
+	singles   []*result       // single creates (singleCreates)
 }
 
 func newReportWriter(o *options, results []*result) *reportWriter {

@@ -217,9 +217,10 @@ func createdID[R any](op client.Operation, ids func(R) []string, items string) f
 		got := ids(result)
 		want := 1
 		if items != "" {
-			var intent map[string][]json.RawMessage
-			if err := json.Unmarshal(act.Intent[op.IntentKey], &intent); err == nil {
-				want = len(intent[items])
+			var intent map[string]json.RawMessage
+			var list []json.RawMessage
+			if json.Unmarshal(act.Intent[op.IntentKey], &intent) == nil && json.Unmarshal(intent[items], &list) == nil {
+				want = len(list)
 			}
 		}
 		if len(got) != want || pos < 0 || pos >= len(got) || got[pos] == "" {

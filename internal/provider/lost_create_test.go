@@ -71,11 +71,12 @@ func lostAnswersCase(t *testing.T, e *accEmulator, n int, faults emulator.Faults
 }
 
 // TestAccLostAnswers_droppedAfterCommit: 40% of the creates' answers are
-// dropped after the service committed them; with one retry, about one
-// create in six loses both.
+// dropped after the service committed them, and both attempts of the first
+// submit; with one retry, about one submit (a batch of creates) in six
+// loses both.
 func TestAccLostAnswers_droppedAfterCommit(t *testing.T) {
 	e := newAccEmulator(t)
-	accTest(t, lostAnswersCase(t, e, 50, emulator.Faults{DropAfterCommit: emulator.FaultRate{Rate: 0.4}, Seed: 7},
+	accTest(t, lostAnswersCase(t, e, 50, emulator.Faults{DropAfterCommit: emulator.FaultRate{Rate: 0.4, First: 2}, Seed: 7},
 		[]string{"drop-after-commit"}, nil))
 }
 
@@ -83,7 +84,7 @@ func TestAccLostAnswers_droppedAfterCommit(t *testing.T) {
 // after the commit.
 func TestAccLostAnswers_internalErrorAfterCommit(t *testing.T) {
 	e := newAccEmulator(t)
-	accTest(t, lostAnswersCase(t, e, 50, emulator.Faults{InternalAfterCommit: emulator.FaultRate{Rate: 0.4}, Seed: 11},
+	accTest(t, lostAnswersCase(t, e, 50, emulator.Faults{InternalAfterCommit: emulator.FaultRate{Rate: 0.4, First: 2}, Seed: 11},
 		[]string{"500-after-commit"}, nil))
 }
 
@@ -93,9 +94,9 @@ func TestAccLostAnswers_internalErrorAfterCommit(t *testing.T) {
 // first did act, the second did not; the next apply must tell them apart.
 func TestAccLostAnswers_serviceDownPastTheRetries(t *testing.T) {
 	e := newAccEmulator(t)
-	drops := emulator.Faults{DropAfterCommit: emulator.FaultRate{Rate: 0.3}, Seed: 3}
+	drops := emulator.Faults{DropAfterCommit: emulator.FaultRate{Rate: 0.3, First: 2}, Seed: 3}
 	goDown := func(stop <-chan struct{}) {
-		for e.srv.RequestCounts()["submit/create_policies"] < 20 {
+		for e.srv.RequestCounts()["submit/create_policies"] < 3 {
 			select {
 			case <-stop:
 				return
@@ -427,12 +428,22 @@ func TestAccLostAnswers_whileWaitingForApproval(t *testing.T) {
 }
 
 // TestAccAdoption_identicalBodiesTakeOneEach: two instances with identical
-// configurations time out waiting for approval; both activities are then
-// approved. The next apply adopts them, one each, never the same one twice:
-// two policies, each in state once, and no create submitted again.
+// configurations time out waiting for approval, as two activities
+// (batching off) or as the two items of one batch; the activities are then
+// approved. The next apply adopts them, one object each, never the same
+// one twice: two policies, each in state once, and no create submitted
+// again.
 func TestAccAdoption_identicalBodiesTakeOneEach(t *testing.T) {
-	e, approver := policyConsensusEmulator(t)
-	config := e.providerBlock() + `
+	for _, tc := range []struct {
+		name, provider string
+		activities     int
+	}{
+		{"two activities", "batching = { enabled = false }", 2},
+		{"one batch", "", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, approver := policyConsensusEmulator(t)
+			config := e.providerBlock(tc.provider) + `
 resource "custody_policy" "twin" {
   count  = 2
   name   = "twin under consensus"
@@ -442,47 +453,49 @@ resource "custody_policy" "twin" {
   }
 }
 `
-	accTest(t, resource.TestCase{
-		CheckDestroy: policyTestCheckDestroy(e),
-		Steps: []resource.TestStep{
-			{
-				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)still\s+waits\s+for\s+approval.*still\s+waits\s+for\s+approval`),
-			},
-			{
-				PreConfig: func() {
-					pending, err := policyConsensusActivities(approver, client.OpCreatePolicies.Type, client.StatusConsensusNeeded)
-					if err != nil || len(pending) != 2 {
-						t.Fatalf("waiting creates: %d, %v; want 2", len(pending), err)
-					}
-					for _, act := range pending {
-						if _, err := approver.ApproveActivity(context.Background(), client.VoteParams{Fingerprint: act.Fingerprint}); err != nil {
-							t.Fatal(err)
-						}
-					}
+			accTest(t, resource.TestCase{
+				CheckDestroy: policyTestCheckDestroy(e),
+				Steps: []resource.TestStep{
+					{
+						Config:      config,
+						ExpectError: regexp.MustCompile(`(?s)still\s+waits\s+for\s+approval.*still\s+waits\s+for\s+approval`),
+					},
+					{
+						PreConfig: func() {
+							pending, err := policyConsensusActivities(approver, client.OpCreatePolicies.Type, client.StatusConsensusNeeded)
+							if err != nil || len(pending) != tc.activities {
+								t.Fatalf("waiting creates: %d, %v; want %d", len(pending), err, tc.activities)
+							}
+							for _, act := range pending {
+								if _, err := approver.ApproveActivity(context.Background(), client.VoteParams{Fingerprint: act.Fingerprint}); err != nil {
+									t.Fatal(err)
+								}
+							}
+						},
+						Config: config,
+						Check: func(s *terraform.State) error {
+							var ids []string
+							for _, rs := range s.RootModule().Resources {
+								if rs.Type == "custody_policy" {
+									ids = append(ids, rs.Primary.ID)
+								}
+							}
+							slices.Sort(ids)
+							held := emulatorPolicyIDs(t, e)
+							acts, err := policyConsensusActivities(e.client, client.OpCreatePolicies.Type)
+							if err != nil || len(acts) != tc.activities || len(ids) != 2 || ids[0] == ids[1] || !slices.Equal(ids, held) {
+								return fmt.Errorf("state %v, service %v, %d create activities (%v): want the two approved, one each", ids, held, len(acts), err)
+							}
+							return nil
+						},
+					},
+					{
+						PreConfig: func() { policyStartVoter(t, approver, true) },
+						Config:    config,
+						PlanOnly:  true,
+					},
 				},
-				Config: config,
-				Check: func(s *terraform.State) error {
-					var ids []string
-					for _, rs := range s.RootModule().Resources {
-						if rs.Type == "custody_policy" {
-							ids = append(ids, rs.Primary.ID)
-						}
-					}
-					slices.Sort(ids)
-					held := emulatorPolicyIDs(t, e)
-					acts, err := policyConsensusActivities(e.client, client.OpCreatePolicies.Type)
-					if err != nil || len(acts) != 2 || len(ids) != 2 || ids[0] == ids[1] || !slices.Equal(ids, held) {
-						return fmt.Errorf("state %v, service %v, %d create activities (%v): want the two approved, one each", ids, held, len(acts), err)
-					}
-					return nil
-				},
-			},
-			{
-				PreConfig: func() { policyStartVoter(t, approver, true) },
-				Config:    config,
-				PlanOnly:  true,
-			},
-		},
-	})
+			})
+		})
+	}
 }

@@ -61,7 +61,7 @@ run "decisions" {
 
   assert {
     condition = alltrue([
-      for type in ["ACTIVITY_TYPE_CREATE_POLICIES", "ACTIVITY_TYPE_UPDATE_POLICY_V2", "ACTIVITY_TYPE_DELETE_POLICY"] :
+      for type in ["ACTIVITY_TYPE_CREATE_POLICIES", "ACTIVITY_TYPE_UPDATE_POLICY_V2", "ACTIVITY_TYPE_DELETE_POLICY", "ACTIVITY_TYPE_DELETE_POLICIES"] :
       provider::custody::policy_decision(output.organization_policies, {
         type      = type
         approvers = [{ id = output.terraform_user_id }]
