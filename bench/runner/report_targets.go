@@ -16,7 +16,7 @@ const (
 	rssTargetKiB  = 64 << 10 // provider peak RSS at N = 1000: under 64 MiB
 	rssTargetN    = 1000
 	perCommandCap = 10 // "O(1) per command": at most this many requests besides the submits, at every N, and no more at the largest N
-	// batching (issue 24)
+	// Batching (issue 24).
 	batchedSubmits  = 0.15                   // submits per created or deleted resource where creates or deletes are batched
 	batchSlowdown   = 1.05                   // batched / unbatched apply and destroy at a latency
 	singleCreateCap = 500 * time.Millisecond // a single create's added wall time: batching's default send_after
