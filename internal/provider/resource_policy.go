@@ -63,8 +63,10 @@ func (r *policyResource) Schema(ctx context.Context, _ resource.SchemaRequest, r
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A policy of the organization: an `effect` (allow or deny) applied to the activities that match its " +
 			"`condition`, possibly requiring the approvals described by `consensus`, during `time`.\n\n" +
-			"Create submits `" + client.OpCreatePolicies.Type + "` (one policy), an update changes the policy in place with " +
-			"`" + client.OpUpdatePolicy.Type + "` (only the changed fields are sent), and destroy submits `" + client.OpDeletePolicy.Type + "`. " +
+			"Create submits `" + client.OpCreatePolicies.Type + "`, an update changes the policy in place with " +
+			"`" + client.OpUpdatePolicy.Type + "` (only the changed fields are sent), and destroy submits `" + client.OpDeletePolicies.Type + "`. " +
+			"Creates and deletes that Terraform runs at the same time go out together, as one activity and one approval (see " +
+			"the provider's `batching`); with batching off each is its own, and destroy submits `" + client.OpDeletePolicy.Type + "`. " +
 			"Each of them may need approvals by other users (consensus): the provider then waits up to the `timeouts` (or the " +
 			"provider's `approval_timeout`); if the time runs out, the error names the activity and its fingerprint, and the next " +
 			"apply adopts that same activity once it is approved instead of submitting it again. An expression the service cannot " +
