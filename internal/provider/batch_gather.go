@@ -72,6 +72,9 @@ type batchOutcome struct {
 	pos   int
 	err   error
 	alone bool
+	// limit is how long the batch had, from when it was sent: the
+	// strictest of its members' timeouts; 0 when none had a deadline.
+	limit time.Duration
 }
 
 // sendBatch sends items as one activity, on ctx, whose item i belongs to
@@ -174,7 +177,9 @@ func (b *gathering) run() {
 		})
 		defer stop()
 	}
+	var limit time.Duration
 	if !deadline.IsZero() {
+		limit = time.Until(deadline)
 		var cancelDeadline context.CancelFunc
 		ctx, cancelDeadline = context.WithDeadline(ctx, deadline)
 		defer cancelDeadline()
@@ -182,7 +187,7 @@ func (b *gathering) run() {
 	act, err := b.send(ctx, items)
 	alone := err != nil && len(b.members) > 1 && b.split(err)
 	for i, m := range b.members {
-		m.out = batchOutcome{act: act, pos: i, err: err, alone: alone}
+		m.out = batchOutcome{act: act, pos: i, err: err, alone: alone, limit: limit}
 		close(m.done)
 	}
 }

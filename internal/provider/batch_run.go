@@ -81,7 +81,19 @@ func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind 
 			return kind.send(bctx, pd.client.WithApprovalWait(left-approvalMargin(left)), items)
 		}, itemsFault)
 		if !out.alone {
-			return out.act, out.pos, explainActivityError(ctx, pd.client, out.err, timeout, time.Since(started))
+			// A wait for approvals that ran out ran out on the batch's
+			// strictest timeout, which the error must name.
+			limit := timeout
+			if out.limit > 0 && out.limit < limit {
+				limit = out.limit
+			}
+			err := explainActivityError(ctx, pd.client, out.err, limit, time.Since(started))
+			var ex *explainedError
+			var pending *client.ApprovalRequiredError
+			if limit < timeout && ctx.Err() == nil && errors.As(out.err, &pending) && errors.As(err, &ex) {
+				ex.note += " The batch this resource was sent in waited as long as the strictest timeout among its resources."
+			}
+			return out.act, out.pos, err
 		}
 	}
 	act, err = kind.send(ctx, waiting, []any{item})
