@@ -16,16 +16,21 @@ import (
 // one approval, and one change for the approvers to read whole.
 //
 // The rule, measured in bench/RESULTS.md: a batch is sent
-//   - when it is as large as the last batch of its kind: Terraform's wave
-//     is full, and nothing more can arrive until it is answered (the first
-//     wave has no size to reach);
-//   - when nothing new has arrived for batchQuiet;
+//   - when it is as large as the largest batch of its kind so far:
+//     Terraform's wave is full, and nothing more can arrive until it is
+//     answered (the first wave has no size to reach). The largest, not the
+//     last: a wave that came out short must not make every later one as
+//     short;
+//   - when nothing new has arrived for a twentieth of sendAfter (25 ms at
+//     its default: Terraform dispatches a wave's operations within a few
+//     milliseconds of each other on an idle machine);
 //   - and never later than sendAfter after its first member.
-// A lone create thus waits batchQuiet, and a wide apply fills its batches.
+// A lone create thus waits 25 ms, and a wide apply fills its batches. A
+// larger send_after makes the gathering patient in proportion, for a
+// loaded machine whose waves arrive slowly.
 
-// batchQuiet is how long a batch waits for one more member: Terraform
-// dispatches a wave's operations within a few milliseconds of each other.
-const batchQuiet = 25 * time.Millisecond
+// quietShare is the share of sendAfter a batch waits for one more member.
+const quietShare = 20
 
 // DefaultBatchSendAfter is the longest a member waits for others.
 const DefaultBatchSendAfter = 500 * time.Millisecond
@@ -35,13 +40,13 @@ const DefaultBatchSendAfter = 500 * time.Millisecond
 type gatherer struct {
 	sendAfter, quiet time.Duration
 
-	mu       sync.Mutex
-	open     map[string]*gathering
-	lastSize map[string]int
+	mu      sync.Mutex
+	open    map[string]*gathering
+	maxSize map[string]int // the largest batch sent, by key
 }
 
 func newGatherer(sendAfter time.Duration) *gatherer {
-	return &gatherer{sendAfter: sendAfter, quiet: min(batchQuiet, sendAfter), open: map[string]*gathering{}, lastSize: map[string]int{}}
+	return &gatherer{sendAfter: sendAfter, quiet: sendAfter / quietShare, open: map[string]*gathering{}, maxSize: map[string]int{}}
 }
 
 // gathering is one batch being gathered, then sent.
@@ -100,7 +105,7 @@ func (g *gatherer) join(ctx context.Context, key string, item any, send sendBatc
 		g.open[key] = b
 	}
 	b.members = append(b.members, m)
-	if full := g.lastSize[key]; full > 1 && len(b.members) >= full {
+	if full := g.maxSize[key]; full > 1 && len(b.members) >= full {
 		g.fireLocked(b)
 	} else {
 		wait := min(g.quiet, time.Until(b.first.Add(g.sendAfter)))
@@ -152,7 +157,7 @@ func (g *gatherer) fireLocked(b *gathering) {
 		b.timer.Stop()
 	}
 	delete(g.open, b.key)
-	g.lastSize[b.key] = len(b.members)
+	g.maxSize[b.key] = max(g.maxSize[b.key], len(b.members))
 	go b.run()
 }
 

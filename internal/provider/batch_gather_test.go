@@ -79,15 +79,15 @@ func TestGathererBatchesWhatArrivesTogether(t *testing.T) {
 }
 
 // TestGathererSendsALoneItemAfterTheQuietGap: a lone create waits for
-// others only batchQuiet, not send_after.
+// others a twentieth of send_after (25 ms at the default), not send_after.
 func TestGathererSendsALoneItemAfterTheQuietGap(t *testing.T) {
-	g := newGatherer(10 * time.Second)
+	g := newGatherer(DefaultBatchSendAfter)
 	rs := &recordingSend{}
 	start := time.Now()
 	o := g.join(t.Context(), "k", "only", rs.send, rs.splits)
 	took := time.Since(start)
-	if o.err != nil || o.pos != 0 || took < batchQuiet || took > 10*batchQuiet {
-		t.Fatalf("%+v after %v; want position 0 after about %v", o, took, batchQuiet)
+	if quiet := g.quiet; o.err != nil || o.pos != 0 || took < quiet || took > 10*quiet {
+		t.Fatalf("%+v after %v; want position 0 after about %v", o, took, quiet)
 	}
 }
 
@@ -96,7 +96,7 @@ func TestGathererSendsALoneItemAfterTheQuietGap(t *testing.T) {
 func TestGathererSendsAFullWaveAtOnce(t *testing.T) {
 	g := newGatherer(10 * time.Second)
 	g.quiet = 5 * time.Second // only a full wave can send in time
-	g.lastSize["k"] = 4
+	g.maxSize["k"] = 4
 	rs := &recordingSend{}
 	start := time.Now()
 	joinAll(t, g, "k", 4, rs)

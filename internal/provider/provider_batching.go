@@ -52,9 +52,10 @@ func batchingAttribute() schema.Attribute {
 				CustomType: timetypes.GoDurationType{},
 				Validators: []validator.String{positiveDuration("batching.send_after")},
 				MarkdownDescription: "The longest an operation waits for others to join its batch, a Go duration (default `" +
-					DefaultBatchSendAfter.String() + "`). A batch goes out sooner: once it is as large as the previous batch of " +
-					"its kind (Terraform's wave is full), or when nothing new has joined for " + batchQuiet.String() +
-					". Falls back to `" + envBatchingSendAfter + "`.",
+					DefaultBatchSendAfter.String() + "`). A batch goes out sooner: once it is as large as the largest batch of " +
+					"its kind (Terraform's wave is full), or when nothing new has joined for a twentieth of `send_after` (" +
+					(DefaultBatchSendAfter / quietShare).String() + " at the default). Raise it if batches come out smaller than " +
+					"`-parallelism` on a loaded machine. Falls back to `" + envBatchingSendAfter + "`.",
 			},
 		},
 	}
