@@ -91,11 +91,13 @@ func activitySchema() schema.Schema {
 			"votes": computedList("The approvals and rejections cast on the activity, in the order they were cast. The "+
 				"requester's own approval is the first. Of the voter's user record only the id and name are kept.",
 				map[string]schema.Attribute{
-					"id":         computedString("The vote's id."),
-					"user_id":    computedString("The id of the user who voted."),
-					"user_name":  computedString("The name of the user who voted (the vote's `user.userName`); null if the service omits it."),
-					"selection":  computedString("`VOTE_SELECTION_APPROVED` or `VOTE_SELECTION_REJECTED`."),
-					"message":    computedString("The message the voter signed."),
+					"id":        computedString("The vote's id."),
+					"user_id":   computedString("The id of the user who voted."),
+					"user_name": computedString("The name of the user who voted (the vote's `user.userName`); null if the service omits it."),
+					"selection": computedString("`VOTE_SELECTION_APPROVED` or `VOTE_SELECTION_REJECTED`."),
+					"message": schema.StringAttribute{Computed: true, Sensitive: true,
+						MarkdownDescription: "The message the voter signed: for the requester's vote, the request body as submitted. " +
+							"Sensitive, since a body may carry a secret (the OIDC token of an OAuth provider created from one)."},
 					"public_key": computedString("The public key (hex) of the credential that cast the vote."),
 					"signature": computedString("The voter's signature over `message`; public, not a secret. Null when the " +
 						"service sends none."),

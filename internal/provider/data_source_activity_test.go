@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -201,5 +203,20 @@ func TestActivityNormalizedJSON(t *testing.T) {
 	want := `{"a":[{"k":true}],"b":{"a":{"x":"a && b < c","y":18446744073709551617},"z":1}}`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestActivityVoteMessageIsSensitive: a vote's message is the request body
+// as signed, which may carry a secret, so plans and outputs must not show
+// it.
+func TestActivityVoteMessageIsSensitive(t *testing.T) {
+	var resp datasource.SchemaResponse
+	NewActivityDataSource().Schema(context.Background(), datasource.SchemaRequest{}, &resp)
+	votes, ok := resp.Schema.Attributes["votes"].(schema.ListNestedAttribute)
+	if !ok {
+		t.Fatalf("votes is a %T", resp.Schema.Attributes["votes"])
+	}
+	if !votes.NestedObject.Attributes["message"].IsSensitive() {
+		t.Fatal("votes[].message is not sensitive")
 	}
 }
