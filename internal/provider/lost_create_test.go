@@ -123,13 +123,7 @@ resource "custody_policy" "same" {
 }
 `
 	twinIDs := func(s *terraform.State) error {
-		var ids []string
-		for _, rs := range s.RootModule().Resources {
-			if rs.Type == "custody_policy" {
-				ids = append(ids, rs.Primary.ID)
-			}
-		}
-		slices.Sort(ids)
+		ids := stateIDsOf(s, "custody_policy")
 		held := emulatorPolicyIDs(t, e)
 		if len(ids) != 2 || ids[0] == ids[1] || !slices.Equal(ids, held) {
 			return fmt.Errorf("state ids %v, service %v: want two distinct policies, each in state once", ids, held)
@@ -322,12 +316,7 @@ resource "custody_oauth_provider" "o" {
 	exactlyOne := func(s *terraform.State) error {
 		held := serviceIDs(t, e)
 		for _, typ := range types {
-			var inState []string
-			for _, rs := range s.RootModule().Resources {
-				if rs.Type == typ {
-					inState = append(inState, rs.Primary.ID)
-				}
-			}
+			inState := stateIDsOf(s, typ)
 			if len(held[typ]) != 1 || !slices.Equal(held[typ], inState) {
 				return fmt.Errorf("%s: the service holds %v and state %v, want the same one", typ, held[typ], inState)
 			}
@@ -474,13 +463,7 @@ resource "custody_policy" "twin" {
 						},
 						Config: config,
 						Check: func(s *terraform.State) error {
-							var ids []string
-							for _, rs := range s.RootModule().Resources {
-								if rs.Type == "custody_policy" {
-									ids = append(ids, rs.Primary.ID)
-								}
-							}
-							slices.Sort(ids)
+							ids := stateIDsOf(s, "custody_policy")
 							held := emulatorPolicyIDs(t, e)
 							acts, err := policyConsensusActivities(e.client, client.OpCreatePolicies.Type)
 							if err != nil || len(acts) != tc.activities || len(ids) != 2 || ids[0] == ids[1] || !slices.Equal(ids, held) {
@@ -498,4 +481,16 @@ resource "custody_policy" "twin" {
 			})
 		})
 	}
+}
+
+// stateIDsOf is the ids of the instances of typ in s, sorted.
+func stateIDsOf(s *terraform.State, typ string) []string {
+	var ids []string
+	for _, rs := range s.RootModule().Resources {
+		if rs.Type == typ {
+			ids = append(ids, rs.Primary.ID)
+		}
+	}
+	slices.Sort(ids)
+	return ids
 }

@@ -99,16 +99,7 @@ func deleteByActivity[P, R any](ctx context.Context, pd *providerData, timeout t
 	op client.Operation, object, summary string, diags *diag.Diagnostics, lists ...string,
 ) {
 	_, err := runActivity(ctx, pd, timeout, submit, params)
-	for _, key := range lists {
-		pd.lists.forget(key)
-	}
-	if errors.Is(err, client.ErrNotFound) {
-		tflog.Warn(ctx, object+" was already deleted")
-		return
-	}
-	if err != nil {
-		addAPIError(diags, summary, op.Name, object, err)
-	}
+	deleted(ctx, pd, err, op.Name, object, summary, diags, lists)
 }
 
 // deleteItem is deleteByActivity for an operation that deletes several
@@ -117,6 +108,13 @@ func deleteItem(ctx context.Context, pd *providerData, timeout time.Duration, ki
 	object, summary string, diags *diag.Diagnostics, lists ...string,
 ) {
 	_, _, err := runItem(ctx, pd, timeout, kind, item)
+	deleted(ctx, pd, err, kind.shape.Op.Name, object, summary, diags, lists)
+}
+
+// deleted ends a delete that operation did with err: it drops the cached
+// lists that held the object and reports err, unless the object was
+// already gone.
+func deleted(ctx context.Context, pd *providerData, err error, operation, object, summary string, diags *diag.Diagnostics, lists []string) {
 	for _, key := range lists {
 		pd.lists.forget(key)
 	}
@@ -125,7 +123,7 @@ func deleteItem(ctx context.Context, pd *providerData, timeout time.Duration, ki
 		return
 	}
 	if err != nil {
-		addAPIError(diags, summary, kind.shape.Op.Name, object, err)
+		addAPIError(diags, summary, operation, object, err)
 	}
 }
 
