@@ -62,10 +62,11 @@ type gathering struct {
 // batchMember is one operation in a batch: its item, its context (whose
 // deadline is its timeout) and, once done is closed, its outcome.
 type batchMember struct {
-	item any
-	ctx  context.Context
-	done chan struct{}
-	out  batchOutcome
+	item    any
+	ctx     context.Context
+	timeout time.Duration // the operation's own, for messages
+	done    chan struct{}
+	out     batchOutcome
 }
 
 // batchOutcome is what a member gets back: the activity and its position
@@ -77,8 +78,8 @@ type batchOutcome struct {
 	pos   int
 	err   error
 	alone bool
-	// limit is how long the batch had, from when it was sent: the
-	// strictest of its members' timeouts; 0 when none had a deadline.
+	// limit is the strictest of the members' timeouts, which the batch
+	// ran on.
 	limit time.Duration
 }
 
@@ -96,8 +97,8 @@ var errNotSent = errors.New("not sent: the operation ended while it waited for o
 
 // join adds item to the batch of key and waits for its outcome. send and
 // split are the batch's, the same for every member of one key.
-func (g *gatherer) join(ctx context.Context, key string, item any, send sendBatch, split splitBatch) batchOutcome {
-	m := &batchMember{item: item, ctx: ctx, done: make(chan struct{})}
+func (g *gatherer) join(ctx context.Context, key string, item any, timeout time.Duration, send sendBatch, split splitBatch) batchOutcome {
+	m := &batchMember{item: item, ctx: ctx, timeout: timeout, done: make(chan struct{})}
 	g.mu.Lock()
 	b, ok := g.open[key]
 	if !ok {
@@ -182,9 +183,11 @@ func (b *gathering) run() {
 		})
 		defer stop()
 	}
-	var limit time.Duration
+	limit := b.members[0].timeout
+	for _, m := range b.members {
+		limit = min(limit, m.timeout)
+	}
 	if !deadline.IsZero() {
-		limit = time.Until(deadline)
 		var cancelDeadline context.CancelFunc
 		ctx, cancelDeadline = context.WithDeadline(ctx, deadline)
 		defer cancelDeadline()

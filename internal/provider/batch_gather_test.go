@@ -51,7 +51,7 @@ func joinAll(t *testing.T, g *gatherer, key string, n int, rs *recordingSend) []
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = g.join(t.Context(), key, i, rs.send, rs.splits)
+			out[i] = g.join(t.Context(), key, i, time.Minute, rs.send, rs.splits)
 		}()
 	}
 	wg.Wait()
@@ -84,7 +84,7 @@ func TestGathererSendsALoneItemAfterTheQuietGap(t *testing.T) {
 	g := newGatherer(DefaultBatchSendAfter)
 	rs := &recordingSend{}
 	start := time.Now()
-	o := g.join(t.Context(), "k", "only", rs.send, rs.splits)
+	o := g.join(t.Context(), "k", "only", time.Minute, rs.send, rs.splits)
 	took := time.Since(start)
 	if quiet := g.quiet; o.err != nil || o.pos != 0 || took < quiet || took > 10*quiet {
 		t.Fatalf("%+v after %v; want position 0 after about %v", o, took, quiet)
@@ -118,7 +118,7 @@ func TestGathererNeverWaitsPastSendAfter(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 30 {
 		wg.Add(1)
-		go func() { defer wg.Done(); g.join(t.Context(), "k", i, rs.send, rs.splits) }()
+		go func() { defer wg.Done(); g.join(t.Context(), "k", i, time.Minute, rs.send, rs.splits) }()
 		time.Sleep(20 * time.Millisecond)
 	}
 	wg.Wait()
@@ -141,9 +141,9 @@ func TestGathererKeysDoNotMix(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			if i%2 == 0 {
-				g.join(t.Context(), "create_oauth_providers/userId=u1", i, a.send, a.splits)
+				g.join(t.Context(), "create_oauth_providers/userId=u1", i, time.Minute, a.send, a.splits)
 			} else {
-				g.join(t.Context(), "create_oauth_providers/userId=u2", i, b.send, b.splits)
+				g.join(t.Context(), "create_oauth_providers/userId=u2", i, time.Minute, b.send, b.splits)
 			}
 		}()
 	}
@@ -170,7 +170,7 @@ func TestGathererSplitsAFaultOfOneItem(t *testing.T) {
 	// A batch of one has nothing to split.
 	g := newGatherer(time.Second)
 	rs := &recordingSend{err: boom, split: true}
-	if o := g.join(t.Context(), "k", 1, rs.send, rs.splits); o.alone {
+	if o := g.join(t.Context(), "k", 1, time.Minute, rs.send, rs.splits); o.alone {
 		t.Fatalf("a lone member was told to go alone: %+v", o)
 	}
 }
@@ -183,9 +183,9 @@ func TestGathererLetsAnEndedMemberLeave(t *testing.T) {
 	rs := &recordingSend{}
 	ctx, cancel := context.WithCancel(t.Context())
 	left := make(chan batchOutcome)
-	go func() { left <- g.join(ctx, "k", "leaves", rs.send, rs.splits) }()
+	go func() { left <- g.join(ctx, "k", "leaves", time.Minute, rs.send, rs.splits) }()
 	stays := make(chan batchOutcome)
-	go func() { stays <- g.join(t.Context(), "k", "stays", rs.send, rs.splits) }()
+	go func() { stays <- g.join(t.Context(), "k", "stays", time.Minute, rs.send, rs.splits) }()
 	time.Sleep(50 * time.Millisecond)
 	cancel()
 	if o := <-left; !errors.Is(o.err, errNotSent) {
@@ -207,17 +207,22 @@ func TestGathererSendsOnTheStrictestDeadline(t *testing.T) {
 	}
 	early := time.Now().Add(time.Minute)
 	var wg sync.WaitGroup
-	for _, d := range []time.Duration{time.Hour, time.Minute, 2 * time.Hour} {
+	limits := make([]time.Duration, 3)
+	for i, d := range []time.Duration{time.Hour, time.Minute, 2 * time.Hour} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			ctx, cancel := context.WithDeadline(t.Context(), time.Now().Add(d))
 			defer cancel()
-			g.join(ctx, "k", d, send, func(error) bool { return false })
+			limits[i] = g.join(ctx, "k", d, d, send, func(error) bool { return false }).limit
 		}()
 	}
 	wg.Wait()
+	limit := slices.Max(limits)
 	if got.Sub(early).Abs() > time.Second {
 		t.Fatalf("the batch's deadline is %v, want the strictest, about %v", got, early)
+	}
+	if limit != time.Minute {
+		t.Fatalf("the batch's outcome names a timeout of %v, want the strictest, 1m0s", limit)
 	}
 }

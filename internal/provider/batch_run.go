@@ -71,7 +71,7 @@ func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind 
 		return act, pos, explainActivityError(ctx, pd.client, err, timeout, time.Since(started))
 	}
 	if pd.batches != nil {
-		out := pd.batches.join(ctx, kind.key(), item, func(bctx context.Context, items []any) (*client.Activity, error) {
+		out := pd.batches.join(ctx, kind.key(), item, timeout, func(bctx context.Context, items []any) (*client.Activity, error) {
 			// The batch waits for approvals as long as its strictest
 			// member's timeout allows (bctx ends then).
 			left := timeout
