@@ -121,14 +121,34 @@ func (c *Client) AdoptItem(ctx context.Context, shape ItemShape, item any) (*Act
 	if err != nil || prior == nil {
 		return nil, 0, err
 	}
+	act, err := c.awaitAdopted(ctx, shape.Op, prior)
+	return act, pos, err
+}
+
+// awaitAdopted waits for prior, an activity of op adopted from an earlier
+// run, as a submit waits for its own; a wait that ends without its end is
+// an *OutcomeUnknownError naming it (settleUnknown). The activity comes
+// back with the error too.
+func (c *Client) awaitAdopted(ctx context.Context, op Operation, prior *Activity) (*Activity, error) {
 	act, err := c.WaitForActivity(ctx, prior.ID)
-	if err != nil {
-		if act == nil {
-			act = prior
-		}
-		return act, pos, settleUnknown(shape.Op, act, err)
+	if err == nil {
+		return act, nil
 	}
-	return act, pos, nil
+	if act == nil {
+		act = prior
+	}
+	return act, settleUnknown(op, act, err)
+}
+
+// Items reads the items of act's intent, an activity of s.Op: the list
+// under s.ItemsKey, and the intent's other fields, which s.Scope must
+// match. ok is false for an intent of another shape.
+func (s ItemShape) Items(act *Activity) (items []json.RawMessage, others map[string]json.RawMessage, ok bool) {
+	if json.Unmarshal(act.Intent[s.Op.IntentKey], &others) != nil || json.Unmarshal(others[s.ItemsKey], &items) != nil {
+		return nil, nil, false
+	}
+	delete(others, s.ItemsKey)
+	return items, others, true
 }
 
 func (p *pendingActivities) findItem(ctx context.Context, c *Client, shape ItemShape, item any) (*Activity, int, error) {
@@ -148,16 +168,11 @@ func (p *pendingActivities) findItem(ctx context.Context, c *Client, shape ItemS
 	defer p.mu.Unlock()
 	for a := range list {
 		act := &list[a]
-		var intent map[string]json.RawMessage
-		if json.Unmarshal(act.Intent[shape.Op.IntentKey], &intent) != nil {
+		items, others, ok := shape.Items(act)
+		if !ok {
 			continue
 		}
-		var items []json.RawMessage
-		if json.Unmarshal(intent[shape.ItemsKey], &items) != nil {
-			continue
-		}
-		delete(intent, shape.ItemsKey)
-		got, err := normalizedJSON(intent)
+		got, err := normalizedJSON(others)
 		sameScope := reflect.DeepEqual(got, scope) || (isEmpty(got) && isEmpty(scope))
 		if err != nil || !sameScope {
 			continue

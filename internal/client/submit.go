@@ -36,12 +36,9 @@ func submit[R any](ctx context.Context, c *Client, op Operation, params any) (*S
 			return nil, err
 		}
 		if prior != nil {
-			act, err := c.WaitForActivity(ctx, prior.ID)
+			act, err := c.awaitAdopted(ctx, op, prior)
 			if err != nil {
-				if act == nil {
-					act = prior
-				}
-				return nil, settleUnknown(op, act, err)
+				return nil, err
 			}
 			return decodeResult[R](op, act)
 		}
