@@ -2,12 +2,12 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -110,28 +110,36 @@ const (
 	lostCreateWaiting                             // still waiting for approval or running
 )
 
-// resolveLostCreate finds the activity of sub and, when it completed, the
-// id of the object it made at pos, which id reads from its result.
-func resolveLostCreate(ctx context.Context, pd *providerData, sub *client.Submission, pos int, id func(*client.Activity, int) (string, error),
-) (lostCreateResult, string, *client.Activity, error) {
-	act, err := pd.client.FindSubmission(ctx, *sub)
-	switch {
-	case err != nil:
-		return 0, "", nil, err
-	case act == nil:
-		return lostCreateMadeNothing, "", nil, nil
+// resolvePlaceholder resolves stateID when it is a placeholder of a create
+// through op: what became of it, the object's id when one was made, and
+// the activity when one was found. isPlaceholder is false for the id of an
+// object; a failed search is reported in diags (ok false).
+func resolvePlaceholder(ctx context.Context, pd *providerData, diags *diag.Diagnostics, op client.Operation, stateID string,
+	id func(*client.Activity, int) (string, error),
+) (result lostCreateResult, objectID string, act *client.Activity, isPlaceholder, ok bool) {
+	sub, pos, isPlaceholder := submissionOf(op.Type, stateID)
+	if !isPlaceholder {
+		return 0, "", nil, false, true
 	}
-	switch act.Status {
-	case client.StatusCompleted:
-		objectID, err := id(act, pos)
-		if err != nil {
-			return 0, "", act, err
+	act, err := pd.client.FindSubmission(ctx, sub)
+	result = lostCreateMadeNothing // no activity: the service never had the request
+	if err == nil && act != nil {
+		switch act.Status {
+		case client.StatusCompleted:
+			result = lostCreateMade
+			objectID, err = id(act, pos)
+		case client.StatusFailed, client.StatusRejected:
+			result = lostCreateMadeNothing
+		default:
+			result = lostCreateWaiting
 		}
-		return lostCreateMade, objectID, act, nil
-	case client.StatusFailed, client.StatusRejected:
-		return lostCreateMadeNothing, "", act, nil
 	}
-	return lostCreateWaiting, "", act, nil
+	if err != nil {
+		addAPIError(diags, "Error resolving a create whose answer was lost", client.QueryListActivities,
+			"the "+op.Name+" request sent at timestampMs "+sub.TimestampMs, err)
+		return 0, "", act, true, false
+	}
+	return result, objectID, act, true, true
 }
 
 // readLostCreate is the start of Read for a resource that creates through
@@ -144,26 +152,24 @@ func readLostCreate(ctx context.Context, pd *providerData, req resource.ReadRequ
 ) bool {
 	var stateID string
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &stateID)...)
-	sub, pos, ok := submissionOf(op.Type, stateID)
-	if !ok || resp.Diagnostics.HasError() {
-		return !resp.Diagnostics.HasError()
-	}
-	result, objectID, act, err := resolveLostCreate(ctx, pd, &sub, pos, id)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error resolving a create whose answer was lost", client.QueryListActivities,
-			"the "+op.Name+" request sent at timestampMs "+sub.TimestampMs, err)
+	if resp.Diagnostics.HasError() {
 		return false
 	}
-	switch result {
-	case lostCreateMadeNothing:
-		fields := map[string]any{"operation": op.Name, "timestamp_ms": sub.TimestampMs}
+	result, objectID, act, isPlaceholder, ok := resolvePlaceholder(ctx, pd, &resp.Diagnostics, op, stateID, id)
+	switch {
+	case !ok:
+		return false
+	case !isPlaceholder:
+		return true
+	case result == lostCreateMadeNothing:
+		fields := map[string]any{"operation": op.Name, "placeholder": stateID}
 		if act != nil {
 			fields["activity_id"], fields["status"] = act.ID, act.Status
 		}
 		tflog.Warn(ctx, "the create whose answer was lost made nothing; removing the placeholder so that it is planned again", fields)
 		resp.State.RemoveResource(ctx)
 		return false
-	case lostCreateWaiting:
+	case result == lostCreateWaiting:
 		resp.Diagnostics.AddWarning("A create whose answer was lost is still waiting",
 			fmt.Sprintf("Activity %s (%s), whose answer an earlier apply lost, is %s (fingerprint %s). This resource stays a "+
 				"placeholder until it ends; the next apply replaces it and adopts the activity instead of submitting it again.",
@@ -182,16 +188,12 @@ func readLostCreate(ctx context.Context, pd *providerData, req resource.ReadRequ
 func deleteLostCreate(ctx context.Context, pd *providerData, resp *resource.DeleteResponse, op client.Operation,
 	stateID string, id func(*client.Activity, int) (string, error),
 ) (string, bool) {
-	sub, pos, ok := submissionOf(op.Type, stateID)
-	if !ok {
-		return stateID, true
-	}
-	result, objectID, act, err := resolveLostCreate(ctx, pd, &sub, pos, id)
+	result, objectID, act, isPlaceholder, ok := resolvePlaceholder(ctx, pd, &resp.Diagnostics, op, stateID, id)
 	switch {
-	case err != nil:
-		addAPIError(&resp.Diagnostics, "Error resolving a create whose answer was lost", client.QueryListActivities,
-			"the "+op.Name+" request sent at timestampMs "+sub.TimestampMs, err)
+	case !ok:
 		return "", false
+	case !isPlaceholder:
+		return stateID, true
 	case result == lostCreateWaiting:
 		resp.Diagnostics.AddWarning("A create whose answer was lost is still waiting",
 			fmt.Sprintf("Activity %s (%s) is %s (fingerprint %s): it has made nothing to delete yet. If it is approved it makes "+
@@ -205,10 +207,13 @@ func deleteLostCreate(ctx context.Context, pd *providerData, resp *resource.Dele
 }
 
 // createdID reads the id of the object at position pos of what a
-// completed create activity of op made: ids picks them from its result R,
-// in the order of the intent's items, which items counts. A result that
-// does not hold one id per item is refused rather than guessed from.
-func createdID[R any](op client.Operation, ids func(R) []string, items string) func(*client.Activity, int) (string, error) {
+// completed create activity of shape.Op made: ids picks them from its
+// result R, in the order of the intent's items (shape.Items; one object
+// when the operation takes one, with no ItemsKey, or the intent does not
+// say). A result that does not
+// hold one id per item is refused rather than guessed from.
+func createdID[R any](shape client.ItemShape, ids func(R) []string) func(*client.Activity, int) (string, error) {
+	op := shape.Op
 	return func(act *client.Activity, pos int) (string, error) {
 		var result R
 		if err := client.DecodeResult(op, act, &result); err != nil {
@@ -216,11 +221,9 @@ func createdID[R any](op client.Operation, ids func(R) []string, items string) f
 		}
 		got := ids(result)
 		want := 1
-		if items != "" {
-			var intent map[string]json.RawMessage
-			var list []json.RawMessage
-			if json.Unmarshal(act.Intent[op.IntentKey], &intent) == nil && json.Unmarshal(intent[items], &list) == nil {
-				want = len(list)
+		if shape.ItemsKey != "" {
+			if items, _, ok := shape.Items(act); ok {
+				want = len(items)
 			}
 		}
 		if len(got) != want || pos < 0 || pos >= len(got) || got[pos] == "" {

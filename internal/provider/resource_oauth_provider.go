@@ -259,15 +259,20 @@ func oauthProviderFlatten(m *oauthProviderModel, p client.OauthProvider) {
 
 // oauthProviderCreatedID is the id of the provider at a position of what
 // a create_oauth_providers activity made.
-var oauthProviderCreatedID = createdID(client.OpCreateOauthProviders, func(r client.ProviderIDsResult) []string { return r.ProviderIDs },
-	"oauthProviders")
+var oauthProviderCreatedID = createdID(oauthProvidersCreated, func(r client.ProviderIDsResult) []string { return r.ProviderIDs })
+
+// oauthProvidersCreated is where create_oauth_providers lists its
+// providers; a batch adds the user they belong to (oauthProviderCreates).
+var oauthProvidersCreated = client.ItemShape{Op: client.OpCreateOauthProviders, ItemsKey: "oauthProviders"}
 
 // oauthProviderCreates and oauthProviderDeletes batch the creates and
 // deletes of one user's providers (see runItem): the service takes one
 // user's in one activity.
 func oauthProviderCreates(userID string) batchKind {
+	shape := oauthProvidersCreated
+	shape.Scope = map[string]any{"userId": userID}
 	return batchKind{
-		shape: client.ItemShape{Op: client.OpCreateOauthProviders, ItemsKey: "oauthProviders", Scope: map[string]any{"userId": userID}},
+		shape: shape,
 		send: submitItems((*client.Client).CreateOauthProviders, func(items []client.OauthProviderParams) client.CreateOauthProvidersParams {
 			return client.CreateOauthProvidersParams{UserID: userID, OauthProviders: items}
 		}),

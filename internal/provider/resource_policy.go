@@ -201,7 +201,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 
 // policyCreatedID is the id of the policy at a position of what a
 // create_policies activity made.
-var policyCreatedID = createdID(client.OpCreatePolicies, func(r client.CreatePoliciesResult) []string { return r.PolicyIDs }, "policies")
+var policyCreatedID = createdID(policyCreates.shape, func(r client.CreatePoliciesResult) []string { return r.PolicyIDs })
 
 // policyCreates and policyDeletes batch the creates and deletes of
 // policies (see runItem).

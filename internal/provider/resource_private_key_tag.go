@@ -114,8 +114,8 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 
 // privateKeyTagCreatedID is the id of the tag a create_private_key_tag
 // activity made.
-var privateKeyTagCreatedID = createdID(client.OpCreatePrivateKeyTag,
-	func(r client.CreatePrivateKeyTagResult) []string { return []string{r.PrivateKeyTagID} }, "")
+var privateKeyTagCreatedID = createdID(client.ItemShape{Op: client.OpCreatePrivateKeyTag},
+	func(r client.CreatePrivateKeyTagResult) []string { return []string{r.PrivateKeyTagID} })
 
 // privateKeyTagDeletes batches the deletes of tags (see runItem).
 var privateKeyTagDeletes = batchKind{

@@ -182,8 +182,8 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 
 // webhookEndpointCreatedID is the id of the endpoint a
 // create_webhook_endpoint activity made.
-var webhookEndpointCreatedID = createdID(client.OpCreateWebhookEndpoint,
-	func(r client.WebhookEndpointResult) []string { return []string{r.EndpointID} }, "")
+var webhookEndpointCreatedID = createdID(client.ItemShape{Op: client.OpCreateWebhookEndpoint},
+	func(r client.WebhookEndpointResult) []string { return []string{r.EndpointID} })
 
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreateWebhookEndpoint, webhookEndpointCreatedID) {
