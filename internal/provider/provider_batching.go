@@ -2,11 +2,9 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -25,6 +23,9 @@ const (
 	envBatchingEnabled   = "CUSTODY_BATCHING_ENABLED"
 	envBatchingSendAfter = "CUSTODY_BATCHING_SEND_AFTER"
 )
+
+// batchingEnvs names the variable of each batching setting (settingEnv).
+var batchingEnvs = map[string]string{"batching.enabled": envBatchingEnabled, "batching.send_after": envBatchingSendAfter}
 
 // batchingModel is the provider block's batching object.
 type batchingModel struct {
@@ -78,28 +79,18 @@ func batchingSettings(ctx context.Context, v types.Object, diags *diag.Diagnosti
 		}
 	}
 	enabledText := settingValue(m.Enabled, func() string { return strconv.FormatBool(m.Enabled.ValueBool()) }, envBatchingEnabled)
-	enabled := true
-	if enabledText != "" {
-		b, err := strconv.ParseBool(enabledText)
-		if err != nil {
-			diags.AddAttributeError(path.Root("batching").AtName("enabled"), "Invalid batching.enabled",
-				fmt.Sprintf("batching.enabled (or %s) must be true or false, got %q.", envBatchingEnabled, enabledText))
-			return nil
-		}
-		enabled = b
+	enabled, why := parseBoolSetting("batching.enabled", enabledText)
+	if why != "" {
+		diags.AddAttributeError(path.Root("batching").AtName("enabled"), "Invalid batching.enabled", why)
+		return nil
 	}
 	sendAfterText := settingValue(m.SendAfter, m.SendAfter.ValueString, envBatchingSendAfter)
-	sendAfter := DefaultBatchSendAfter
-	if sendAfterText != "" {
-		d, err := time.ParseDuration(sendAfterText)
-		if err != nil || d <= 0 {
-			diags.AddAttributeError(path.Root("batching").AtName("send_after"), "Invalid batching.send_after",
-				fmt.Sprintf("batching.send_after (or %s) must be a positive duration such as \"500ms\", got %q.", envBatchingSendAfter, sendAfterText))
-			return nil
-		}
-		sendAfter = d
+	sendAfter, why := parseDurationSetting("batching.send_after", "500ms", sendAfterText, DefaultBatchSendAfter)
+	if why != "" {
+		diags.AddAttributeError(path.Root("batching").AtName("send_after"), "Invalid batching.send_after", why)
+		return nil
 	}
-	if !enabled {
+	if enabledText != "" && !enabled { // on unless set off
 		return nil
 	}
 	return newGatherer(sendAfter)

@@ -125,12 +125,19 @@ func parseMaxRetries(v string) (client.Retries, string) {
 // CUSTODY_APPROVAL_TIMEOUT; "" is DefaultApprovalTimeout. It returns why v
 // is refused, or "".
 func parseApprovalTimeout(v string) (time.Duration, string) {
+	return parseDurationSetting("approval_timeout", "30m", v, DefaultApprovalTimeout)
+}
+
+// parseDurationSetting reads a positive duration setting, attr, from the
+// block or its variable; "" is def. It returns why v is refused (example
+// shows a good value), or "".
+func parseDurationSetting(attr, example, v string, def time.Duration) (time.Duration, string) {
 	if v == "" {
-		return DefaultApprovalTimeout, ""
+		return def, ""
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
-		return 0, fmt.Sprintf("approval_timeout (or CUSTODY_APPROVAL_TIMEOUT) must be a positive duration such as \"30m\", got %q.", v)
+		return 0, fmt.Sprintf("%s (or %s) must be a positive duration such as %q, got %q.", attr, settingEnv(attr), example, v)
 	}
 	return d, ""
 }
@@ -188,8 +195,12 @@ func settingSource(attr string) string {
 	return ""
 }
 
-// settingEnv is the variable attr falls back to.
+// settingEnv is the variable attr falls back to: an attribute of the
+// block, or of its batching object.
 func settingEnv(attr string) string {
+	if env, ok := batchingEnvs[attr]; ok {
+		return env
+	}
 	for _, s := range (providerModel{}).settings() {
 		if s.attr == attr {
 			return s.env
