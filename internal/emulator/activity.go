@@ -139,7 +139,7 @@ func (s *Server) addVote(rec *activityRecord, who *caller, selection string) eva
 		User:       s.userView(user),
 		ActivityID: rec.Activity.ID,
 		Selection:  selection,
-		Message:    who.Message, // the request that cast the vote, as signed
+		Message:    string(who.Body), // the request that cast the vote, as signed
 		PublicKey:  who.PublicKey,
 		Signature:  who.Signature,
 		Scheme:     client.StampSchemeP256,

@@ -24,10 +24,11 @@ type caller struct {
 	OrganizationID string // the organization named in the body
 	SubOrg         bool   // the body names a sub-organization of ours
 	RemoteAddr     string
-	// Message and Signature are the body the caller signed and the stamp's
+	// Body and Signature are the body the caller signed and the stamp's
 	// signature of it: a vote the request casts records them, as the
 	// reference's vote does ("the raw message being signed").
-	Message, Signature string
+	Body      []byte
+	Signature string
 }
 
 // authenticate verifies the stamp over the exact body, finds the key's user
@@ -66,7 +67,7 @@ func (s *Server) authenticate(r *http.Request, body []byte) (*caller, *apiError)
 		return nil, errDenied("API key %s belongs to no user of organization %s", pub, org)
 	}
 	who := &caller{UserID: user.UserID, PublicKey: pub, OrganizationID: org, SubOrg: sub, RemoteAddr: r.RemoteAddr,
-		Message: string(body), Signature: sig}
+		Body: body, Signature: sig}
 	if apiErr := s.enforceAllowlist(who); apiErr != nil {
 		return nil, apiErr
 	}
