@@ -111,8 +111,12 @@ type submittedLog struct {
 }
 
 type listedActivities struct {
-	mu       sync.Mutex
-	acts     []Activity
+	mu   sync.Mutex
+	acts []Activity
+	// bodies[i] is the SHA-256 (hex) of the body acts[i]'s requester
+	// signed, when that requester is this client's key, else "": hashed
+	// once per listing, not once per search.
+	bodies   []string
 	pages    int
 	complete bool // the listing reached the oldest activity
 }
@@ -138,7 +142,7 @@ func (l *submittedLog) find(ctx context.Context, c *Client, s Submission, cutoff
 	for i := 0; ; {
 		for ; i < len(la.acts); i++ {
 			act := &la.acts[i]
-			if isSubmission(act, s, c.PublicKey()) {
+			if la.bodies[i] == s.BodySHA256 && act.Type == s.Type {
 				found := *act
 				return &found, nil
 			}
@@ -161,18 +165,24 @@ func (l *submittedLog) find(ctx context.Context, c *Client, s Submission, cutoff
 		if err != nil {
 			return nil, &StepError{Step: "looking for the " + s.Type + " activity of a request whose answer was lost", Err: err}
 		}
+		key := c.PublicKey()
+		for j := range resp.Activities {
+			la.bodies = append(la.bodies, requesterBody(&resp.Activities[j], key))
+		}
 		la.acts = append(la.acts, resp.Activities...)
 		la.pages++
 		la.complete = len(resp.Activities) < 100
 	}
 }
 
-// isSubmission tells whether act is the activity of s, submitted with
-// publicKey.
-func isSubmission(act *Activity, s Submission, publicKey string) bool {
-	if act.Type != s.Type || len(act.Votes) == 0 || act.Votes[0].PublicKey != publicKey {
-		return false
+// requesterBody is the SHA-256 (hex) of the body act's requester (its
+// first vote) signed, when the requester is publicKey, else "". A
+// submission is the activity whose requester's body hashes to its
+// BodySHA256 and whose type is its type.
+func requesterBody(act *Activity, publicKey string) string {
+	if len(act.Votes) == 0 || act.Votes[0].PublicKey != publicKey {
+		return ""
 	}
 	sum := sha256.Sum256([]byte(act.Votes[0].Message))
-	return hex.EncodeToString(sum[:]) == s.BodySHA256
+	return hex.EncodeToString(sum[:])
 }
