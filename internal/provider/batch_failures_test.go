@@ -70,16 +70,7 @@ func TestAccBatchFailsOnlyTheBadItem(t *testing.T) {
 // once a second root user approves it: one create activity in all.
 func TestAccTimedOutBatchIsAdopted(t *testing.T) {
 	e, approver := policyConsensusEmulator(t)
-	config := e.providerBlock() + `
-resource "custody_policy" "p" {
-  count  = 3
-  name   = "batched ${count.index}"
-  effect = "EFFECT_ALLOW"
-  timeouts = {
-    create = "3s"
-  }
-}
-`
+	config := e.providerBlock() + timingOutPolicies(3, "batched ${count.index}")
 	accTest(t, resource.TestCase{
 		CheckDestroy: policyTestCheckDestroy(e),
 		Steps: []resource.TestStep{
@@ -135,4 +126,20 @@ func TestItemsFault(t *testing.T) {
 			t.Errorf("%s: itemsFault = %v, want %v", name, got, tc.split)
 		}
 	}
+}
+
+// timingOutPolicies is n allowing policies named name (which may use
+// count.index) whose creates wait 3 s for approval, under the consensus
+// emulator's root quorum of two.
+func timingOutPolicies(n int, name string) string {
+	return fmt.Sprintf(`
+resource "custody_policy" "p" {
+  count  = %d
+  name   = %q
+  effect = "EFFECT_ALLOW"
+  timeouts = {
+    create = "3s"
+  }
+}
+`, n, name)
 }

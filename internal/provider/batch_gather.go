@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -126,12 +127,7 @@ func (g *gatherer) join(ctx context.Context, key string, item any, timeout time.
 	// Interrupted or out of time: leave the batch if it has not gone yet.
 	g.mu.Lock()
 	if g.open[key] == b {
-		for i, other := range b.members {
-			if other == m {
-				b.members = append(b.members[:i], b.members[i+1:]...)
-				break
-			}
-		}
+		b.members = slices.DeleteFunc(b.members, func(other *batchMember) bool { return other == m })
 		if len(b.members) == 0 {
 			b.timer.Stop()
 			delete(g.open, key)

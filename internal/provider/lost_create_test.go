@@ -432,16 +432,7 @@ func TestAccAdoption_identicalBodiesTakeOneEach(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, approver := policyConsensusEmulator(t)
-			config := e.providerBlock(tc.provider) + `
-resource "custody_policy" "twin" {
-  count  = 2
-  name   = "twin under consensus"
-  effect = "EFFECT_ALLOW"
-  timeouts = {
-    create = "3s"
-  }
-}
-`
+			config := e.providerBlock(tc.provider) + timingOutPolicies(2, "twin under consensus")
 			accTest(t, resource.TestCase{
 				CheckDestroy: policyTestCheckDestroy(e),
 				Steps: []resource.TestStep{
