@@ -58,7 +58,10 @@ type Config struct {
 	PollInterval, PollIntervalMax time.Duration
 	// ApprovalWait is how long a submit keeps polling an activity that
 	// waits for consensus or authenticators before it returns an
-	// *ApprovalRequiredError. Zero returns that error at once.
+	// *ApprovalRequiredError. Zero returns that error at once;
+	// ApprovalWaitUntilDeadline waits as long as the context allows. The
+	// wait never outlasts its context: it ends ApprovalMargin before the
+	// context's deadline.
 	ApprovalWait time.Duration
 	// InterruptGrace is how long a submit that may have reached the service
 	// goes on after its context is canceled (an interrupt), to learn what
@@ -80,6 +83,10 @@ type Config struct {
 	// Log, when set, receives debug events (retries, polls). It is never
 	// given request bodies or keys. Its signature matches tflog.Debug.
 	Log func(ctx context.Context, msg string, fields ...map[string]any)
+	// Info, when set, receives the events a person may act on: an
+	// activity that starts waiting for approvals, with its id, type and
+	// fingerprint. Its signature matches tflog.Info.
+	Info func(ctx context.Context, msg string, fields ...map[string]any)
 }
 
 // Retries is how many times a request may be retried. Its zero value
@@ -119,7 +126,7 @@ type Client struct {
 	pollMin, pollMax   time.Duration
 	approvalWait       time.Duration
 	interruptGrace     time.Duration
-	log                func(ctx context.Context, msg string, fields ...map[string]any)
+	log, info          func(ctx context.Context, msg string, fields ...map[string]any)
 	now                func() time.Time
 	sleep              func(ctx context.Context, d time.Duration) error
 	jitter             func(d time.Duration) time.Duration
@@ -179,6 +186,7 @@ func New(cfg Config) (*Client, error) {
 		approvalWait:   cfg.ApprovalWait,
 		interruptGrace: orDefault(cfg.InterruptGrace, DefaultInterruptGrace),
 		log:            cfg.Log,
+		info:           cfg.Info,
 		now:            time.Now,
 		sleep:          sleepContext,
 		jitter:         fullJitter,

@@ -152,6 +152,71 @@ func TestApprovalWaitHasItsOwnDeadline(t *testing.T) {
 	}
 }
 
+// TestAnApprovalWaitNeverOutlastsItsContext: a wait for approvals longer
+// than its context ends, before the context, as an approval timeout that
+// names the activity, never as a poll cut short (an unknown outcome, which
+// the provider would save as a lost answer). Every run, and with no bound
+// of the client's own too. The wait's start is logged at INFO with what an
+// approver needs.
+func TestAnApprovalWaitNeverOutlastsItsContext(t *testing.T) {
+	for name, tc := range map[string]struct{ wait, slow time.Duration }{
+		"10s":                {wait: 10 * time.Second},
+		"until the deadline": {wait: ApprovalWaitUntilDeadline},
+		// Each answer takes longer than the margin: the last poll runs
+		// into the deadline.
+		"slow answers": {wait: 10 * time.Second, slow: 40 * time.Millisecond},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var mu sync.Mutex
+			var logged []map[string]any
+			f := pollingService(StatusConsensusNeeded)
+			if answer := f.answer; tc.slow > 0 {
+				f.answer = func(n int, r recorded, w http.ResponseWriter) { time.Sleep(tc.slow); answer(n, r, w) }
+			}
+			wait := tc.wait
+			c, _ := newTestClient(t, f, func(cfg *Config) {
+				cfg.ApprovalWait, cfg.PollInterval, cfg.PollIntervalMax = wait, 5*time.Millisecond, 20*time.Millisecond
+				cfg.Info = func(_ context.Context, msg string, fields ...map[string]any) {
+					mu.Lock()
+					defer mu.Unlock()
+					logged = append(logged, map[string]any{"msg": msg, "fields": fields})
+				}
+			})
+			c.sleep = sleepContext
+			const runs = 20
+			for range runs {
+				ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+				_, err := c.CreatePolicies(ctx, onePolicy)
+				ended := ctx.Err()
+				cancel()
+				var pending *ApprovalRequiredError
+				var unknown *OutcomeUnknownError
+				if !errors.As(err, &pending) || errors.As(err, &unknown) || pending.ActivityID != "act-9" {
+					t.Fatalf("error %v; want an approval timeout naming act-9", err)
+				}
+				if ended != nil && tc.slow == 0 {
+					t.Fatalf("the wait ended after its context (%v), not before", ended)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(logged) != runs {
+				t.Fatalf("%d INFO events, want one per wait (%d)", len(logged), runs)
+			}
+			want := fmt.Sprint(map[string]any{"activity_id": "act-9", "activity_type": OpCreatePolicies.Type, "fingerprint": "fp-9"})
+			all, ok := logged[0]["fields"].([]map[string]any)
+			if !ok || len(all) != 1 {
+				t.Fatalf("INFO event %v: want one map of fields", logged[0])
+			}
+			fields := all[0]
+			got := fmt.Sprint(map[string]any{"activity_id": fields["activity_id"], "activity_type": fields["activity_type"], "fingerprint": fields["fingerprint"]})
+			if logged[0]["msg"] != "activity waits for approvals" || got != want {
+				t.Fatalf("INFO event %v; want %s", logged[0], want)
+			}
+		})
+	}
+}
+
 func TestUnknownStatusIsAnError(t *testing.T) {
 	f := &fakeService{answer: func(_ int, _ recorded, w http.ResponseWriter) {
 		writeJSON(w, 200, activityJSON("ACTIVITY_STATUS_SOMETHING_NEW", true))

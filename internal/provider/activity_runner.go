@@ -24,11 +24,11 @@ func runActivity[P, R any](ctx context.Context, pd *providerData, timeout time.D
 	started := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	// The approval wait ends a little before the context does, so that a
-	// wait that runs out is an *ApprovalRequiredError with the activity's
-	// fingerprint and advice, not a bare "context deadline exceeded"; the
-	// resource's timeout stays the upper bound.
-	out, err := submit(pd.client.WithApprovalWait(timeout-approvalMargin(timeout)), ctx, params)
+	// The client's wait for approvals ends a little before ctx does
+	// (client.ApprovalMargin), so that a wait that runs out is an
+	// *ApprovalRequiredError with the activity's fingerprint and advice,
+	// not a poll cut short; the resource's timeout stays the upper bound.
+	out, err := submit(pd.client, ctx, params)
 	if err != nil {
 		return nil, explainActivityError(ctx, pd.client, err, timeout, time.Since(started))
 	}
@@ -39,13 +39,6 @@ func runActivity[P, R any](ctx context.Context, pd *providerData, timeout time.D
 // is when it completed. Resources take their created_at and updated_at from
 // it rather than read the object back after a change.
 func activityTime(act *client.Activity) timetypes.RFC3339 { return timestampValue(act.UpdatedAt) }
-
-// approvalMargin is the time kept back from a timeout for the last poll,
-// made when the wait ends, and the error: a second, or a tenth of a
-// timeout shorter than 10 s. The wait uses the rest of the timeout.
-func approvalMargin(timeout time.Duration) time.Duration {
-	return min(timeout/10, time.Second)
-}
 
 // explainActivityError adds what only the provider knows about an activity
 // that waits for approval or was rejected: the timeout it waited, that an
@@ -58,7 +51,7 @@ func explainActivityError(ctx context.Context, c *client.Client, err error, time
 	if errors.As(err, &pending) {
 		return &explainedError{err: err, note: fmt.Sprintf("It was still waiting after %s, the timeout of %s less %s kept for "+
 			"the last poll and this error; raise timeouts or approval_timeout (CUSTODY_APPROVAL_TIMEOUT) to wait longer.",
-			waited.Round(100*time.Millisecond), timeout, approvalMargin(timeout))}
+			waited.Round(100*time.Millisecond), timeout, client.ApprovalMargin(timeout))}
 	}
 	var failed *client.ActivityError
 	if errors.As(err, &failed) && failed.Status == client.StatusRejected {

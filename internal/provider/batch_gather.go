@@ -163,7 +163,10 @@ func (g *gatherer) fireLocked(b *gathering) {
 // canceled (Terraform interrupts them all at once), and hands each member
 // its outcome.
 func (b *gathering) run() {
-	ctx, cancel := context.WithCancelCause(context.Background())
+	// The first member's values (its logger: the batch's log lines and
+	// the INFO line of an approval wait reach Terraform's log), none of
+	// its cancellation or deadline.
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(b.members[0].ctx))
 	defer cancel(nil)
 	var deadline time.Time
 	items := make([]any, len(b.members))

@@ -65,8 +65,7 @@ func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind 
 	started := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	waiting := pd.client.WithApprovalWait(timeout - approvalMargin(timeout))
-	act, pos, err := waiting.AdoptItem(ctx, kind.shape, item)
+	act, pos, err := pd.client.AdoptItem(ctx, kind.shape, item)
 	if act != nil || err != nil {
 		return act, pos, explainActivityError(ctx, pd.client, err, timeout, time.Since(started))
 	}
@@ -74,11 +73,7 @@ func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind 
 		out := pd.batches.join(ctx, kind.key(), item, timeout, func(bctx context.Context, items []any) (*client.Activity, error) {
 			// The batch waits for approvals as long as its strictest
 			// member's timeout allows (bctx ends then).
-			left := timeout
-			if d, ok := bctx.Deadline(); ok {
-				left = time.Until(d)
-			}
-			return kind.send(bctx, pd.client.WithApprovalWait(left-approvalMargin(left)), items)
+			return kind.send(bctx, pd.client, items)
 		}, itemsFault)
 		if !out.alone {
 			// A wait for approvals that ran out ran out on the batch's
@@ -96,7 +91,7 @@ func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind 
 			return out.act, out.pos, err
 		}
 	}
-	act, err = kind.send(ctx, waiting, []any{item})
+	act, err = kind.send(ctx, pd.client, []any{item})
 	return act, 0, explainActivityError(ctx, pd.client, err, timeout, time.Since(started))
 }
 

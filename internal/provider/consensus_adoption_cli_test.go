@@ -2,12 +2,14 @@ package provider
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 )
 
 // Under a root quorum of 2 every create completes after approval, and the
@@ -118,5 +120,44 @@ func TestConsensusUpdateToggleConverges(t *testing.T) {
 	for _, name := range []string{"A", "B", "A", "B"} {
 		c.mustRun(0, "apply", "-auto-approve", "-var", "name="+name)
 		c.mustHoldStateExactly(e, name, "-var", "name="+name)
+	}
+}
+
+// TestConsensusWaitOutlastingItsTimeoutIsAnApprovalTimeout: every request
+// is slow (300 ms), so the adoption listing and the submit eat into the
+// create's 3 s before the wait for approvals starts. The wait must still
+// end before the timeout, as an approval timeout that names the activity,
+// not as a poll cut short, which would save the resource as a lost answer.
+// While it waits, TF_LOG_PROVIDER=INFO shows what to approve.
+func TestConsensusWaitOutlastingItsTimeoutIsAnApprovalTimeout(t *testing.T) {
+	e, _ := policyConsensusEmulator(t)
+	c := newTFCLI(t, e)
+	c.write(`
+resource "custody_policy" "slow" {
+  name      = "waits"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'"
+  timeouts  = { create = "3s" }
+}
+`)
+	e.srv.SetFaults(emulator.Faults{Latency: emulator.FaultRate{Rate: 1}, Delay: 300 * time.Millisecond})
+	out, code := c.run([]string{"TF_LOG_PROVIDER=INFO"}, "apply", "-auto-approve")
+	e.srv.SetFaults(emulator.Faults{})
+	if code != 1 || !regexp.MustCompile(`activity\s+\S+\s+still\s+waits\s+for\s+approval`).MatchString(out) ||
+		lostAnswerError.MatchString(out) {
+		t.Fatalf("apply exited %d; want the approval timeout, not a lost answer:\n%s", code, out)
+	}
+	pending, err := policyConsensusActivities(e.client, client.OpCreatePolicies.Type, client.StatusConsensusNeeded)
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("waiting creates: %v, %d; want 1", err, len(pending))
+	}
+	logged := regexp.MustCompile(`\[INFO\].*activity waits for approvals:.*`)
+	line := logged.FindString(out)
+	if !strings.Contains(line, "fingerprint="+pending[0].Fingerprint) || !strings.Contains(line, "activity_id="+pending[0].ID) ||
+		!strings.Contains(line, "activity_type="+client.OpCreatePolicies.Type) {
+		t.Fatalf("TF_LOG_PROVIDER=INFO does not show the waiting activity %s and its fingerprint:\n%s", pending[0].ID, out)
+	}
+	if ids := c.policyStateIDs(); len(ids) != 0 {
+		t.Fatalf("the state holds %v; an approval timeout saves nothing (a later apply adopts the activity)", ids)
 	}
 }

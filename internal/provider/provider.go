@@ -189,6 +189,9 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		// An apply that timed out leaves its activity waiting for
 		// approval; the next apply must adopt it, not act twice.
 		AdoptPending: true,
+		// A wait for approvals lasts as long as the resource's timeout
+		// (its context) allows, less client.ApprovalMargin.
+		ApprovalWait: client.ApprovalWaitUntilDeadline,
 		// A wrong key, organization or address must fail the plan, not
 		// the apply after it; the check runs beside the first request.
 		CheckIdentity: !skipCheck,
@@ -196,6 +199,9 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 			// Nothing the client logs carries the key, but a mask costs
 			// nothing and guards against a future message that does.
 			tflog.Debug(tflog.MaskLogStrings(ctx, privateKey), msg, fields...)
+		},
+		Info: func(ctx context.Context, msg string, fields ...map[string]any) {
+			tflog.Info(tflog.MaskLogStrings(ctx, privateKey), msg, fields...)
 		},
 	})
 	if err != nil {
