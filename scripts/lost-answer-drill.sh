@@ -10,11 +10,20 @@
 # policies, that the next plan is empty, and that destroy leaves none. It
 # prints the figures. DRILL_N (200), DRILL_DROP_RATE (0.3) and DRILL_SEED
 # (7) change the run.
+#
+# DRILL_LIVENESS_WINDOW (say 200ms) is the stale-retry variant: the first
+# emulator refuses a timestamp older than that, shorter than the retry
+# backoff, as a long outage is against the service's real window, so the
+# retry of a committed create may be refused as stale (a 400). That refusal
+# proves nothing of the first attempt, and the organization must still end
+# with exactly N policies. CUSTODY_BATCHING_ENABLED=false runs either
+# variant with batching off.
 set -euo pipefail
 
 N="${DRILL_N:-200}"
 DROP_RATE="${DRILL_DROP_RATE:-0.3}"
 SEED="${DRILL_SEED:-7}"
+LIVENESS="${DRILL_LIVENESS_WINDOW:-}"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -112,14 +121,23 @@ held() {
 	terraform -chdir="$WORK/count" output -raw policies
 }
 
-start_emulator -fault-drop-rate "$DROP_RATE" -fault-seed "$SEED"
-echo "1. apply of $N policies, max_retries = 1, emulator -fault-drop-rate $DROP_RATE -fault-seed $SEED"
+faults=(-fault-drop-rate "$DROP_RATE" -fault-seed "$SEED")
+[[ -z "$LIVENESS" ]] || faults+=(-liveness-window "$LIVENESS")
+start_emulator "${faults[@]}"
+echo "1. apply of $N policies, max_retries = 1, batching ${CUSTODY_BATCHING_ENABLED:-true}, emulator ${faults[*]}"
 rc=0
 tf apply -auto-approve -parallelism=10 >"$WORK/apply1.txt" 2>&1 || rc=$?
 lost="$(grep -c '"id": "unresolved-create-' "$WORK/config/terraform.tfstate" || true)"
 failed="$(grep -c '^Error: Error creating policy' "$WORK/apply1.txt" || true)"
 echo "   exit $rc; $failed creates failed, $lost saved as placeholders"
 ((rc != 0 && lost > 0)) || die "the faults lost no answer (exit $rc): the drill proved nothing"
+if [[ -n "$LIVENESS" ]]; then
+	# A lost create's error quotes the service's last answer, which for a
+	# retry refused as stale says so.
+	stale="$(grep -c 'outside the liveness window' "$WORK/apply1.txt" || true)"
+	echo "   $stale error lines quote a refusal as stale"
+	((stale > 0)) || die "no request was refused as stale: the stale-retry variant proved nothing"
+fi
 
 stop_emulator
 LISTEN="${CUSTODY_BASE_URL#http://}"
