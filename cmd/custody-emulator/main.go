@@ -54,6 +54,7 @@ type config struct {
 	rootQuorum                                                         int
 	liveness, latency                                                  time.Duration
 	rate429, rate503, rate500, rateDrop, rate500Commit, latencyRate    float64
+	rateStaleRetry                                                     float64
 	retryAfter                                                         int
 	seed                                                               uint64
 	showVersion                                                        bool
@@ -68,6 +69,7 @@ var envVars = map[string]string{
 	"fault-429-rate": "CUSTODY_EMULATOR_FAULT_429_RATE", "fault-503-rate": "CUSTODY_EMULATOR_FAULT_503_RATE",
 	"fault-500-rate": "CUSTODY_EMULATOR_FAULT_500_RATE", "fault-drop-rate": "CUSTODY_EMULATOR_FAULT_DROP_RATE",
 	"fault-500-after-commit-rate": "CUSTODY_EMULATOR_FAULT_500_AFTER_COMMIT_RATE", "fault-seed": "CUSTODY_EMULATOR_FAULT_SEED",
+	"fault-stale-retry-rate": "CUSTODY_EMULATOR_FAULT_STALE_RETRY_RATE",
 	"fault-latency": "CUSTODY_EMULATOR_FAULT_LATENCY", "fault-latency-rate": "CUSTODY_EMULATOR_FAULT_LATENCY_RATE",
 	"fault-retry-after": "CUSTODY_EMULATOR_FAULT_RETRY_AFTER",
 }
@@ -96,6 +98,7 @@ func parseConfig(args []string, env func(string) string, stderr io.Writer) (*con
 	fs.Float64Var(&c.rate500, "fault-500-rate", 0, "fraction of requests answered 500")
 	fs.Float64Var(&c.rateDrop, "fault-drop-rate", 0, "fraction of submits committed but answered by a dropped connection")
 	fs.Float64Var(&c.rate500Commit, "fault-500-after-commit-rate", 0, "fraction of submits committed but answered 500")
+	fs.Float64Var(&c.rateStaleRetry, "fault-stale-retry-rate", 0, "fraction of resubmissions of a committed body refused as outside the liveness window")
 	fs.DurationVar(&c.latency, "fault-latency", 0, "delay added to a fraction (-fault-latency-rate) of requests")
 	fs.Float64Var(&c.latencyRate, "fault-latency-rate", 1, "fraction of requests delayed by -fault-latency")
 	fs.IntVar(&c.retryAfter, "fault-retry-after", 1, "Retry-After seconds of injected 429 answers")
@@ -125,7 +128,8 @@ func (c *config) check() error {
 		return err
 	}
 	for name, r := range map[string]float64{"fault-429-rate": c.rate429, "fault-503-rate": c.rate503, "fault-500-rate": c.rate500,
-		"fault-drop-rate": c.rateDrop, "fault-500-after-commit-rate": c.rate500Commit, "fault-latency-rate": c.latencyRate} {
+		"fault-drop-rate": c.rateDrop, "fault-500-after-commit-rate": c.rate500Commit, "fault-latency-rate": c.latencyRate,
+		"fault-stale-retry-rate": c.rateStaleRetry} {
 		if r < 0 || r > 1 {
 			return fmt.Errorf("-%s %v: a rate is a fraction from 0 to 1", name, r)
 		}
@@ -156,7 +160,7 @@ func (c *config) faults() emulator.Faults {
 	f := emulator.Faults{RateLimited: emulator.FaultRate{Rate: c.rate429}, RetryAfterSeconds: c.retryAfter,
 		Unavailable: emulator.FaultRate{Rate: c.rate503}, Internal: emulator.FaultRate{Rate: c.rate500},
 		DropAfterCommit: emulator.FaultRate{Rate: c.rateDrop}, InternalAfterCommit: emulator.FaultRate{Rate: c.rate500Commit},
-		Seed: c.seed}
+		StaleRetry: emulator.FaultRate{Rate: c.rateStaleRetry}, Seed: c.seed}
 	if c.latency > 0 {
 		f.Latency, f.Delay = emulator.FaultRate{Rate: c.latencyRate}, c.latency
 	}

@@ -227,7 +227,7 @@ func TestRunFixturesAndFaults(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.HTTPStatus != http.StatusServiceUnavailable {
 		t.Fatalf("-fault-503-rate 1: %v", err)
 	}
-	for _, args := range [][]string{{"-fault-429-rate", "1.5"}, {"-fault-drop-rate", "-0.1"}, {"-fault-500-after-commit-rate", "2"},
+	for _, args := range [][]string{{"-fault-429-rate", "1.5"}, {"-fault-drop-rate", "-0.1"}, {"-fault-500-after-commit-rate", "2"}, {"-fault-stale-retry-rate", "1.1"},
 		{"-fault-latency", "-1s"}, {"-root-quorum", "0"}, {"stray"}} {
 		if err := run(t.Context(), args, envOf(nil), &syncBuffer{}, &syncBuffer{}); err == nil {
 			t.Fatalf("%v must be refused", args)
@@ -239,7 +239,7 @@ func TestRunFixturesAndFaults(t *testing.T) {
 // emulator's Faults.
 func TestFaultSettings(t *testing.T) {
 	c, err := parseConfig([]string{"-fault-429-rate", "0.1", "-fault-503-rate", "0.2", "-fault-500-rate", "0.3", "-fault-drop-rate", "0.4",
-		"-fault-retry-after", "3", "-fault-seed", "7"},
+		"-fault-retry-after", "3", "-fault-seed", "7", "-fault-stale-retry-rate", "0.6"},
 		envOf(map[string]string{"CUSTODY_EMULATOR_FAULT_500_AFTER_COMMIT_RATE": "0.5", "CUSTODY_EMULATOR_FAULT_LATENCY": "2s"}), &syncBuffer{})
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +247,7 @@ func TestFaultSettings(t *testing.T) {
 	got := c.faults()
 	want := emulator.Faults{RateLimited: emulator.FaultRate{Rate: 0.1}, RetryAfterSeconds: 3, Unavailable: emulator.FaultRate{Rate: 0.2},
 		Internal: emulator.FaultRate{Rate: 0.3}, DropAfterCommit: emulator.FaultRate{Rate: 0.4}, InternalAfterCommit: emulator.FaultRate{Rate: 0.5},
-		Latency: emulator.FaultRate{Rate: 1}, Delay: 2 * time.Second, Seed: 7}
+		Latency: emulator.FaultRate{Rate: 1}, Delay: 2 * time.Second, StaleRetry: emulator.FaultRate{Rate: 0.6}, Seed: 7}
 	if got != want {
 		t.Fatalf("faults = %+v\nwant     %+v", got, want)
 	}
