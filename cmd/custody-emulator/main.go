@@ -69,9 +69,8 @@ var envVars = map[string]string{
 	"fault-429-rate": "CUSTODY_EMULATOR_FAULT_429_RATE", "fault-503-rate": "CUSTODY_EMULATOR_FAULT_503_RATE",
 	"fault-500-rate": "CUSTODY_EMULATOR_FAULT_500_RATE", "fault-drop-rate": "CUSTODY_EMULATOR_FAULT_DROP_RATE",
 	"fault-500-after-commit-rate": "CUSTODY_EMULATOR_FAULT_500_AFTER_COMMIT_RATE", "fault-seed": "CUSTODY_EMULATOR_FAULT_SEED",
-	"fault-stale-retry-rate": "CUSTODY_EMULATOR_FAULT_STALE_RETRY_RATE",
-	"fault-latency":          "CUSTODY_EMULATOR_FAULT_LATENCY", "fault-latency-rate": "CUSTODY_EMULATOR_FAULT_LATENCY_RATE",
-	"fault-retry-after": "CUSTODY_EMULATOR_FAULT_RETRY_AFTER",
+	"fault-latency": "CUSTODY_EMULATOR_FAULT_LATENCY", "fault-latency-rate": "CUSTODY_EMULATOR_FAULT_LATENCY_RATE",
+	"fault-retry-after": "CUSTODY_EMULATOR_FAULT_RETRY_AFTER", "fault-stale-retry-rate": "CUSTODY_EMULATOR_FAULT_STALE_RETRY_RATE",
 }
 
 func parseConfig(args []string, env func(string) string, stderr io.Writer) (*config, error) {
