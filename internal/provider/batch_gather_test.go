@@ -226,3 +226,29 @@ func TestGathererSendsOnTheStrictestDeadline(t *testing.T) {
 		t.Fatalf("the batch's outcome names a timeout of %v, want the strictest, 1m0s", limit)
 	}
 }
+
+// TestBatchKeysNeverMergeScopes: two scopes that differ in any value, of
+// any type, are two keys, and one scope is one key however its map is
+// iterated.
+func TestBatchKeysNeverMergeScopes(t *testing.T) {
+	kind := func(scope map[string]any) batchKind {
+		return batchKind{shape: client.ItemShape{Op: client.OpCreateOauthProviders, ItemsKey: "oauthProviders", Scope: scope}}
+	}
+	distinct := []map[string]any{nil, {"userId": "u1"}, {"userId": "u2"}, {"userId": 1}, {"userId": 2}, {"userId": "1"},
+		{"userId": "u1", "n": 1}, {"userId": "u1", "n": 2}}
+	seen := map[string]int{}
+	for i, scope := range distinct {
+		key := kind(scope).key()
+		if j, ok := seen[key]; ok {
+			t.Fatalf("scopes %v and %v share the key %q", distinct[j], scope, key)
+		}
+		seen[key] = i
+	}
+	many := map[string]any{"a": "1", "b": "2", "c": "3", "d": "4", "e": "5", "f": "6"}
+	first := kind(many).key()
+	for range 100 {
+		if got := kind(many).key(); got != first {
+			t.Fatalf("one scope gave the keys %q and %q", first, got)
+		}
+	}
+}

@@ -17,20 +17,11 @@ type batchKind struct {
 	send func(ctx context.Context, c *client.Client, items []any) (*client.Activity, error)
 }
 
-// key names the batches of k: its operation and scope.
+// key names the batches of k: its operation and its scope, written by fmt,
+// which orders a map's keys and writes every value with its type, so that
+// two scopes never share a key.
 func (k batchKind) key() string {
-	key := k.shape.Op.Name
-	for name, v := range k.shape.Scope {
-		key += "/" + name + "=" + anyText(v)
-	}
-	return key
-}
-
-func anyText(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	return ""
+	return fmt.Sprintf("%s/%#v", k.shape.Op.Name, k.shape.Scope)
 }
 
 // submitItems adapts a typed submit of a batch operation, whose params

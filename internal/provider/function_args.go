@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strings"
@@ -159,7 +160,9 @@ func (v argValue) attrs(allowed ...string) (map[string]argValue, *function.FuncE
 		return nil, ferr
 	}
 	out := make(map[string]argValue, len(raw))
-	for name, a := range raw {
+	// In name order, so that the first error is the same every run.
+	for _, name := range slices.Sorted(maps.Keys(raw)) {
+		a := raw[name]
 		if allowed != nil && !slices.Contains(allowed, name) {
 			return nil, v.errorf("has no attribute %q; it takes %s", name, strings.Join(allowed, ", "))
 		}
@@ -281,7 +284,8 @@ func (v argValue) languageObject(skipNull bool) (map[string]any, *function.FuncE
 		return nil, ferr
 	}
 	out := make(map[string]any, len(attrs))
-	for name, a := range attrs {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
+		a := attrs[name]
 		if skipNull && a.isNull() {
 			continue
 		}

@@ -214,7 +214,11 @@ func readPrivateKey(v argValue) (*policyset.PrivateKey, *function.FuncError) {
 	if k.Tags, ferr = v.member(attrs, "tags").strings(); ferr != nil {
 		return nil, ferr
 	}
-	for name, into := range map[string]*bool{"imported": &k.Imported, "exported": &k.Exported} {
+	for _, flag := range []struct {
+		name string
+		into *bool
+	}{{"exported", &k.Exported}, {"imported", &k.Imported}} {
+		name, into := flag.name, flag.into
 		b := v.member(attrs, name)
 		if b.absent() {
 			continue

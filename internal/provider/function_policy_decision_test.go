@@ -1,11 +1,15 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -164,4 +168,36 @@ output "unknown_type" {
 			statecheck.ExpectKnownOutputValueAtPath("unknown_type", tfjsonpath.New("outcome"), knownvalue.StringExact("OUTCOME_DENY_EXPLICIT")),
 		},
 	}}})
+}
+
+// TestPolicyDecisionFirstErrorIsStable: a request with several faults
+// gets the same first error every run (attributes are read in name order,
+// not in a map's order).
+func TestPolicyDecisionFirstErrorIsStable(t *testing.T) {
+	policies, _ := fuzzArgument(`[{"effect":"EFFECT_ALLOW"}]`)
+	requests := []string{
+		`{"type":"ACTIVITY_TYPE_CREATE_POLICIES","approvers":[{"id":"a"}],"zz":1,"aa":2,"mm":3}`,
+		`{"type":"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2","approvers":[{"id":"a"}],"private_key":{"id":"k","imported":"x","exported":"y"}}`,
+		`{"type":"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2","approvers":[{"id":"a"}],"params":{"b":1.5,"a":2.5,"c":3.5}}`,
+	}
+	for _, request := range requests {
+		rv, ok := fuzzArgument(request)
+		if !ok {
+			t.Fatalf("not JSON: %s", request)
+		}
+		var first string
+		for i := range 50 {
+			resp := function.RunResponse{Result: function.NewResultData(types.ObjectUnknown(decisionAttrTypes))}
+			policyDecisionFunction{}.Run(context.Background(), function.RunRequest{Arguments: function.NewArgumentsData([]attr.Value{policies, rv})}, &resp)
+			if resp.Error == nil {
+				t.Fatalf("%s: no error", request)
+			}
+			if i == 0 {
+				first = resp.Error.Error()
+			} else if got := resp.Error.Error(); got != first {
+				t.Fatalf("%s: the first error was %q, then %q", request, first, got)
+			}
+		}
+		t.Logf("%s: %s", request, first)
+	}
 }
