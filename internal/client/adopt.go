@@ -19,8 +19,10 @@ import (
 // same change again would make a second activity, and the change would
 // happen twice once both are approved. A client made with AdoptPending
 // therefore looks, before each submit, for an activity of the same type and
-// intent that its key submitted and that still waits or completed after
-// approval, and adopts it instead.
+// intent that its key submitted and that still waits for approval, and
+// adopts it instead; and, for a create, one that completed after approval
+// and whose object still exists (adopt_created.go): the create approved
+// while Terraform was away.
 
 // approvalWindow is how long the service keeps approvals open; an activity
 // older than that can no longer be adopted.
@@ -31,11 +33,15 @@ const approvalWindow = 24 * time.Hour
 type pendingActivities struct {
 	mu      sync.Mutex
 	byType  map[string]*candidates
-	claimed map[string]bool
+	claimed map[string]bool // "<activity id>" or "<activity id>#<position>"
 }
 
+// candidates is one type's listing. done is closed when the first caller's
+// listing ends; a failed one is dropped from byType, so that the next
+// caller lists again rather than inherit the error (or the cancellation)
+// of the first.
 type candidates struct {
-	once sync.Once
+	done chan struct{}
 	list []Activity
 	err  error
 }
@@ -49,23 +55,88 @@ func newPendingActivities() *pendingActivities {
 const maxCandidatePages = 10
 
 // candidatesOf lists, once per command, the activities of op's type that
-// this key left waiting.
+// this key left waiting (or that completed after approval, for a create
+// whose object adoptable reads back).
 func (p *pendingActivities) candidatesOf(ctx context.Context, c *Client, op Operation) ([]Activity, error) {
 	p.mu.Lock()
 	cands, ok := p.byType[op.Type]
 	if !ok {
-		cands = &candidates{}
+		cands = &candidates{done: make(chan struct{})}
 		p.byType[op.Type] = cands
 	}
 	p.mu.Unlock()
-	cands.once.Do(func() { cands.list, cands.err = listCandidates(ctx, c, op.Type) })
+	if !ok {
+		_, completedToo := createdReaders[op.Name]
+		cands.list, cands.err = listCandidates(ctx, c, op.Type, completedToo)
+		if cands.err != nil {
+			p.mu.Lock()
+			delete(p.byType, op.Type)
+			p.mu.Unlock()
+		}
+		close(cands.done)
+	} else {
+		select {
+		case <-cands.done:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("looking for an earlier %s activity still waiting for approval: %w", op.Type, ctx.Err())
+		}
+		if cands.err != nil {
+			return p.candidatesOf(ctx, c, op) // the first caller's listing failed: list again
+		}
+	}
 	if cands.err != nil {
 		return nil, &StepError{Step: fmt.Sprintf("looking for an earlier %s activity still waiting for approval", op.Type), Err: cands.err}
 	}
 	return cands.list, nil
 }
 
-// find returns an unclaimed activity of kind whose intent equals params.
+// claim finds the first candidate of list, by position in it and then by
+// item, that match accepts and nothing has claimed, and claims it. key
+// names a claim; match returns the item's position and whether it matches.
+func (p *pendingActivities) claim(list []Activity, match func(act *Activity) []int) (*Activity, int, string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for a := range list {
+		act := &list[a]
+		for _, pos := range match(act) {
+			key := act.ID
+			if pos >= 0 {
+				key += "#" + strconv.Itoa(pos)
+			}
+			if !p.claimed[key] {
+				p.claimed[key] = true
+				return act, max(pos, 0), key
+			}
+		}
+	}
+	return nil, 0, ""
+}
+
+// adopt claims candidates that match, in turn, until one is adoptable: a
+// completed create whose object is gone stays claimed (nothing adopts it)
+// and the search goes on. A failed read-back releases its claim.
+func (p *pendingActivities) adopt(ctx context.Context, c *Client, op Operation, list []Activity, match func(act *Activity) []int) (*Activity, int, error) {
+	for {
+		act, pos, key := p.claim(list, match)
+		if act == nil {
+			return nil, 0, nil
+		}
+		ok, err := c.adoptable(ctx, op, act, pos)
+		if err != nil {
+			p.mu.Lock()
+			delete(p.claimed, key)
+			p.mu.Unlock()
+			return nil, 0, err
+		}
+		if ok {
+			return act, pos, nil
+		}
+		c.debug(ctx, "not adopting a completed create whose object is gone", map[string]any{"activity_id": act.ID, "position": pos})
+	}
+}
+
+// find returns an adoptable, unclaimed activity of op whose intent equals
+// params.
 func (p *pendingActivities) find(ctx context.Context, c *Client, op Operation, params any) (*Activity, error) {
 	list, err := p.candidatesOf(ctx, c, op)
 	if err != nil || len(list) == 0 {
@@ -75,20 +146,14 @@ func (p *pendingActivities) find(ctx context.Context, c *Client, op Operation, p
 	if err != nil {
 		return nil, err
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for i := range list {
-		act := &list[i]
-		if p.claimed[act.ID] {
-			continue
-		}
+	act, _, err := p.adopt(ctx, c, op, list, func(act *Activity) []int {
 		got, err := normalizedJSON(act.Intent[op.IntentKey])
 		if err == nil && reflect.DeepEqual(got, want) {
-			p.claimed[act.ID] = true
-			return act, nil
+			return []int{-1}
 		}
-	}
-	return nil, nil
+		return nil
+	})
+	return act, err
 }
 
 // ItemShape says where the items of an operation that takes several
@@ -164,43 +229,40 @@ func (p *pendingActivities) findItem(ctx context.Context, c *Client, shape ItemS
 	if err != nil {
 		return nil, 0, err
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for a := range list {
-		act := &list[a]
+	return p.adopt(ctx, c, shape.Op, list, func(act *Activity) []int {
 		items, others, ok := shape.Items(act)
 		if !ok {
-			continue
+			return nil
 		}
 		got, err := normalizedJSON(others)
 		sameScope := reflect.DeepEqual(got, scope) || (isEmpty(got) && isEmpty(scope))
 		if err != nil || !sameScope {
-			continue
+			return nil
 		}
+		var at []int
 		for i, raw := range items {
-			key := act.ID + "#" + strconv.Itoa(i)
-			if p.claimed[key] {
-				continue
-			}
 			if got, err := normalizedJSON(raw); err == nil && reflect.DeepEqual(got, want) {
-				p.claimed[key] = true
-				return act, i, nil
+				at = append(at, i)
 			}
 		}
-	}
-	return nil, 0, nil
+		return at
+	})
 }
 
 // listCandidates lists the activities of one type that this key submitted
-// and that wait for consensus, or completed after consensus, within the
-// approval window.
-func listCandidates(ctx context.Context, c *Client, typ string) ([]Activity, error) {
+// and that wait for consensus, or (with completedToo) completed after
+// consensus, within the approval window.
+func listCandidates(ctx context.Context, c *Client, typ string, completedToo bool) ([]Activity, error) {
 	var out []Activity
 	cutoff := time.Now().Add(-approvalWindow)
+	statuses := []string{StatusConsensusNeeded}
+	if completedToo {
+		statuses = append(statuses, StatusCompleted)
+	}
 	page := &Pagination{Limit: "100"}
 	for i := 0; i < maxCandidatePages; i++ {
 		resp, err := c.ListActivities(ctx, ListActivitiesRequest{
-			FilterByStatus:    []string{StatusConsensusNeeded, StatusCompleted},
+			FilterByStatus:    statuses,
 			FilterByType:      []string{typ},
 			PaginationOptions: page,
 		})
@@ -214,7 +276,7 @@ func listCandidates(ctx context.Context, c *Client, typ string) ([]Activity, err
 			if len(act.Votes) == 0 || act.Votes[0].PublicKey != c.PublicKey() {
 				continue
 			}
-			if act.Status == StatusConsensusNeeded || approvals(act) >= 2 {
+			if act.Status == StatusConsensusNeeded || (completedToo && act.Status == StatusCompleted && approvals(act) >= 2) {
 				out = append(out, act)
 			}
 		}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,14 +31,23 @@ func leftBehind(key, intent string, created time.Time) string {
 }
 
 // adoptionService lists old as this key's earlier activity, serves it on
-// get_activity, and answers a submit with a new completed activity.
-func adoptionService(old string) *fakeService {
+// get_activity, holds every policy but those named gone, and answers a
+// submit with a new completed activity.
+func adoptionService(old string, gone ...string) *fakeService {
 	return &fakeService{answer: func(_ int, r recorded, w http.ResponseWriter) {
 		switch r.Path {
 		case "/public/v1/query/list_activities":
 			writeJSON(w, 200, `{"activities":[`+old+`]}`)
 		case "/public/v1/query/get_activity":
 			writeJSON(w, 200, `{"activity":`+old+`}`)
+		case "/public/v1/query/get_policy":
+			var req GetPolicyRequest
+			_ = json.Unmarshal(r.Body, &req)
+			if slices.Contains(gone, req.PolicyID) {
+				writeJSON(w, 404, `{"code":5,"message":"policy `+req.PolicyID+` not found"}`)
+				return
+			}
+			writeJSON(w, 200, `{"policy":{"policyId":"`+req.PolicyID+`","policyName":"p","effect":"EFFECT_ALLOW"}}`)
 		default:
 			writeJSON(w, 200, activityJSON(StatusCompleted, true))
 		}
@@ -75,8 +86,9 @@ func TestAdoptItemTakesItsPlaceInAnEarlierBatch(t *testing.T) {
 	if act, pos, err := c.AdoptItem(context.Background(), policiesShape, q); err != nil || act == nil || pos != 0 {
 		t.Fatalf("AdoptItem(q): %+v at %d, %v; want act-old at 0", act, pos, err)
 	}
-	if want := []string{"query/list_activities", "query/get_activity", "query/get_activity"}; !reflect.DeepEqual(paths(f), want) {
-		t.Fatalf("requests %v, want %v: the list once, and nothing submitted", paths(f), want)
+	want := []string{"query/list_activities", "query/get_policy", "query/get_activity", "query/get_policy", "query/get_activity"}
+	if !reflect.DeepEqual(paths(f), want) {
+		t.Fatalf("requests %v, want %v: the list once, each object read back, and nothing submitted", paths(f), want)
 	}
 	// A batch operation is never adopted whole by submit: its items were.
 	if got, err := c.CreatePolicies(context.Background(), CreatePoliciesParams{Policies: []PolicyParams{q, p}}); err != nil || got.Activity.ID != "act-9" {
@@ -115,17 +127,95 @@ func TestAdoptItemDoesNotAdoptWhatDiffers(t *testing.T) {
 }
 
 // TestSubmitAdoptsAWholeActivity: an operation that takes one object is
-// adopted whole, by submit itself.
+// adopted whole, by submit itself, while its activity waits for approval.
 func TestSubmitAdoptsAWholeActivity(t *testing.T) {
-	old := strings.NewReplacer(OpCreatePolicies.Type, OpUpdatePolicy.Type, OpCreatePolicies.IntentKey, OpUpdatePolicy.IntentKey,
-		OpCreatePolicies.ResultKey, OpUpdatePolicy.ResultKey, `{"policyIds":["p-old","p-old-2"]}`, `{"policyId":"p-old"}`).
-		Replace(leftBehind(testKey.PublicKeyHex(), `{"policyId":"p-old","policyName":"renamed"}`, time.Now()))
+	old := asUpdate(waiting(leftBehind(testKey.PublicKeyHex(), `{"policyId":"p-old","policyName":"renamed"}`, time.Now())))
 	f := adoptionService(old)
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.AdoptPending = true })
 	got, err := c.UpdatePolicy(context.Background(), UpdatePolicyParams{PolicyID: "p-old", PolicyName: ptr("renamed")})
-	if err != nil || got.Activity.ID != "act-old" || got.Result.PolicyID != "p-old" {
-		t.Fatalf("%+v, %v; want the adopted act-old", got, err)
+	if err == nil || got != nil {
+		t.Fatalf("%+v, %v; want the adopted act-old, still waiting", got, err)
 	}
+	var pending *ApprovalRequiredError
+	if !errors.As(err, &pending) || pending.ActivityID != "act-old" {
+		t.Fatalf("%v; want act-old waiting for approval", err)
+	}
+}
+
+// TestACompletedUpdateIsNeverAdopted: an update that completed after
+// approval is history, not this run's change: renaming A→B→A→B within a
+// day must submit the last A→B again, or the policy stays A while the
+// apply reports B. The listing does not even ask for completed updates.
+func TestACompletedUpdateIsNeverAdopted(t *testing.T) {
+	old := asUpdate(leftBehind(testKey.PublicKeyHex(), `{"policyId":"p-old","policyName":"renamed"}`, time.Now()))
+	f := adoptionService(old)
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.AdoptPending = true })
+	if _, err := c.UpdatePolicy(context.Background(), UpdatePolicyParams{PolicyID: "p-old", PolicyName: ptr("renamed")}); err == nil {
+		t.Fatal("the fake's new activity has no update result, so a submit must fail to decode it: was act-old adopted?")
+	}
+	if want := []string{"query/list_activities", "submit/update_policy"}; !reflect.DeepEqual(paths(f), want) {
+		t.Fatalf("requests %v, want %v", paths(f), want)
+	}
+	var req ListActivitiesRequest
+	_ = json.Unmarshal(f.all()[0].Body, &req)
+	if !reflect.DeepEqual(req.FilterByStatus, []string{StatusConsensusNeeded}) {
+		t.Fatalf("listed statuses %v; want only %s for an update", req.FilterByStatus, StatusConsensusNeeded)
+	}
+}
+
+// TestACompletedCreateWhoseObjectIsGoneIsNotAdopted: re-creating after a
+// destroy (or an out-of-band delete, or a -replace) under consensus must
+// make a new object, not report the earlier create's id, which is gone.
+// The item's next match (the same policy twice in the earlier batch,
+// both gone) is read too, and a new create is left to the caller.
+func TestACompletedCreateWhoseObjectIsGoneIsNotAdopted(t *testing.T) {
+	p := PolicyParams{PolicyName: "p", Effect: EffectAllow, Notes: "n"}
+	old := leftBehind(testKey.PublicKeyHex(), `{"policies":[{"policyName":"p","effect":"EFFECT_ALLOW","notes":"n"},`+
+		`{"policyName":"p","effect":"EFFECT_ALLOW","notes":"n"}]}`, time.Now().Add(-time.Hour))
+	f := adoptionService(old, "p-old", "p-old-2")
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.AdoptPending = true })
+	if act, _, err := c.AdoptItem(context.Background(), policiesShape, p); err != nil || act != nil {
+		t.Fatalf("AdoptItem: %+v, %v; want nothing adopted", act, err)
+	}
+	if want := []string{"query/list_activities", "query/get_policy", "query/get_policy"}; !reflect.DeepEqual(paths(f), want) {
+		t.Fatalf("requests %v, want %v", paths(f), want)
+	}
+	// Only one of the two gone: the item adopts the one still there.
+	f = adoptionService(old, "p-old")
+	c, _ = newTestClient(t, f, func(cfg *Config) { cfg.AdoptPending = true })
+	if act, pos, err := c.AdoptItem(context.Background(), policiesShape, p); err != nil || act == nil || pos != 1 {
+		t.Fatalf("AdoptItem: %+v at %d, %v; want act-old at 1", act, pos, err)
+	}
+}
+
+// TestAFailedListingIsNotKept: a first caller whose listing failed (here,
+// canceled) leaves nothing behind; the next caller lists again.
+func TestAFailedListingIsNotKept(t *testing.T) {
+	p := PolicyParams{PolicyName: "p", Effect: EffectAllow, Notes: "n"}
+	old := waiting(leftBehind(testKey.PublicKeyHex(), `{"policies":[{"policyName":"p","effect":"EFFECT_ALLOW","notes":"n"}]}`, time.Now()))
+	f := adoptionService(old)
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.AdoptPending = true })
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := c.AdoptItem(canceled, policiesShape, p); !errors.Is(err, context.Canceled) {
+		t.Fatalf("AdoptItem on a canceled context: %v; want context.Canceled", err)
+	}
+	act, _, err := c.pending.findItem(context.Background(), c, policiesShape, p)
+	if err != nil || act == nil {
+		t.Fatalf("the next caller: %+v, %v; want act-old, listed again", act, err)
+	}
+}
+
+// waiting is an activity of leftBehind's shape that still waits for
+// approval.
+func waiting(act string) string {
+	return strings.Replace(act, `"status":"`+StatusCompleted+`"`, `"status":"`+StatusConsensusNeeded+`"`, 1)
+}
+
+// asUpdate is an activity of leftBehind's shape that updates policy p-old.
+func asUpdate(act string) string {
+	return strings.NewReplacer(OpCreatePolicies.Type, OpUpdatePolicy.Type, OpCreatePolicies.IntentKey, OpUpdatePolicy.IntentKey,
+		OpCreatePolicies.ResultKey, OpUpdatePolicy.ResultKey, `{"policyIds":["p-old","p-old-2"]}`, `{"policyId":"p-old"}`).Replace(act)
 }
 
 func TestIntentMatchingIgnoresEmptyValues(t *testing.T) {

@@ -54,16 +54,12 @@ func (e *OutcomeUnknownError) Error() string {
 
 func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
 
-// outcomeUnknown wraps err, the failure of a submit of body that may have
-// reached the service, unless err is an answer that settles it.
+// outcomeUnknown wraps err, the failure of a submit of body of which some
+// attempt may have reached the service. No later answer settles it unless
+// it names the activity, and a failed one does not: a 4xx to a retry (the
+// timestamp gone stale during a long outage, say) speaks of the retry,
+// not of the earlier attempt that the service may have committed.
 func outcomeUnknown(op Operation, body []byte, timestampMs string, err error) error {
-	var apiErr *APIError
-	if errors.As(err, &apiErr) && !retryableStatus(apiErr.HTTPStatus) {
-		// A final refusal (4xx) is the service saying it did not act: an
-		// earlier attempt that it committed would have been answered with
-		// its activity, since the body is the same.
-		return err
-	}
 	return &OutcomeUnknownError{Operation: op.Name, Submission: newSubmission(op, body, timestampMs), Err: err}
 }
 

@@ -27,7 +27,10 @@ func TestWhenASubmitsOutcomeIsUnknown(t *testing.T) {
 		{"500 after which the retries are rate limited", []int{500, 429}, true},
 		{"rate limited on every attempt", []int{429}, false},
 		{"refused as invalid", []int{400}, false},
-		{"a 500, then refused as invalid", []int{500, 400}, false},
+		// The 500 may have come after a commit: the 400 to the retry
+		// (a timestamp gone stale, say) proves nothing of it.
+		{"a 500, then refused as invalid", []int{500, 400}, true},
+		{"a 500, then refused as stale after a long wait", []int{500, 500, 400}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeService{answer: func(n int, _ recorded, w http.ResponseWriter) {

@@ -40,6 +40,9 @@ func (s *Server) submit(who *caller, op string, spec submitSpec, body []byte) (a
 	fingerprint := hashBody(body)
 	// An identical body is the same request: answer with what it did.
 	if id, ok := s.st.Fingerprints[fingerprint]; ok {
+		if s.faults.staleRetry() {
+			return nil, s.staleTimestamp(*env.TimestampMs)
+		}
 		return submitAnswer(&s.st.Activities[id].Activity), nil
 	}
 	if id, ok := s.st.VoteFingerprints[fingerprint]; ok {
@@ -61,10 +64,16 @@ func (s *Server) checkLiveness(ms string) *apiError {
 	}
 	skew := s.now().Sub(time.UnixMilli(v))
 	if skew > s.opts.LivenessWindow || -skew > s.opts.LivenessWindow {
-		return errInvalid("field timestampMs: %s is outside the liveness window of ±%s around the service's time %s; send a fresh timestamp",
-			ms, s.opts.LivenessWindow, s.now().UTC().Format(time.RFC3339))
+		return s.staleTimestamp(ms)
 	}
 	return nil
+}
+
+// staleTimestamp is the refusal of a timestampMs outside the liveness
+// window.
+func (s *Server) staleTimestamp(ms string) *apiError {
+	return errInvalid("field timestampMs: %s is outside the liveness window of ±%s around the service's time %s; send a fresh timestamp",
+		ms, s.opts.LivenessWindow, s.now().UTC().Format(time.RFC3339))
 }
 
 func hashBody(body []byte) string {

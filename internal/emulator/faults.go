@@ -32,6 +32,12 @@ type Faults struct {
 	// happened" and rebuilds its request acts twice; one that resends the
 	// identical body gets the same activity back.
 	InternalAfterCommit FaultRate
+	// StaleRetry refuses a resubmission of a body the service already
+	// committed as the liveness check refuses a timestamp outside its
+	// window (400): what a retry meets when the outage that lost the first
+	// answer outlasted the window. Without it, that takes a retry backoff
+	// longer than LivenessWindow, which the jitter makes a matter of luck.
+	StaleRetry FaultRate
 	// Down answers every request 503 while set (a service that stays down).
 	Down bool
 	// Seed makes the random choices repeatable (0: random).
@@ -142,6 +148,18 @@ func (fi *faultInjector) afterCommit() (drop bool, replace *response) {
 		return false, errorResponse(&apiError{http.StatusInternalServerError, client.CodeInternal, "injected fault: internal error after the activity was committed"})
 	}
 	return false, nil
+}
+
+// staleRetry tells whether a resubmission of a committed body is refused
+// as stale.
+func (fi *faultInjector) staleRetry() bool {
+	fi.mu.Lock()
+	defer fi.mu.Unlock()
+	if fi.hit(&fi.f.StaleRetry) {
+		fi.injected["stale-retry"]++
+		return true
+	}
+	return false
 }
 
 // dropConnection closes the connection without an answer.

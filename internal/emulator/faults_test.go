@@ -1,7 +1,9 @@
 package emulator
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -75,6 +77,29 @@ func TestFaultInjection(t *testing.T) {
 		}
 		if n := e.srv.RequestCounts()["submit/create_policies"]; n != 2 {
 			t.Errorf("%d submits, want 2 (the 500, the retry)", n)
+		}
+	})
+	t.Run("commit then drop, and the retry is refused as stale", func(t *testing.T) {
+		e := newTestEmulator(t, func(o *Options) {
+			o.Faults = Faults{DropAfterCommit: FaultRate{First: 1}, StaleRetry: FaultRate{First: 1}}
+		})
+		_, err := rename(e)
+		// The client must not take the 400 to its retry for "nothing was
+		// done": the first attempt was committed.
+		var unknown *client.OutcomeUnknownError
+		if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "outside the liveness window") {
+			t.Fatalf("error %v; want an unknown outcome that quotes the stale refusal", err)
+		}
+		if n := e.srv.InjectedFaults()["stale-retry"]; n != 1 {
+			t.Errorf("InjectedFaults counts %d stale retries, want 1", n)
+		}
+		list, _ := e.client.ListActivities(t.Context(), client.ListActivitiesRequest{})
+		if len(list.Activities) != 1 || list.Activities[0].Status != client.StatusCompleted {
+			t.Fatalf("the first attempt's activity must stand, committed: %+v", list.Activities)
+		}
+		found, err := e.client.FindSubmission(t.Context(), unknown.Submission)
+		if err != nil || found == nil || found.ID != list.Activities[0].ID {
+			t.Fatalf("FindSubmission: %+v, %v; want activity %s", found, err, list.Activities[0].ID)
 		}
 	})
 	t.Run("down, then back up", func(t *testing.T) {

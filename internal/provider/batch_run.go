@@ -106,8 +106,14 @@ func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind 
 // or the activity failed for another reason than a policy's denial (an
 // expression it cannot parse, a name that is taken, an object that is
 // gone). A denial by policy, a rejection, a wait for approval or a lost
-// answer is the batch's as a whole, and each member reports it.
+// answer is the batch's as a whole, and each member reports it: a batch
+// that may have committed is never split and resent, whatever refusal a
+// retry of it met (the members get placeholders; lost_create.go).
 func itemsFault(err error) bool {
+	var unknown *client.OutcomeUnknownError
+	if errors.As(err, &unknown) {
+		return false
+	}
 	var failed *client.ActivityError
 	if errors.As(err, &failed) {
 		return failed.Status == client.StatusFailed && (failed.Failure == nil || failed.Failure.Code != client.CodePermissionDenied)

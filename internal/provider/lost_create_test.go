@@ -25,9 +25,10 @@ var lostAnswerError = regexp.MustCompile(`(?s)Error creating policy.*may have re
 // answers: every lost create must resolve to exactly one policy (the
 // service holds exactly the n in state), the plan after is empty, and
 // destroy leaves nothing. during, if set, runs beside the first apply and
-// is stopped after it.
-func lostAnswersCase(t *testing.T, e *accEmulator, n int, faults emulator.Faults, kinds []string, during func(stop <-chan struct{})) resource.TestCase {
-	config := e.providerBlock("max_retries = 1") + faultsPolicies(n, "lost")
+// is stopped after it. providerLines are added to the provider block.
+func lostAnswersCase(t *testing.T, e *accEmulator, n int, faults emulator.Faults, kinds []string, during func(stop <-chan struct{}),
+	providerLines ...string) resource.TestCase {
+	config := e.providerBlock(append([]string{"max_retries = 1"}, providerLines...)...) + faultsPolicies(n, "lost")
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	return resource.TestCase{
@@ -106,6 +107,25 @@ func TestAccLostAnswers_serviceDownPastTheRetries(t *testing.T) {
 		e.srv.SetFaults(emulator.Faults{Down: true})
 	}
 	accTest(t, lostAnswersCase(t, e, 50, drops, []string{"drop-after-commit", "down"}, goDown))
+}
+
+// TestAccLostAnswers_staleRetry: the answers of committed creates are
+// dropped, and the retry of each is refused as stale with a 400, as after
+// an outage longer than the service's liveness window (the emulator's
+// StaleRetry; make drill-lost-answers runs the same with a real 200 ms
+// window). That refusal says nothing of the first attempt, which the
+// service committed: nothing may be sent again, and a batch may not be
+// split and resent item by item. Batched and one by one, the next apply
+// holds exactly the 100 policies.
+func TestAccLostAnswers_staleRetry(t *testing.T) {
+	for name, batching := range map[string]string{"batched": "true", "unbatched": "false"} {
+		t.Run(name, func(t *testing.T) {
+			e := newAccEmulator(t)
+			faults := emulator.Faults{DropAfterCommit: emulator.FaultRate{Rate: 0.3, First: 1}, StaleRetry: emulator.FaultRate{Rate: 1}, Seed: 7}
+			accTest(t, lostAnswersCase(t, e, 100, faults, []string{"drop-after-commit", "stale-retry"}, nil,
+				"batching = { enabled = "+batching+" }"))
+		})
+	}
 }
 
 // TestAccLostAnswers_identicalBodies: two instances with identical
