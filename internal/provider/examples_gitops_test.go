@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -33,6 +34,35 @@ func TestAccGitOpsKit(t *testing.T) {
 	copyGitOpsKit(t, c)
 	runGitOpsKit(t, c)
 	kitLeftNothing(t, e)
+}
+
+// TestAccGitOpsKit_consensus is the README's consensus flow: the emulator
+// at a root quorum of two, and a second root user approving whatever
+// waits, as `while sleep 2; do custody-emulator approve -all; done` does.
+// The suite passes, and nothing is left behind, not even an activity still
+// waiting. Every change waited for that approval but the policy changes,
+// which the kit's "Policy changes go through Terraform" allows once it
+// exists, as the README says.
+func TestAccGitOpsKit_consensus(t *testing.T) {
+	e, approver := policyConsensusEmulator(t)
+	c := newTFCLI(t, e)
+	copyGitOpsKit(t, c)
+	voter := startVoter(t, approver, true, time.Second, 10*time.Minute)
+	runGitOpsKit(t, c)
+	kitLeftNothing(t, e)
+	policyChanges := []string{client.OpCreatePolicies.Type, client.OpUpdatePolicy.Type, client.OpDeletePolicy.Type, client.OpDeletePolicies.Type}
+	approved := 0
+	for _, act := range kitActivities(t, e) {
+		switch {
+		case voter.votedFor(act.ID):
+			approved++
+		case !slices.Contains(policyChanges, act.Type):
+			t.Errorf("activity %s (%s) went through without the second root's approval", act.ID, act.Type)
+		}
+	}
+	if approved == 0 {
+		t.Error("no activity waited for the second root's approval: the root quorum was not in effect")
+	}
 }
 
 // TestAccGitOpsKit_asTerraformUser runs the suite as the README's
