@@ -22,3 +22,8 @@ output "organization_policies" {
   description = "Every policy of the organization, managed here or not, as the service decides with them."
   value       = data.custody_policies.organization.policies
 }
+
+output "policies_managed_elsewhere" {
+  description = "The policies the drift check leaves alone although this configuration does not manage them (var.policies_managed_elsewhere)."
+  value       = var.policies_managed_elsewhere
+}

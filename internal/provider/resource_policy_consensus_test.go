@@ -41,16 +41,22 @@ type policyVoter struct {
 }
 
 // policyStartVoter starts voting (approve, or reject when approve is
-// false). The goroutine stops when the test's cleanup runs, or after two
-// minutes at most, and the cleanup waits for it.
+// false) every 100 ms. The goroutine stops when the test's cleanup runs,
+// or after two minutes at most, and the cleanup waits for it.
 func policyStartVoter(t *testing.T, c *client.Client, approve bool) *policyVoter {
+	return startVoter(t, c, approve, 100*time.Millisecond, 2*time.Minute)
+}
+
+// startVoter is policyStartVoter voting every interval, for at most
+// lifetime.
+func startVoter(t *testing.T, c *client.Client, approve bool, interval, lifetime time.Duration) *policyVoter {
 	v := &policyVoter{voted: map[string]string{}}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), lifetime)
 	done := make(chan struct{})
 	t.Cleanup(func() { cancel(); <-done })
 	go func() {
 		defer close(done)
-		tick := time.NewTicker(100 * time.Millisecond)
+		tick := time.NewTicker(interval)
 		defer tick.Stop()
 		for {
 			select {
@@ -76,6 +82,13 @@ func policyStartVoter(t *testing.T, c *client.Client, approve bool) *policyVoter
 		}
 	}()
 	return v
+}
+
+// votedFor says whether this voter voted on the activity with id.
+func (v *policyVoter) votedFor(id string) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.voted[id] != ""
 }
 
 // votedOn counts the activities of typ this voter voted on.
