@@ -10,6 +10,10 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
+// The lockout guard runs in ModifyPlan: were its signature to drift from
+// the framework's, the method would silently stop being called.
+var _ resource.ResourceWithModifyPlan = &policyResource{}
+
 // ModifyPlan has the lockout guard check the planned change: a plan that
 // would leave Terraform unable to change policies fails here, on this
 // resource.
