@@ -39,12 +39,10 @@ type lockoutGuard struct {
 	pd   *providerData
 	skip bool // skip_policy_lockout_check: warn instead of failing
 
-	baseOnce sync.Once
-	base     *guardBase
-	baseErr  error
-
-	quorumOnce sync.Once
-	quorum     *client.Quorum // nil when unread or unknown
+	// The first reads: kept once they succeed, read again by the next
+	// caller after a failure (another caller's context canceled included).
+	base   firstSuccess[*guardBase]
+	quorum firstSuccess[*client.Quorum]
 
 	mu      sync.Mutex // guards what follows, and the guardTypes of base
 	changes []plannedPolicyChange
@@ -89,7 +87,7 @@ type guardType struct {
 // newLockoutGuard is the guard of a provider whose credentials check runs:
 // without whoami it cannot know whom to decide for.
 func newLockoutGuard(pd *providerData, skip bool) *lockoutGuard {
-	return &lockoutGuard{pd: pd, skip: skip}
+	return &lockoutGuard{pd: pd, skip: skip, base: newFirstSuccess[*guardBase](), quorum: newFirstSuccess[*client.Quorum]()}
 }
 
 // check records a planned change and reports, on the resource being
@@ -147,18 +145,17 @@ func (gt *guardType) apply(byID map[string]int, c plannedPolicyChange) {
 }
 
 // baseline lists the organization's policies (the command's one list) and
-// decides the provider's user on each policy management type, once.
+// decides the provider's user on each policy management type, once it
+// succeeds.
 func (g *lockoutGuard) baseline(ctx context.Context) (*guardBase, error) {
-	g.baseOnce.Do(func() {
+	return g.base.get(ctx, func(ctx context.Context) (*guardBase, error) {
 		who, err := g.pd.client.Identity(ctx)
 		if err != nil {
-			g.baseErr = err
-			return
+			return nil, err
 		}
 		list, err := cachedPolicies(ctx, g.pd)
 		if err != nil {
-			g.baseErr = err
-			return
+			return nil, err
 		}
 		b := &guardBase{who: who, byID: make(map[string]int, len(list.all))}
 		for i := range list.all {
@@ -176,9 +173,8 @@ func (g *lockoutGuard) baseline(ctx context.Context) (*guardBase, error) {
 			gt.names, gt.results, gt.tally = slices.Clone(gt.baseNames), slices.Clone(gt.baseResults), gt.baseTally
 			b.types = append(b.types, gt)
 		}
-		g.base = b
+		return b, nil
 	})
-	return g.base, g.baseErr
 }
 
 // guardRequest is the provider's user alone asking for typ: whoami gives
@@ -192,18 +188,21 @@ func guardRequest(who *client.WhoamiResponse, publicKey, typ string, now time.Ti
 	return req
 }
 
-// rootQuorum reads the organization's root quorum once, when a lockout is
-// about to be reported; nil when it cannot be read.
+// rootQuorum reads the organization's root quorum, when a lockout is about
+// to be reported; nil when it cannot be read, and then the next report
+// reads it again.
 func (g *lockoutGuard) rootQuorum(ctx context.Context) *client.Quorum {
-	g.quorumOnce.Do(func() {
+	q, err := g.quorum.get(ctx, func(ctx context.Context) (*client.Quorum, error) {
 		got, err := g.pd.client.GetOrganizationConfigs(ctx, client.GetOrganizationConfigsRequest{})
 		if err != nil {
-			tflog.Warn(ctx, "lockout guard: could not read the root quorum; judging by policies alone", map[string]any{"error": err.Error()})
-			return
+			return nil, err
 		}
-		g.quorum = got.Configs.Quorum
+		return got.Configs.Quorum, nil
 	})
-	return g.quorum
+	if err != nil {
+		tflog.Warn(ctx, "lockout guard: could not read the root quorum; judging by policies alone", map[string]any{"error": err.Error()})
+	}
+	return q
 }
 
 // lockoutFinding is one activity type the changes take from the user.
@@ -250,4 +249,53 @@ func takenAway(before, after policyset.Decision) (locked, waits bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// firstSuccess is a shared first read that is kept once it succeeds. A
+// failure is not kept: it goes to the caller whose read failed (its
+// context canceled, say), and the next caller reads again, as cachedList
+// does. Callers wait for a read in progress, each as long as its own
+// context lets it.
+type firstSuccess[T any] struct {
+	turn chan struct{} // one slot: whoever holds it reads
+	mu   sync.Mutex    // guards done and v, for loaded
+	done bool
+	v    T
+}
+
+func newFirstSuccess[T any]() firstSuccess[T] {
+	return firstSuccess[T]{turn: make(chan struct{}, 1)}
+}
+
+// get returns the value read first, reading it with read if no read has
+// succeeded yet.
+func (f *firstSuccess[T]) get(ctx context.Context, read func(context.Context) (T, error)) (T, error) {
+	if v, ok := f.loaded(); ok {
+		return v, nil
+	}
+	select {
+	case f.turn <- struct{}{}:
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+	defer func() { <-f.turn }()
+	if v, ok := f.loaded(); ok {
+		return v, nil
+	}
+	v, err := read(ctx)
+	if err != nil {
+		return v, err
+	}
+	f.mu.Lock()
+	f.v, f.done = v, true
+	f.mu.Unlock()
+	return v, nil
+}
+
+// loaded is the value, once a read has succeeded.
+func (f *firstSuccess[T]) loaded() (T, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.v, f.done
 }
