@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -73,4 +76,72 @@ resource "custody_policy" "p" {
 		!strings.Contains(out, `ACTIVITY_TYPE_UPDATE_POLICY_V2: OUTCOME_REQUIRES_CONSENSUS, by policy "terraform manages policies" (now OUTCOME_ALLOW, by policy "terraform manages policies")`) {
 		t.Errorf("a grant that needs two approvers should warn that policy changes will wait (exit %d):\n%s", code, out)
 	}
+}
+
+// guardCLI is a CLI working directory of the terraform user, in which the
+// grants named have been adopted (imported) as custody_policy resources of
+// the same names as their keys.
+func guardCLI(t *testing.T, w *guardWorld, grants map[string]string) *tfCLI {
+	t.Helper()
+	c := newTFCLI(t, w.e)
+	c.env = append(c.env, "CUSTODY_API_PUBLIC_KEY="+w.key.PublicKeyHex(), "CUSTODY_API_PRIVATE_KEY="+w.key.PrivateKeyHex())
+	var body strings.Builder
+	for _, resource := range slices.Sorted(maps.Keys(grants)) {
+		body.WriteString(w.grant(resource, grants[resource]))
+	}
+	c.write(body.String())
+	c.mustRun(0, "apply", "-auto-approve")
+	return c
+}
+
+// grantResource is the HCL of a grant as resource name, without the
+// import block that adopted it, and with extra lines in its block.
+func grantResource(name, policy string, extra ...string) string {
+	return fmt.Sprintf(`
+resource "custody_policy" %q {
+  name      = %q
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.resource == 'POLICY'"
+  consensus = "approvers.any(u, u.id == '%s')"
+  %s
+}
+`, name, policy, guardUser, strings.Join(extra, "\n  "))
+}
+
+// The issue's case: the terraform user's only grant is custody_policy.grant.
+// Renamed without a moved block, it is refused in every plan, since
+// Terraform may apply the delete first (the guard used to pass the plans
+// in which it happened to plan the create first); with a moved block the
+// plan passes.
+func TestLockoutGuardCLI_rename(t *testing.T) {
+	const policy = "terraform manages policies"
+	w := newGuardWorld(t, policy)
+	c := guardCLI(t, w, map[string]string{"grant": policy})
+	id := w.grants[policy]
+
+	c.write(grantResource("grant2", policy))
+	for i := range 10 {
+		out, code := c.run(nil, "plan", "-detailed-exitcode")
+		flat := strings.Join(strings.Fields(out), " ")
+		for _, want := range []string{
+			"Error: Policy change would lock Terraform out",
+			fmt.Sprintf(`Deleting policy "%s" (%s) would leave the provider's own user, terraform (user-terraform), unable to change policies by itself`, policy, id),
+			`ACTIVITY_TYPE_CREATE_POLICIES: OUTCOME_DENY_IMPLICIT: no policy allows it (now OUTCOME_ALLOW, by policy "terraform manages policies")`,
+			"Terraform may apply the planned policy changes in any order, and an apply that fails stops part way, so the check judges " +
+				"every state an apply can pass through or stop in, not only the last one.",
+			fmt.Sprintf(`The state judged above is the one after deleting policy "%s" (%s)`, policy, id),
+			"declare a moved block (moved { from = custody_policy.old, to = custody_policy.new })",
+			"apply twice: first create the new policy, then remove the old one.",
+		} {
+			if code != 1 || strings.Count(flat, "Error:") != 1 || !strings.Contains(flat, want) {
+				t.Fatalf("plan %d of the rename: exit %d, want 1 and one error holding %q:\n%s", i+1, code, want, out)
+			}
+		}
+	}
+
+	c.write(grantResource("grant2", policy) + "\nmoved {\n  from = custody_policy.grant\n  to   = custody_policy.grant2\n}\n")
+	if out, code := c.run(nil, "plan", "-detailed-exitcode"); (code != 0 && code != 2) || strings.Contains(out, "Error:") {
+		t.Fatalf("with a moved block the plan should pass (exit %d):\n%s", code, out)
+	}
+	expectPolicies(t, w.e, policy)
 }

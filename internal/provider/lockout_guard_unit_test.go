@@ -2,13 +2,217 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
+
+// The lockout guard without Terraform. For the judgment of the worst apply
+// order, the planned changes are handed to a fresh guard (one plan's) in
+// every order Terraform could plan them in, and the verdict must be the
+// same in each.
+
+// grantContent is a grant's content, as newGuardWorld creates it.
+func grantContent(name string) policyset.Policy {
+	return policyset.Policy{Name: name, Effect: client.EffectAllow, Condition: "activity.resource == 'POLICY'",
+		Consensus: "approvers.any(u, u.id == '" + guardUser + "')"}
+}
+
+// walletPolicy is a policy that decides nothing about policy changes.
+func walletPolicy(name string) policyset.Policy {
+	return policyset.Policy{Name: name, Effect: client.EffectAllow, Condition: "activity.resource == 'WALLET'"}
+}
+
+func creating(p policyset.Policy) plannedPolicyChange {
+	return plannedPolicyChange{after: &p, what: fmt.Sprintf("creating policy %q", p.Name)}
+}
+
+func (w *guardWorld) deleting(name string) plannedPolicyChange {
+	return plannedPolicyChange{id: w.grants[name], what: fmt.Sprintf("deleting policy %q (%s)", name, w.grants[name])}
+}
+
+func (w *guardWorld) updating(name string, p policyset.Policy) plannedPolicyChange {
+	return plannedPolicyChange{id: w.grants[name], after: &p, what: fmt.Sprintf("updating policy %q (%s)", name, w.grants[name])}
+}
+
+// addPolicy adds a policy as the root user, as a grant is (w.grants holds
+// its id under its name).
+func (w *guardWorld) addPolicy(t testing.TB, p policyset.Policy) {
+	t.Helper()
+	got, err := w.e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: p.Name,
+		Effect: p.Effect, Condition: p.Condition, Consensus: p.Consensus, Time: p.Time}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.grants[p.Name] = got.Result.PolicyIDs[0]
+}
 
 // newGuard is the guard of one command of the terraform user.
 func (w *guardWorld) newGuard(t testing.TB, skip bool) *lockoutGuard {
 	t.Helper()
 	return newLockoutGuard(newProviderData(accClient(t, w.e.url, w.key), 0), skip)
+}
+
+// planInOrder checks the changes with a fresh guard in the order given,
+// and returns each change's diagnostics.
+func (w *guardWorld) planInOrder(t testing.TB, changes []plannedPolicyChange, order []int) []diag.Diagnostics {
+	t.Helper()
+	g := w.newGuard(t, false)
+	got := make([]diag.Diagnostics, len(changes))
+	for _, i := range order {
+		g.check(t.Context(), changes[i], &got[i])
+	}
+	return got
+}
+
+// permutations are every order of n things.
+func permutations(n int) [][]int {
+	if n == 0 {
+		return [][]int{{}}
+	}
+	var all [][]int
+	for _, p := range permutations(n - 1) {
+		for at := 0; at <= len(p); at++ {
+			q := append(append(append([]int{}, p[:at]...), n-1), p[at:]...)
+			all = append(all, q)
+		}
+	}
+	return all
+}
+
+// summaries lists the diagnostics' severities and summaries, by change.
+func summaries(got []diag.Diagnostics) (errs, warns map[int][]string) {
+	errs, warns = map[int][]string{}, map[int][]string{}
+	for i, ds := range got {
+		for _, d := range ds {
+			if d.Severity() == diag.SeverityError {
+				errs[i] = append(errs[i], d.Summary())
+			} else {
+				warns[i] = append(warns[i], d.Summary())
+			}
+		}
+	}
+	return errs, warns
+}
+
+// Renaming the only grant without a moved block deletes it and creates an
+// identical one: refused whichever Terraform plans first, on the delete,
+// which is the change that tips the worst state. (The guard used to judge
+// "the changes planned so far": the plan passed when the create came
+// first, and the apply could delete first and lock Terraform out.)
+func TestLockoutGuardWorstOrder_rename(t *testing.T) {
+	w := newGuardWorld(t, "terraform manages policies")
+	changes := []plannedPolicyChange{w.deleting("terraform manages policies"), creating(grantContent("terraform manages policies"))}
+	for _, order := range permutations(2) {
+		errs, warns := summaries(w.planInOrder(t, changes, order))
+		if len(errs[0]) != 1 || len(errs[1]) != 0 || len(warns) != 0 || errs[0][0] != "Policy change would lock Terraform out" {
+			t.Fatalf("order %v: errors %v, warnings %v; want the lockout error on the delete alone", order, errs, warns)
+		}
+	}
+	// Planned create first, the error says that only an intermediate
+	// state locks out, names it, and gives the remedies.
+	got := w.planInOrder(t, changes, []int{1, 0})
+	detail := got[0][0].Detail()
+	for _, want := range []string{
+		`ACTIVITY_TYPE_CREATE_POLICIES: OUTCOME_DENY_IMPLICIT: no policy allows it (now OUTCOME_ALLOW, by policy "terraform manages policies")`,
+		"Terraform may apply the planned policy changes in any order, and an apply that fails stops part way",
+		fmt.Sprintf(`The state judged above is the one after deleting policy "terraform manages policies" (%s), and before creating policy "terraform manages policies".`,
+			w.grants["terraform manages policies"]),
+		"only this intermediate state locks it out",
+		"declare a moved block (moved { from = custody_policy.old, to = custody_policy.new })",
+		"apply twice: first create the new policy, then remove the old one",
+	} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("the error lacks %q:\n%s", want, detail)
+		}
+	}
+}
+
+// Larger sets: one verdict in every order, and exactly one error.
+func TestLockoutGuardWorstOrder_permutations(t *testing.T) {
+	w := newGuardWorld(t, "grant a", "grant b", "terraform manages policies")
+	w.addPolicy(t, walletPolicy("wallets 1"))
+	w.addPolicy(t, walletPolicy("wallets 2"))
+	broader := grantContent("terraform manages policies")
+	broader.Consensus = "approvers.any(u, u.id == '" + guardUser + "') || approvers.count() >= 2"
+	createOnly := grantContent("grant a")
+	createOnly.Condition = "activity.type == 'ACTIVITY_TYPE_CREATE_POLICIES'"
+	updatesAndDeletes := grantContent("updates and deletes")
+	updatesAndDeletes.Condition = "activity.resource == 'POLICY' && activity.action != 'CREATE'"
+	for _, tc := range []struct {
+		name    string
+		changes []plannedPolicyChange
+		refused bool
+	}{
+		{"every grant deleted, among harmless changes", []plannedPolicyChange{
+			w.deleting("grant a"), w.deleting("grant b"), w.deleting("terraform manages policies"),
+			w.updating("wallets 1", walletPolicy("wallets one")), creating(walletPolicy("wallets 3")),
+		}, true},
+		{"every grant renamed, among harmless changes", []plannedPolicyChange{
+			w.deleting("grant a"), w.deleting("grant b"), w.deleting("terraform manages policies"),
+			creating(grantContent("grant c")), w.deleting("wallets 2"),
+		}, true},
+		{"harmless changes, a grant broadened, one grant of three deleted", []plannedPolicyChange{
+			w.updating("terraform manages policies", broader), w.deleting("grant a"), w.deleting("wallets 1"),
+			w.updating("wallets 2", walletPolicy("wallets two")), creating(grantContent("grant c")),
+		}, false},
+		{
+			// The final state lets Terraform act (updates and deletes move
+			// from the grants to a new policy), but an apply that narrows
+			// grant a and deletes the others first, then stops, does not:
+			// refused in every order, as the worst apply order.
+			"permissions moved between policies in one apply", []plannedPolicyChange{
+				w.updating("grant a", createOnly), w.deleting("grant b"), w.deleting("terraform manages policies"),
+				creating(updatesAndDeletes),
+			}, true,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, order := range permutations(len(tc.changes)) {
+				errs, warns := summaries(w.planInOrder(t, tc.changes, order))
+				n := 0
+				for _, e := range errs {
+					n += len(e)
+				}
+				if want := map[bool]int{true: 1, false: 0}[tc.refused]; n != want || len(warns) != 0 {
+					t.Fatalf("order %v: errors %v, warnings %v; want %d error", order, errs, warns, want)
+				}
+			}
+		})
+	}
+}
+
+// A change whose content is unknown until apply is named in a warning, and
+// the others are still judged: the delete of the grant is refused.
+func TestLockoutGuardWorstOrder_unknownContent(t *testing.T) {
+	w := newGuardWorld(t, "terraform manages policies")
+	unknown := plannedPolicyChange{after: &policyset.Policy{Name: "later"}, unknown: true, what: `creating policy "later"`}
+	for _, tc := range []struct {
+		name    string
+		other   plannedPolicyChange
+		refused bool
+	}{
+		{"with the grant's delete", w.deleting("terraform manages policies"), true},
+		{"with a harmless create", creating(walletPolicy("wallets")), false},
+	} {
+		for _, order := range permutations(2) {
+			got := w.planInOrder(t, []plannedPolicyChange{unknown, tc.other}, order)
+			errs, warns := summaries(got)
+			if len(warns[0]) != 1 || warns[0][0] != "Policy lockout check left to apply" || len(got[0]) != 1 ||
+				!strings.Contains(got[0][0].Detail(), `Creating policy "later": its effect, condition, consensus or time is known only after apply`) ||
+				!strings.Contains(got[0][0].Detail(), "Terraform plans it again during the apply, with its values, and the check judges it then") {
+				t.Errorf("%s, order %v: the unknown change should be named in a warning: %v", tc.name, order, got[0])
+			}
+			if (len(errs[1]) == 1) != tc.refused || len(errs[0]) != 0 {
+				t.Errorf("%s, order %v: errors %v, want refused=%v", tc.name, order, errs, tc.refused)
+			}
+		}
+	}
 }
 
 // A shared first read that fails is not kept: the caller whose context

@@ -48,8 +48,7 @@ func plannedChangeOf(ctx context.Context, req resource.ModifyPlanRequest, diags 
 		plan.Consensus.Equal(state.Consensus) && plan.Time.Equal(state.Time):
 		return plannedPolicyChange{}, false // notes or timeouts only
 	}
-	after := policyset.Policy{Name: plan.Name.ValueString(), Effect: plan.Effect.ValueString(), Condition: plan.Condition.ValueString(),
-		Consensus: plan.Consensus.ValueString(), Time: plan.Time.ValueString()}
+	after := plan.decided()
 	c := plannedPolicyChange{after: &after, what: fmt.Sprintf("creating policy %q", after.Name),
 		unknown: plan.Effect.IsUnknown() || plan.Condition.IsUnknown() || plan.Consensus.IsUnknown() || plan.Time.IsUnknown()}
 	if plan.Name.IsUnknown() {
@@ -60,4 +59,11 @@ func plannedChangeOf(ctx context.Context, req resource.ModifyPlanRequest, diags 
 		c.what = fmt.Sprintf("updating policy %q (%s)", state.Name.ValueString(), c.id)
 	}
 	return c, true
+}
+
+// decided is what a decision reads of the policy m describes (a null
+// expression is absent, as the service stores it).
+func (m *policyModel) decided() policyset.Policy {
+	return policyset.Policy{Name: m.Name.ValueString(), Effect: m.Effect.ValueString(), Condition: m.Condition.ValueString(),
+		Consensus: m.Consensus.ValueString(), Time: m.Time.ValueString()}
 }
