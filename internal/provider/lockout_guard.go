@@ -47,6 +47,22 @@ import (
 // it again during the apply, with its values, and the guard of the apply
 // judges it then, before it is submitted.
 //
+// Deletes are the one change the plan may not see: a replacement (a
+// `-replace`, a tainted object, an unresolved-create placeholder) reaches
+// ModifyPlan only as its create, and the apply runs it as a delete and
+// then that create. So the apply's guard counts, in the same worst way,
+// every change the apply starts: a create or an update when Terraform
+// plans it again just before making it (check), a delete just before it
+// is submitted or joins a batch (allowDelete, which refuses it when it
+// would lock Terraform out). A change counts in its worse version until it
+// is made (applied), in its after version from then on; one that failed
+// keeps counting in its worse version, since it may have been made. Two
+// deletes that run at once are judged together, whichever comes second
+// with the first counted as deleted. Every change of a plan that passed
+// with its content known was judged in both its versions, so the apply
+// refuses only what the plan could not see (a replacement's delete, a
+// change of the organization since the plan).
+//
 // The guard reuses the command's one list_policies (cachedPolicies), and
 // asks get_organization_configs only when it is about to report, to learn
 // whether the user is a root user who acts through the root quorum.
@@ -87,6 +103,23 @@ type guardChange struct {
 	plannedPolicyChange
 	slot     int
 	outcomes typeResults // its after version's; absent for a delete
+	done     bool        // made (at apply): the slot holds its after version now
+}
+
+// changeKey finds the counted change that a Create, Update or Delete of
+// the apply has made.
+type changeKey struct {
+	id       string
+	hasAfter bool
+	after    policyset.Policy
+}
+
+func keyOf(c plannedPolicyChange) changeKey {
+	k := changeKey{id: c.id, hasAfter: c.after != nil}
+	if c.after != nil {
+		k.after = *c.after
+	}
+	return k
 }
 
 // guardBase is the organization as the command found it, the changes
@@ -95,12 +128,16 @@ type guardBase struct {
 	who   *client.WhoamiResponse
 	byID  map[string]int // policy id → slot
 	slots []guardSlot    // the organization's policies, then one per create
-	types [len(policyManagementTypes)]*guardType
+	// pending indexes the changes not made yet, for applied; built at the
+	// first, so that a plan, which makes nothing, never pays for it.
+	pending map[changeKey][]*guardChange
+	types   [len(policyManagementTypes)]*guardType
 }
 
 // guardSlot is one policy: the organization's, or a planned create's.
 type guardSlot struct {
 	changes []*guardChange // counted on it, in order
+	made    *guardChange   // the last of them made, whose version it holds now; nil: the organization's
 }
 
 // guardType is the user's standing on one activity type. A plan of N
@@ -116,7 +153,7 @@ type guardType struct {
 	baseTally   policyset.Tally
 	// per slot, the worst state (the version of the slot that allows the
 	// user least on this type; worstBy is the change whose after version
-	// it is, nil for the organization's) and the final state (every
+	// it is, nil for the slot's current one) and the final state (every
 	// change made)
 	worst      []policyset.Result
 	worstBy    []*guardChange
@@ -160,7 +197,7 @@ func (g *lockoutGuard) check(ctx context.Context, c plannedPolicyChange, diags *
 	if len(found) == 0 {
 		return
 	}
-	g.reportLockout(base, gc, found, diags)
+	g.reportLockout(base, gc, found, false, diags)
 	if !g.skip && locks(found) {
 		// A refused change is not made (at apply, Terraform goes on with
 		// the others): it must not count against them.
@@ -171,6 +208,71 @@ func (g *lockoutGuard) check(ctx context.Context, c plannedPolicyChange, diags *
 // locks says whether the findings hold a lockout, not only waits.
 func locks(found []lockoutFinding) bool {
 	return slices.ContainsFunc(found, func(f lockoutFinding) bool { return !f.waitsOnly })
+}
+
+// allowDelete is the check of a delete at apply, before it is submitted
+// (or joins a batch): false when it would lock Terraform out, reported in
+// diags. A delete it lets go stays counted, as made, for the deletes and
+// changes after it; a refused one is not counted.
+func (g *lockoutGuard) allowDelete(ctx context.Context, id, what string, diags *diag.Diagnostics) bool {
+	base, err := g.baseline(ctx)
+	if err != nil {
+		diags.AddWarning("Policy lockout check not made", "The provider could not read what it needs to check that "+what+
+			" leaves Terraform able to change policies: "+err.Error())
+		return true
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	prev := base.worstTallies()
+	gc, ok := base.count(plannedPolicyChange{id: id, what: what})
+	if !ok {
+		return true // a policy the organization did not hold when the apply began
+	}
+	found := g.judge(ctx, base, prev)
+	if len(found) == 0 {
+		return true
+	}
+	g.reportLockout(base, gc, found, true, diags)
+	if g.skip || !locks(found) {
+		return true
+	}
+	base.uncount(gc)
+	return false
+}
+
+// applied tells the guard that the apply made c: from now on its slot
+// holds c's after version, whatever order the rest of the apply takes.
+func (g *lockoutGuard) applied(c plannedPolicyChange) {
+	base, ok := g.base.loaded()
+	if !ok {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if base.pending == nil {
+		base.pending = map[changeKey][]*guardChange{}
+		for _, slot := range base.slots {
+			for _, gc := range slot.changes {
+				if !gc.done {
+					base.index(gc)
+				}
+			}
+		}
+	}
+	k := keyOf(c)
+	waiting := base.pending[k]
+	if len(waiting) == 0 {
+		return // not counted: its check was not made, or nothing it changes is decided
+	}
+	gc := waiting[0]
+	if len(waiting) == 1 {
+		delete(base.pending, k)
+	} else {
+		base.pending[k] = waiting[1:]
+	}
+	gc.done = true
+	base.slots[gc.slot].made = gc
+	base.settle(gc.slot)
 }
 
 // worstTallies copies the tallies of the worst state.
@@ -203,21 +305,36 @@ func (b *guardBase) count(c plannedPolicyChange) (*guardChange, bool) {
 		}
 	}
 	b.slots[slot].changes = append(b.slots[slot].changes, gc)
+	if b.pending != nil {
+		b.index(gc)
+	}
 	b.settle(slot)
 	return gc, true
+}
+
+// index adds gc to pending. g.mu is held.
+func (b *guardBase) index(gc *guardChange) {
+	k := keyOf(gc.plannedPolicyChange)
+	b.pending[k] = append(b.pending[k], gc)
 }
 
 // uncount takes back gc, the change counted last. g.mu is held.
 func (b *guardBase) uncount(gc *guardChange) {
 	s := &b.slots[gc.slot]
 	s.changes = slices.DeleteFunc(s.changes, func(o *guardChange) bool { return o == gc })
+	if b.pending != nil {
+		k := keyOf(gc.plannedPolicyChange)
+		if b.pending[k] = slices.DeleteFunc(b.pending[k], func(o *guardChange) bool { return o == gc }); len(b.pending[k]) == 0 {
+			delete(b.pending, k)
+		}
+	}
 	b.settle(gc.slot)
 }
 
 // settle recounts slot s on every type: its worst version is the least
-// permissive of the organization's and the after versions of the changes;
-// its final version is the last change's. The cost is the number of
-// changes of one policy, not of the plan. g.mu is held.
+// permissive of the version it holds now and the after versions of the
+// changes not made yet; its final version is the last change's. The cost
+// is the number of changes of one policy, not of the plan. g.mu is held.
 func (b *guardBase) settle(s int) {
 	slot := b.slots[s]
 	for t, gt := range b.types {
@@ -225,11 +342,13 @@ func (b *guardBase) settle(s int) {
 		if s < len(gt.baseResults) {
 			now = gt.baseResults[s]
 		}
-		worst, final := now, now
-		var by *guardChange
+		if slot.made != nil {
+			now = slot.made.outcomes[t]
+		}
+		worst, by, final := now, slot.made, now
 		for _, c := range slot.changes {
 			final = c.outcomes[t]
-			if permissiveness(c.outcomes[t]) < permissiveness(worst) {
+			if !c.done && permissiveness(c.outcomes[t]) < permissiveness(worst) {
 				worst, by = c.outcomes[t], c
 			}
 		}

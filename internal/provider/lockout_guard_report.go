@@ -29,6 +29,15 @@ const lockoutMoveFix = "To give a policy another address, declare a moved block 
 	"instead of deleting it and creating it again. To replace a policy that lets Terraform act, apply twice: first create the new " +
 	"policy, then remove the old one."
 
+// lockoutReplaceFix is lockoutMoveFix at apply, for a replacement.
+const lockoutReplaceFix = "The provider refused this delete before submitting it: nothing was deleted. A delete the plan did not " +
+	"show is part of a replacement (-replace, a tainted resource, or an unresolved-create-... placeholder id): Terraform plans it " +
+	"as a create only, and applies it as this delete and then the create, which the state above would deny.\n\n" +
+	"To replace a policy that lets Terraform act, give the resource lifecycle { create_before_destroy = true }, so that the new " +
+	"policy exists before the old one is deleted, or apply twice: first create the new policy under another address, then " +
+	"remove the old one. To keep a tainted policy as it is, run terraform untaint on it. To give a policy another address, " +
+	"declare a moved block."
+
 // unknownChangeText is the warning on a change whose content the plan
 // cannot know.
 func unknownChangeText(c plannedPolicyChange) string {
@@ -40,8 +49,9 @@ func unknownChangeText(c plannedPolicyChange) string {
 
 // reportLockout adds what the guard found when it counted gc to diags: an
 // error for a lockout (a warning with skip_policy_lockout_check), a
-// warning for changes that will only wait for approvals. g.mu is held.
-func (g *lockoutGuard) reportLockout(b *guardBase, gc *guardChange, found []lockoutFinding, diags *diag.Diagnostics) {
+// warning for changes that will only wait for approvals. atApply: gc is
+// a delete that the apply is about to submit. g.mu is held.
+func (g *lockoutGuard) reportLockout(b *guardBase, gc *guardChange, found []lockoutFinding, atApply bool, diags *diag.Diagnostics) {
 	var locked, waits []lockoutFinding
 	for _, f := range found {
 		if f.waitsOnly {
@@ -52,19 +62,36 @@ func (g *lockoutGuard) reportLockout(b *guardBase, gc *guardChange, found []lock
 	}
 	user := fmt.Sprintf("the provider's own user, %s (%s)", b.who.Username, b.who.UserID)
 	what := upperFirst(gc.what)
+	if atApply {
+		what += " now"
+	}
 	if len(locked) > 0 {
 		detail := what + " would leave " + user + ", unable to change policies by itself:\n" + decisionLines(locked) +
 			"\n\n" + lockoutAnyOrder + " " + b.stateText(locked) +
 			"\n\nOnce there, the provider's policy changes of those types are denied, the one that would undo it included: " +
 			"only the root quorum can undo it. (The user is decided as whoami names it, without tags, email or alias.)"
-		if b.movesOrReplaces(locked) {
+		switch {
+		case atApply:
+			detail += "\n\n" + lockoutReplaceFix
+		case b.movesOrReplaces(locked):
 			detail += "\n\n" + lockoutMoveFix
 		}
-		if g.skip {
+		summary := "Policy change would lock Terraform out"
+		if atApply {
+			summary = "Policy delete would lock Terraform out"
+		}
+		switch {
+		case g.skip && atApply:
+			diags.AddWarning("Policy delete locks Terraform out (skip_policy_lockout_check)", detail+
+				"\n\nskip_policy_lockout_check is set, so the apply goes on.")
+		case g.skip:
 			diags.AddWarning("Policy change locks Terraform out (skip_policy_lockout_check)", detail+
 				"\n\nskip_policy_lockout_check is set, so the plan goes on.")
-		} else {
-			diags.AddError("Policy change would lock Terraform out", detail+"\n\n"+lockoutSkipFix)
+		case atApply:
+			diags.AddError(summary, detail+"\n\n"+strings.Replace(lockoutSkipFix, "the plan then shows this as a warning",
+				"the apply then deletes it with this as a warning", 1))
+		default:
+			diags.AddError(summary, detail+"\n\n"+lockoutSkipFix)
 		}
 	}
 	if len(waits) > 0 {
@@ -134,6 +161,7 @@ func (b *guardBase) stateOf(t int) string {
 	for s, slot := range b.slots {
 		for _, c := range slot.changes {
 			switch {
+			case c.done:
 			case gt.worstBy[s] == c:
 				made = append(made, c.what)
 			case permissiveness(c.outcomes[t]) > permissiveness(gt.worst[s]):
@@ -162,7 +190,7 @@ func (b *guardBase) movesOrReplaces(found []lockoutFinding) bool {
 		gt := b.types[f.t]
 		for s, slot := range b.slots {
 			for _, c := range slot.changes {
-				if (gt.worstBy[s] == c && c.after == nil) || permissiveness(c.outcomes[f.t]) > permissiveness(gt.worst[s]) {
+				if !c.done && ((gt.worstBy[s] == c && c.after == nil) || permissiveness(c.outcomes[f.t]) > permissiveness(gt.worst[s])) {
 					return true
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -212,6 +213,108 @@ func TestLockoutGuardWorstOrder_unknownContent(t *testing.T) {
 				t.Errorf("%s, order %v: errors %v, want refused=%v", tc.name, order, errs, tc.refused)
 			}
 		}
+	}
+}
+
+// At apply, a delete that would leave Terraform unable to change policies
+// is refused before it is submitted (a replacement's delete, which the
+// plan never saw); one it refused is not counted against the next.
+func TestLockoutGuardDeleteAtApply(t *testing.T) {
+	w := newGuardWorld(t, "terraform manages policies")
+	w.addPolicy(t, walletPolicy("wallets"))
+	ctx := t.Context()
+	grant := w.deleting("terraform manages policies")
+
+	g := w.newGuard(t, false)
+	var diags diag.Diagnostics
+	if g.allowDelete(ctx, grant.id, grant.what, &diags) || !diags.HasError() {
+		t.Fatalf("deleting the only grant at apply should be refused: %v", diags)
+	}
+	detail := diags.Errors()[0].Detail()
+	for _, want := range []string{"Policy delete would lock Terraform out", `Deleting policy "terraform manages policies"`, " now would leave",
+		"The provider refused this delete before submitting it: nothing was deleted", "part of a replacement",
+		"lifecycle { create_before_destroy = true }", "apply twice: first create the new policy under another address",
+		"the apply then deletes it with this as a warning"} {
+		if !strings.Contains(diags.Errors()[0].Summary()+detail, want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, detail)
+		}
+	}
+	diags = nil
+	if wallets := w.deleting("wallets"); !g.allowDelete(ctx, wallets.id, wallets.what, &diags) || len(diags) != 0 {
+		t.Errorf("a harmless delete after a refused one should go: %v", diags)
+	}
+
+	// A change refused when the apply plans it again (its content was
+	// unknown to the plan) is not made, and so not counted: it must not
+	// hide the delete that would lock Terraform out next.
+	g = w.newGuard(t, false)
+	var refused diag.Diagnostics
+	g.check(ctx, creating(policyset.Policy{Name: "freeze", Effect: client.EffectDeny, Condition: "activity.resource == 'POLICY'"}), &refused)
+	diags = nil
+	if !refused.HasError() || g.allowDelete(ctx, grant.id, grant.what, &diags) || !diags.HasError() {
+		t.Errorf("after a refused change, the grant's delete should still be refused: %v; %v", refused, diags)
+	}
+
+	// skip_policy_lockout_check: a warning, and the delete goes.
+	diags = nil
+	if !w.newGuard(t, true).allowDelete(ctx, grant.id, grant.what, &diags) || diags.HasError() || len(diags) != 1 ||
+		diags[0].Summary() != "Policy delete locks Terraform out (skip_policy_lockout_check)" {
+		t.Errorf("with skip_policy_lockout_check the delete should go, with a warning: %v", diags)
+	}
+
+	// create_before_destroy: the apply plans the new grant again (the
+	// guard counts it) and makes it; the old one can then go.
+	g = w.newGuard(t, false)
+	diags = nil
+	g.check(ctx, creating(grantContent("terraform manages policies")), &diags)
+	g.applied(creating(grantContent("terraform manages policies")))
+	if !g.allowDelete(ctx, grant.id, grant.what, &diags) || len(diags) != 0 {
+		t.Errorf("once the new grant is made, the old one's delete should go: %v", diags)
+	}
+	// Not yet made, it may still fail: the delete waits for the next apply.
+	g = w.newGuard(t, false)
+	diags = nil
+	g.check(ctx, creating(grantContent("terraform manages policies")), &diags)
+	if g.allowDelete(ctx, grant.id, grant.what, &diags) {
+		t.Errorf("before the new grant is made, the old one's delete should be refused")
+	}
+}
+
+// Two deletes that are harmless alone, run at the same time by one apply
+// (two replacements): one is refused, whichever checks second.
+func TestLockoutGuardDeleteAtApply_concurrent(t *testing.T) {
+	w := newGuardWorld(t, "grant a", "grant b")
+	for range 10 {
+		g := w.newGuard(t, false)
+		var wg sync.WaitGroup
+		allowed := make([]bool, 2)
+		for i, name := range []string{"grant a", "grant b"} {
+			wg.Go(func() {
+				var diags diag.Diagnostics
+				c := w.deleting(name)
+				allowed[i] = g.allowDelete(t.Context(), c.id, c.what, &diags)
+			})
+		}
+		wg.Wait()
+		if allowed[0] == allowed[1] {
+			t.Fatalf("two deletes that lock Terraform out together: allowed %v, want exactly one", allowed)
+		}
+	}
+}
+
+// A root user whom the root quorum lets act alone is judged with the
+// quorum at apply too: its delete of the root's grant goes.
+func TestLockoutGuardDeleteAtApply_rootQuorum(t *testing.T) {
+	e := newAccEmulator(t)
+	got, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: "root manages policies",
+		Effect: client.EffectAllow, Condition: "activity.resource == 'POLICY'", Consensus: "approvers.any(u, u.id == 'user-root')"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newLockoutGuard(newProviderData(accClient(t, e.url, e.key), 0), false)
+	var diags diag.Diagnostics
+	if !g.allowDelete(t.Context(), got.Result.PolicyIDs[0], "deleting policy \"root manages policies\"", &diags) || len(diags) != 0 {
+		t.Errorf("a root user acting through the root quorum should not be refused: %v", diags)
 	}
 }
 

@@ -16,7 +16,8 @@ var _ resource.ResourceWithModifyPlan = &policyResource{}
 
 // ModifyPlan has the lockout guard check the planned change: a plan that
 // would leave Terraform unable to change policies fails here, on this
-// resource.
+// resource. Terraform plans the change again during the apply, with its
+// values known, and the apply's guard checks it then too.
 func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if r.pd == nil || r.pd.guard == nil {
 		return
@@ -66,4 +67,11 @@ func plannedChangeOf(ctx context.Context, req resource.ModifyPlanRequest, diags 
 func (m *policyModel) decided() policyset.Policy {
 	return policyset.Policy{Name: m.Name.ValueString(), Effect: m.Effect.ValueString(), Condition: m.Condition.ValueString(),
 		Consensus: m.Consensus.ValueString(), Time: m.Time.ValueString()}
+}
+
+// guardApplied tells the lockout guard, if any, that the apply made c.
+func (r *policyResource) guardApplied(c plannedPolicyChange) {
+	if r.pd.guard != nil {
+		r.pd.guard.applied(c)
+	}
 }
