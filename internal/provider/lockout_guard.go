@@ -20,35 +20,74 @@ import (
 // change the pipeline submits is denied, the one that would undo it
 // included. Only the root quorum can recover.
 //
-// For each policy change planned in the command, the guard decides the
-// provider's own user (whoami, from the credentials check), acting alone,
-// on the activity types that manage policies, with the organization's
-// policies before the command and after every change planned so far:
-// changes that are harmless alone can lock Terraform out together. It
-// reuses the command's one list_policies (cachedPolicies), and asks
-// get_organization_configs only when it is about to report, to learn
+// Terraform plans resources in parallel and applies independent ones in
+// any order, and an apply that fails stops part way, where the next run
+// starts. So the guard judges every state an apply of the planned changes
+// can pass through or stop in, not the order it happens to see: on each
+// activity type that manages policies, it decides the provider's own user
+// (whoami, from the credentials check), acting alone, with the
+// organization's policies as the command found them and each changed
+// policy in whichever of its versions (before or after the change; a
+// create's before and a delete's after are absent) allows the user less
+// on that type, in the engine's order: explicit deny < not applicable,
+// time-inactive, error or absent < consensus < allow. That worst state
+// allows no more than the state in which any one change is submitted
+// (every other change in either version, that one in its before version),
+// nor than the state after the apply, for the runs after it. Judging only
+// those would not do: the state after the changes planned so far can lock
+// Terraform out and a change planned later put it right, and the verdict
+// would depend on the order again. The worst state only gets worse as
+// changes arrive, so the verdict is the same in every plan (it is the
+// least strict judgment for which that holds); which resource carries the
+// error is the one whose change tips it, and may vary. A refused change
+// is not counted, so that it does not count against the others.
+//
+// A planned change whose content is not known until apply is named in a
+// warning and left out (counted in its before version): Terraform plans
+// it again during the apply, with its values, and the guard of the apply
+// judges it then, before it is submitted.
+//
+// Deletes are the one change the plan may not see: a replacement (a
+// `-replace`, a tainted object, an unresolved-create placeholder) reaches
+// ModifyPlan only as its create, and the apply runs it as a delete and
+// then that create. So the apply's guard counts, in the same worst way,
+// every change the apply starts: a create or an update when Terraform
+// plans it again just before making it (check), a delete just before it
+// is submitted or joins a batch (allowDelete, which refuses it when it
+// would lock Terraform out). A change counts in its worse version until it
+// is made (applied), in its after version from then on; one that failed
+// keeps counting in its worse version, since it may have been made. Two
+// deletes that run at once are judged together, whichever comes second
+// with the first counted as deleted. Every change of a plan that passed
+// with its content known was judged in both its versions, so the apply
+// refuses only what the plan could not see (a replacement's delete, a
+// change of the organization since the plan).
+//
+// The guard reuses the command's one list_policies (cachedPolicies), and
+// asks get_organization_configs only when it is about to report, to learn
 // whether the user is a root user who acts through the root quorum.
 
 // policyManagementTypes are the activities the provider manages policies
-// with.
-var policyManagementTypes = []string{client.OpCreatePolicies.Type, client.OpUpdatePolicy.Type, client.OpDeletePolicy.Type, client.OpDeletePolicies.Type}
+// with. An array, so that typeResults can hold one result per type.
+var policyManagementTypes = [...]string{client.OpCreatePolicies.Type, client.OpUpdatePolicy.Type, client.OpDeletePolicy.Type,
+	client.OpDeletePolicies.Type}
+
+// typeResults is one policy version's outcome on each of the
+// policyManagementTypes; the zero value is an absent policy.
+type typeResults [len(policyManagementTypes)]policyset.Result
 
 // lockoutGuard holds, for one walk of one command (the providerData's
-// life), the policies before the command and every change planned since.
+// life), the policies before the command and every change counted since.
 type lockoutGuard struct {
 	pd   *providerData
 	skip bool // skip_policy_lockout_check: warn instead of failing
 
-	baseOnce sync.Once
-	base     *guardBase
-	baseErr  error
+	// The first reads: kept once they succeed, read again by the next
+	// caller after a failure (another caller's context canceled included).
+	base   firstSuccess[*guardBase]
+	quorum firstSuccess[*client.Quorum]
 
-	quorumOnce sync.Once
-	quorum     *client.Quorum // nil when unread or unknown
-
-	mu      sync.Mutex // guards what follows, and the guardTypes of base
-	changes []plannedPolicyChange
-	unknown bool // a planned change is not known until apply: the guard stops judging
+	mu sync.Mutex // guards the changes, slots and tallies of base
 }
 
 // plannedPolicyChange is one planned change of a custody_policy.
@@ -59,17 +98,50 @@ type plannedPolicyChange struct {
 	what    string            // "creating policy \"x\"", for messages
 }
 
-// guardBase is the organization as the command found it, and the user's
-// standing on each policy management type as the changes planned so far
-// leave it.
+// guardChange is a change the guard counts.
+type guardChange struct {
+	plannedPolicyChange
+	slot     int
+	outcomes typeResults // its after version's; absent for a delete
+	done     bool        // made (at apply): the slot holds its after version now
+}
+
+// changeKey finds the counted change that a Create, Update or Delete of
+// the apply has made.
+type changeKey struct {
+	id       string
+	hasAfter bool
+	after    policyset.Policy
+}
+
+func keyOf(c plannedPolicyChange) changeKey {
+	k := changeKey{id: c.id, hasAfter: c.after != nil}
+	if c.after != nil {
+		k.after = *c.after
+	}
+	return k
+}
+
+// guardBase is the organization as the command found it, the changes
+// counted since, and the user's standing on each policy management type.
 type guardBase struct {
 	who   *client.WhoamiResponse
 	byID  map[string]int // policy id → slot
-	types []*guardType   // one per policyManagementTypes
+	slots []guardSlot    // the organization's policies, then one per create
+	// pending indexes the changes not made yet, for applied; built at the
+	// first, so that a plan, which makes nothing, never pays for it.
+	pending map[changeKey][]*guardChange
+	types   [len(policyManagementTypes)]*guardType
+}
+
+// guardSlot is one policy: the organization's, or a planned create's.
+type guardSlot struct {
+	changes []*guardChange // counted on it, in order
+	made    *guardChange   // the last of them made, whose version it holds now; nil: the organization's
 }
 
 // guardType is the user's standing on one activity type. A plan of N
-// policy changes checks N times, so each check updates a tally of the
+// policy changes checks N times, so each check updates tallies of the
 // outcomes in place (policyset.Tally) instead of deciding N policies
 // again; the policies are named only in a report.
 type guardType struct {
@@ -79,21 +151,28 @@ type guardType struct {
 	baseNames   []string
 	baseResults []policyset.Result
 	baseTally   policyset.Tally
-	// after the changes planned so far: a slot per base policy (a deleted
-	// one has an empty outcome, which counts for nothing), then the new ones
-	names   []string
-	results []policyset.Result
-	tally   policyset.Tally
+	// per slot, the worst state (the version of the slot that allows the
+	// user least on this type; worstBy is the change whose after version
+	// it is, nil for the slot's current one) and the final state (every
+	// change made)
+	worst      []policyset.Result
+	worstBy    []*guardChange
+	worstTally policyset.Tally
+	final      []policyset.Result
+	finalTally policyset.Tally
 }
 
 // newLockoutGuard is the guard of a provider whose credentials check runs:
 // without whoami it cannot know whom to decide for.
 func newLockoutGuard(pd *providerData, skip bool) *lockoutGuard {
-	return &lockoutGuard{pd: pd, skip: skip}
+	return &lockoutGuard{pd: pd, skip: skip, base: newFirstSuccess[*guardBase](), quorum: newFirstSuccess[*client.Quorum]()}
 }
 
-// check records a planned change and reports, on the resource being
-// planned, a lockout that the changes planned so far would cause.
+// check counts a planned change and reports, on the resource being
+// planned, a lockout that the changes counted so far can cause in some
+// order; a change it refuses is not counted. Terraform plans each change
+// again during the apply, with its values known, and the apply's guard
+// checks it then.
 func (g *lockoutGuard) check(ctx context.Context, c plannedPolicyChange, diags *diag.Diagnostics) {
 	base, err := g.baseline(ctx)
 	if err != nil {
@@ -102,83 +181,235 @@ func (g *lockoutGuard) check(ctx context.Context, c plannedPolicyChange, diags *
 			" leaves Terraform able to change policies: "+err.Error())
 		return
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.changes = append(g.changes, c)
-	if g.unknown || c.unknown {
-		if !g.unknown {
-			tflog.Debug(ctx, "lockout guard: a planned policy change is not known until apply; the apply checks it", map[string]any{"change": c.what})
-		}
-		g.unknown = true
+	if c.unknown {
+		tflog.Debug(ctx, "lockout guard: a planned policy change is not known until apply; the apply checks it", map[string]any{"change": c.what})
+		diags.AddWarning("Policy lockout check left to apply", unknownChangeText(c))
 		return
 	}
-	prev := make([]policyset.Tally, len(base.types))
-	for t, gt := range base.types {
-		prev[t] = gt.tally
-		gt.apply(base.byID, c)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	prev := base.worstTallies()
+	gc, ok := base.count(c)
+	if !ok {
+		return
 	}
-	found := g.judge(base, nil, prev)
+	found := g.judge(ctx, base, prev)
 	if len(found) == 0 {
 		return
 	}
-	if rq := g.rootQuorum(ctx); rq != nil && slices.Contains(rq.UserIDs, base.who.UserID) {
-		// A root user may act through the root quorum: decide again with it.
-		found = g.judge(base, rq, prev)
+	g.reportLockout(base, gc, found, false, diags)
+	if !g.skip && locks(found) {
+		// A refused change is not made (at apply, Terraform goes on with
+		// the others): it must not count against them.
+		base.uncount(gc)
 	}
-	g.reportLockout(base, len(g.changes)-1, found, diags)
 }
 
-// apply makes change c to the policy set after the changes so far.
-func (gt *guardType) apply(byID map[string]int, c plannedPolicyChange) {
-	slot, ok := byID[c.id]
+// locks says whether the findings hold a lockout, not only waits.
+func locks(found []lockoutFinding) bool {
+	return slices.ContainsFunc(found, func(f lockoutFinding) bool { return !f.waitsOnly })
+}
+
+// allowDelete is the check of a delete at apply, before it is submitted
+// (or joins a batch): false when it would lock Terraform out, reported in
+// diags. A delete it lets go stays counted, as made, for the deletes and
+// changes after it; a refused one is not counted.
+func (g *lockoutGuard) allowDelete(ctx context.Context, id, what string, diags *diag.Diagnostics) bool {
+	base, err := g.baseline(ctx)
+	if err != nil {
+		diags.AddWarning("Policy lockout check not made", "The provider could not read what it needs to check that "+what+
+			" leaves Terraform able to change policies: "+err.Error())
+		return true
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	prev := base.worstTallies()
+	gc, ok := base.count(plannedPolicyChange{id: id, what: what})
+	if !ok {
+		return true // a policy the organization did not hold when the apply began
+	}
+	found := g.judge(ctx, base, prev)
+	if len(found) == 0 {
+		return true
+	}
+	g.reportLockout(base, gc, found, true, diags)
+	if g.skip || !locks(found) {
+		return true
+	}
+	base.uncount(gc)
+	return false
+}
+
+// applied tells the guard that the apply made c: from now on its slot
+// holds c's after version, whatever order the rest of the apply takes.
+func (g *lockoutGuard) applied(c plannedPolicyChange) {
+	base, ok := g.base.loaded()
+	if !ok {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if base.pending == nil {
+		base.pending = map[changeKey][]*guardChange{}
+		for _, slot := range base.slots {
+			for _, gc := range slot.changes {
+				if !gc.done {
+					base.index(gc)
+				}
+			}
+		}
+	}
+	k := keyOf(c)
+	waiting := base.pending[k]
+	if len(waiting) == 0 {
+		return // not counted: its check was not made, or nothing it changes is decided
+	}
+	gc := waiting[0]
+	if len(waiting) == 1 {
+		delete(base.pending, k)
+	} else {
+		base.pending[k] = waiting[1:]
+	}
+	gc.done = true
+	base.slots[gc.slot].made = gc
+	base.settle(gc.slot)
+}
+
+// worstTallies copies the tallies of the worst state.
+func (b *guardBase) worstTallies() (t [len(policyManagementTypes)]policyset.Tally) {
+	for i, gt := range b.types {
+		t[i] = gt.worstTally
+	}
+	return t
+}
+
+// count adds change c to the slot of its policy (a new one for a create);
+// false when it changes nothing the guard counts (the delete of a policy
+// the organization does not hold). g.mu is held.
+func (b *guardBase) count(c plannedPolicyChange) (*guardChange, bool) {
+	slot, ok := b.byID[c.id]
 	if !ok || c.id == "" {
 		if c.after == nil {
-			return // a policy the organization no longer holds
+			return nil, false
 		}
-		slot = len(gt.results)
-		gt.results, gt.names = append(gt.results, policyset.Result{}), append(gt.names, "")
+		slot = len(b.slots)
+		b.slots = append(b.slots, guardSlot{})
+		for _, gt := range b.types {
+			gt.worst, gt.worstBy, gt.final = append(gt.worst, policyset.Result{}), append(gt.worstBy, nil), append(gt.final, policyset.Result{})
+		}
 	}
-	gt.tally.Add(gt.results[slot], -1)
-	gt.results[slot], gt.names[slot] = policyset.Result{}, ""
+	gc := &guardChange{plannedPolicyChange: c, slot: slot}
 	if c.after != nil {
-		gt.results[slot], gt.names[slot] = gt.e.Outcome(*c.after), c.after.Name
-		gt.tally.Add(gt.results[slot], 1)
+		for t, gt := range b.types {
+			gc.outcomes[t] = gt.e.Outcome(*c.after)
+		}
 	}
+	b.slots[slot].changes = append(b.slots[slot].changes, gc)
+	if b.pending != nil {
+		b.index(gc)
+	}
+	b.settle(slot)
+	return gc, true
+}
+
+// index adds gc to pending. g.mu is held.
+func (b *guardBase) index(gc *guardChange) {
+	k := keyOf(gc.plannedPolicyChange)
+	b.pending[k] = append(b.pending[k], gc)
+}
+
+// uncount takes back gc, the change counted last. g.mu is held.
+func (b *guardBase) uncount(gc *guardChange) {
+	s := &b.slots[gc.slot]
+	s.changes = slices.DeleteFunc(s.changes, func(o *guardChange) bool { return o == gc })
+	if b.pending != nil {
+		k := keyOf(gc.plannedPolicyChange)
+		if b.pending[k] = slices.DeleteFunc(b.pending[k], func(o *guardChange) bool { return o == gc }); len(b.pending[k]) == 0 {
+			delete(b.pending, k)
+		}
+	}
+	b.settle(gc.slot)
+}
+
+// settle recounts slot s on every type: its worst version is the least
+// permissive of the version it holds now and the after versions of the
+// changes not made yet; its final version is the last change's. The cost
+// is the number of changes of one policy, not of the plan. g.mu is held.
+func (b *guardBase) settle(s int) {
+	slot := b.slots[s]
+	for t, gt := range b.types {
+		var now policyset.Result
+		if s < len(gt.baseResults) {
+			now = gt.baseResults[s]
+		}
+		if slot.made != nil {
+			now = slot.made.outcomes[t]
+		}
+		worst, by, final := now, slot.made, now
+		for _, c := range slot.changes {
+			final = c.outcomes[t]
+			if !c.done && permissiveness(c.outcomes[t]) < permissiveness(worst) {
+				worst, by = c.outcomes[t], c
+			}
+		}
+		gt.worstTally.Add(gt.worst[s], -1)
+		gt.worstTally.Add(worst, 1)
+		gt.finalTally.Add(gt.final[s], -1)
+		gt.finalTally.Add(final, 1)
+		gt.worst[s], gt.worstBy[s], gt.final[s] = worst, by, final
+	}
+}
+
+// permissiveness orders outcomes as the engine lets them decide: an
+// explicit deny allows the user least, then an outcome that counts for
+// nothing (not applicable, time-inactive, an error, an absent policy),
+// then a consensus, then an allow. The decision of a set never allows
+// more when one policy's outcome moves down this order.
+func permissiveness(r policyset.Result) int {
+	switch r.Outcome {
+	case client.OutcomeDenyExplicit:
+		return 0
+	case client.OutcomeRequiresConsensus:
+		return 2
+	case client.OutcomeAllow:
+		return 3
+	}
+	return 1
 }
 
 // baseline lists the organization's policies (the command's one list) and
-// decides the provider's user on each policy management type, once.
+// decides the provider's user on each policy management type, once it
+// succeeds.
 func (g *lockoutGuard) baseline(ctx context.Context) (*guardBase, error) {
-	g.baseOnce.Do(func() {
+	return g.base.get(ctx, func(ctx context.Context) (*guardBase, error) {
 		who, err := g.pd.client.Identity(ctx)
 		if err != nil {
-			g.baseErr = err
-			return
+			return nil, err
 		}
 		list, err := cachedPolicies(ctx, g.pd)
 		if err != nil {
-			g.baseErr = err
-			return
+			return nil, err
 		}
-		b := &guardBase{who: who, byID: make(map[string]int, len(list.all))}
+		n := len(list.all)
+		b := &guardBase{who: who, byID: make(map[string]int, n), slots: make([]guardSlot, n)}
 		for i := range list.all {
 			b.byID[list.all[i].PolicyID] = i
 		}
 		now := time.Now()
-		for _, typ := range policyManagementTypes {
+		for t, typ := range policyManagementTypes {
 			gt := &guardType{req: guardRequest(who, g.pd.client.PublicKey(), typ, now, nil)}
 			gt.e = policyset.NewEvaluator(gt.req)
-			gt.baseNames, gt.baseResults = make([]string, len(list.all)), make([]policyset.Result, len(list.all))
+			gt.baseNames, gt.baseResults = make([]string, n), make([]policyset.Result, n)
 			for i := range list.all {
 				gt.baseNames[i], gt.baseResults[i] = list.all[i].PolicyName, gt.e.Outcome(policyset.FromClient(&list.all[i]))
 				gt.baseTally.Add(gt.baseResults[i], 1)
 			}
-			gt.names, gt.results, gt.tally = slices.Clone(gt.baseNames), slices.Clone(gt.baseResults), gt.baseTally
-			b.types = append(b.types, gt)
+			gt.worst, gt.worstBy, gt.final = slices.Clone(gt.baseResults), make([]*guardChange, n), slices.Clone(gt.baseResults)
+			gt.worstTally, gt.finalTally = gt.baseTally, gt.baseTally
+			b.types[t] = gt
 		}
-		g.base = b
+		return b, nil
 	})
-	return g.base, g.baseErr
 }
 
 // guardRequest is the provider's user alone asking for typ: whoami gives
@@ -192,32 +423,51 @@ func guardRequest(who *client.WhoamiResponse, publicKey, typ string, now time.Ti
 	return req
 }
 
-// rootQuorum reads the organization's root quorum once, when a lockout is
-// about to be reported; nil when it cannot be read.
+// rootQuorum reads the organization's root quorum, when a lockout is about
+// to be reported; nil when it cannot be read, and then the next report
+// reads it again.
 func (g *lockoutGuard) rootQuorum(ctx context.Context) *client.Quorum {
-	g.quorumOnce.Do(func() {
+	q, err := g.quorum.get(ctx, func(ctx context.Context) (*client.Quorum, error) {
 		got, err := g.pd.client.GetOrganizationConfigs(ctx, client.GetOrganizationConfigsRequest{})
 		if err != nil {
-			tflog.Warn(ctx, "lockout guard: could not read the root quorum; judging by policies alone", map[string]any{"error": err.Error()})
-			return
+			return nil, err
 		}
-		g.quorum = got.Configs.Quorum
+		return got.Configs.Quorum, nil
 	})
-	return g.quorum
+	if err != nil {
+		tflog.Warn(ctx, "lockout guard: could not read the root quorum; judging by policies alone", map[string]any{"error": err.Error()})
+	}
+	return q
 }
 
-// lockoutFinding is one activity type the changes take from the user.
+// lockoutFinding is one activity type that some order of the changes
+// takes from the user.
 type lockoutFinding struct {
+	t             int
 	gt            *guardType
-	before, after policyset.Decision // named in full by describe
+	before, after policyset.Decision // before the command, in the worst state; named in full by describeDecision
+	afterNames    []string           // the names of the policies of after, by slot
 	waitsOnly     bool               // after, the user's changes wait for approvals: not a lockout, worth a warning
+	finalLocked   bool               // the state once every counted change is made locks out too
 }
 
-// judge decides the user on each type, before the command, before the
-// change being checked (prev) and after it, and returns what the change
-// takes away that the changes before it had not already. With q, the
-// requests carry the root quorum. g.mu is held.
-func (g *lockoutGuard) judge(b *guardBase, q *client.Quorum, prev []policyset.Tally) []lockoutFinding {
+// judge decides the user on each type, before the command, in the worst
+// state before the change just counted (prev) and in the worst state now,
+// and returns what the change takes away that the changes before it had
+// not already. A root user is decided again with the root quorum, which
+// may let it act alone. g.mu is held.
+func (g *lockoutGuard) judge(ctx context.Context, b *guardBase, prev [len(policyManagementTypes)]policyset.Tally) []lockoutFinding {
+	found := g.judgeWith(b, nil, prev)
+	if len(found) > 0 {
+		if rq := g.rootQuorum(ctx); rq != nil && slices.Contains(rq.UserIDs, b.who.UserID) {
+			found = g.judgeWith(b, rq, prev)
+		}
+	}
+	return found
+}
+
+// judgeWith is judge with the root quorum q in the requests, or none.
+func (g *lockoutGuard) judgeWith(b *guardBase, q *client.Quorum, prev [len(policyManagementTypes)]policyset.Tally) []lockoutFinding {
 	var found []lockoutFinding
 	for t, gt := range b.types {
 		req := gt.req
@@ -225,14 +475,32 @@ func (g *lockoutGuard) judge(b *guardBase, q *client.Quorum, prev []policyset.Ta
 			req = guardRequest(b.who, g.pd.client.PublicKey(), req.Type, req.Now, q)
 		}
 		before := policyset.DecideTally(gt.baseTally, req)
-		lockedNow, waitsNow := takenAway(before, policyset.DecideTally(gt.tally, req))
+		lockedNow, waitsNow := takenAway(before, policyset.DecideTally(gt.worstTally, req))
 		lockedPrev, waitsPrev := takenAway(before, policyset.DecideTally(prev[t], req))
 		if (lockedNow && !lockedPrev) || (waitsNow && !waitsPrev) {
-			found = append(found, lockoutFinding{gt: gt, before: policyset.DecideResults(gt.baseResults, req),
-				after: policyset.DecideResults(gt.results, req), waitsOnly: waitsNow})
+			finalLocked, _ := takenAway(before, policyset.DecideTally(gt.finalTally, req))
+			f := lockoutFinding{t: t, gt: gt, before: policyset.DecideResults(gt.baseResults, req),
+				after: policyset.DecideResults(gt.worst, req), waitsOnly: waitsNow, finalLocked: finalLocked}
+			f.afterNames = b.worstNames(t)
+			found = append(found, f)
 		}
 	}
 	return found
+}
+
+// worstNames names each slot's version in the worst state on type t.
+func (b *guardBase) worstNames(t int) []string {
+	gt := b.types[t]
+	names := make([]string, len(gt.worst))
+	for s := range names {
+		switch by := gt.worstBy[s]; {
+		case by != nil && by.after != nil:
+			names[s] = by.after.Name
+		case s < len(gt.baseNames):
+			names[s] = gt.baseNames[s]
+		}
+	}
+	return names
 }
 
 // takenAway says whether after takes the user's policy changes away
@@ -250,4 +518,53 @@ func takenAway(before, after policyset.Decision) (locked, waits bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// firstSuccess is a shared first read that is kept once it succeeds. A
+// failure is not kept: it goes to the caller whose read failed (its
+// context canceled, say), and the next caller reads again, as cachedList
+// does. Callers wait for a read in progress, each as long as its own
+// context lets it.
+type firstSuccess[T any] struct {
+	turn chan struct{} // one slot: whoever holds it reads
+	mu   sync.Mutex    // guards done and v, for loaded
+	done bool
+	v    T
+}
+
+func newFirstSuccess[T any]() firstSuccess[T] {
+	return firstSuccess[T]{turn: make(chan struct{}, 1)}
+}
+
+// get returns the value read first, reading it with read if no read has
+// succeeded yet.
+func (f *firstSuccess[T]) get(ctx context.Context, read func(context.Context) (T, error)) (T, error) {
+	if v, ok := f.loaded(); ok {
+		return v, nil
+	}
+	select {
+	case f.turn <- struct{}{}:
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+	defer func() { <-f.turn }()
+	if v, ok := f.loaded(); ok {
+		return v, nil
+	}
+	v, err := read(ctx)
+	if err != nil {
+		return v, err
+	}
+	f.mu.Lock()
+	f.v, f.done = v, true
+	f.mu.Unlock()
+	return v, nil
+}
+
+// loaded is the value, once a read has succeeded.
+func (f *firstSuccess[T]) loaded() (T, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.v, f.done
 }

@@ -139,7 +139,9 @@ func TestAccLockoutGuard_deletingTheGrant(t *testing.T) {
 }
 
 // Two deletions that are each harmless alone lock Terraform out together:
-// the plan fails on whichever comes second, and says it took the other in.
+// the plan fails on whichever is planned second, and names the state after
+// both. (The guard used to say it took "every policy change planned so
+// far" together; it now names the worst state any order reaches.)
 func TestAccLockoutGuard_twoChangesTogether(t *testing.T) {
 	w := newGuardWorld(t, "grant a", "grant b")
 	both := w.grant("a", "grant a") + w.grant("b", "grant b")
@@ -150,7 +152,8 @@ func TestAccLockoutGuard_twoChangesTogether(t *testing.T) {
 		{
 			Config: w.config(harmlessPolicy),
 			ExpectError: lockoutError(`Deleting policy "grant`, `unable to change policies by itself`, `OUTCOME_DENY_IMPLICIT: no policy allows it`,
-				`This takes together every policy change planned so far in this command; besides this one: deleting policy "grant`),
+				`every state an apply can pass through or stop in`, `The state judged above is the one after deleting policy "grant`,
+				` and deleting policy "grant`),
 		},
 		{Config: w.config(harmlessPolicy + forget("a") + forget("b"))},
 	}})

@@ -116,14 +116,17 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 			},
 			"skip_policy_lockout_check": schema.BoolAttribute{
 				Optional: true,
-				MarkdownDescription: "Let a plan go on, with a warning, when its policy changes would lock Terraform out (default " +
-					"`false`: the plan fails). When a plan creates, updates or deletes `custody_policy` resources, the provider " +
-					"decides its own user (the credentials check's `whoami`), acting alone, on `" + client.OpCreatePolicies.Type +
-					"`, `" + client.OpUpdatePolicy.Type + "` and `" + client.OpDeletePolicy.Type + "` with the organization's " +
-					"policies before the plan and after every policy change planned so far; if a policy allowed it before and " +
-					"none would after, the plan fails on the resource whose change does it, since from then on only the root quorum " +
-					"could change policies. Set it when that is intended. The check needs the credentials check, so it is off " +
-					"with `skip_credentials_validation`. Falls back to `CUSTODY_SKIP_POLICY_LOCKOUT_CHECK` (`true` or `false`).",
+				MarkdownDescription: "Let a plan or an apply go on, with a warning, when its policy changes would lock Terraform out " +
+					"(default `false`: the plan fails, or at apply the policy delete is refused before it is submitted). When a plan " +
+					"creates, updates or deletes `custody_policy` resources, the provider decides its own user (the credentials " +
+					"check's `whoami`), acting alone, on `" + client.OpCreatePolicies.Type + "`, `" + client.OpUpdatePolicy.Type +
+					"`, `" + client.OpDeletePolicy.Type + "` and `" + client.OpDeletePolicies.Type + "` in every state an apply " +
+					"of the planned changes can pass through or stop in, whatever the order (each changed policy in whichever " +
+					"version allows less); if a policy allowed it before and none would then, the plan fails on the resource whose " +
+					"change tips it, since from then on only the root quorum could change policies. During the apply, a policy " +
+					"delete the plan could not see (a replacement) is checked the same way before it is submitted. Set it when " +
+					"that is intended. The check needs the credentials check, so it is off with `skip_credentials_validation`. " +
+					"Falls back to `CUSTODY_SKIP_POLICY_LOCKOUT_CHECK` (`true` or `false`).",
 			},
 		},
 	}

@@ -196,6 +196,8 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	plan.CreatedAt = activityTime(act)
 	plan.UpdatedAt = plan.CreatedAt
 	tflog.Info(ctx, "created policy", map[string]any{"policy_id": id, "activity_id": act.ID, "position": pos})
+	made := plan.decided()
+	r.guardApplied(plannedPolicyChange{after: &made})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -295,6 +297,8 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 			return
 		}
 		plan.UpdatedAt = activityTime(out.Activity)
+		made := plan.decided()
+		r.guardApplied(plannedPolicyChange{id: id, after: &made})
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -309,10 +313,19 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	if !ok {
 		return
 	}
-	if r.pd.batches != nil {
-		deleteItem(ctx, r.pd, timeout, policyDeletes, id, "policy "+id, "Error deleting policy", &resp.Diagnostics, policiesListKey)
+	// The plan may not have seen this delete (a replacement plans only its
+	// create): the lockout guard judges it before it is submitted or joins
+	// a batch.
+	if r.pd.guard != nil && !r.pd.guard.allowDelete(ctx, id, fmt.Sprintf("deleting policy %q (%s)", state.Name.ValueString(), id), &resp.Diagnostics) {
 		return
 	}
-	deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeletePolicy, client.DeletePolicyParams{PolicyID: id},
-		client.OpDeletePolicy, "policy "+id, "Error deleting policy", &resp.Diagnostics, policiesListKey)
+	if r.pd.batches != nil {
+		deleteItem(ctx, r.pd, timeout, policyDeletes, id, "policy "+id, "Error deleting policy", &resp.Diagnostics, policiesListKey)
+	} else {
+		deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeletePolicy, client.DeletePolicyParams{PolicyID: id},
+			client.OpDeletePolicy, "policy "+id, "Error deleting policy", &resp.Diagnostics, policiesListKey)
+	}
+	if !resp.Diagnostics.HasError() {
+		r.guardApplied(plannedPolicyChange{id: id})
+	}
 }

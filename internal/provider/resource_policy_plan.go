@@ -10,9 +10,14 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
+// The lockout guard runs in ModifyPlan: were its signature to drift from
+// the framework's, the method would silently stop being called.
+var _ resource.ResourceWithModifyPlan = &policyResource{}
+
 // ModifyPlan has the lockout guard check the planned change: a plan that
 // would leave Terraform unable to change policies fails here, on this
-// resource.
+// resource. Terraform plans the change again during the apply, with its
+// values known, and the apply's guard checks it then too.
 func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if r.pd == nil || r.pd.guard == nil {
 		return
@@ -44,8 +49,7 @@ func plannedChangeOf(ctx context.Context, req resource.ModifyPlanRequest, diags 
 		plan.Consensus.Equal(state.Consensus) && plan.Time.Equal(state.Time):
 		return plannedPolicyChange{}, false // notes or timeouts only
 	}
-	after := policyset.Policy{Name: plan.Name.ValueString(), Effect: plan.Effect.ValueString(), Condition: plan.Condition.ValueString(),
-		Consensus: plan.Consensus.ValueString(), Time: plan.Time.ValueString()}
+	after := plan.decided()
 	c := plannedPolicyChange{after: &after, what: fmt.Sprintf("creating policy %q", after.Name),
 		unknown: plan.Effect.IsUnknown() || plan.Condition.IsUnknown() || plan.Consensus.IsUnknown() || plan.Time.IsUnknown()}
 	if plan.Name.IsUnknown() {
@@ -56,4 +60,18 @@ func plannedChangeOf(ctx context.Context, req resource.ModifyPlanRequest, diags 
 		c.what = fmt.Sprintf("updating policy %q (%s)", state.Name.ValueString(), c.id)
 	}
 	return c, true
+}
+
+// decided is what a decision reads of the policy m describes (a null
+// expression is absent, as the service stores it).
+func (m *policyModel) decided() policyset.Policy {
+	return policyset.Policy{Name: m.Name.ValueString(), Effect: m.Effect.ValueString(), Condition: m.Condition.ValueString(),
+		Consensus: m.Consensus.ValueString(), Time: m.Time.ValueString()}
+}
+
+// guardApplied tells the lockout guard, if any, that the apply made c.
+func (r *policyResource) guardApplied(c plannedPolicyChange) {
+	if r.pd.guard != nil {
+		r.pd.guard.applied(c)
+	}
 }
