@@ -111,3 +111,58 @@ func Queries() []Query {
 		QueryListEarnEnabledVaults, QueryListEarnPositions, QueryGetAppStatus, QueryGetSendTransactionStatus,
 	}
 }
+
+// SecretField is a member of intents or results that carries a secret or
+// key material, with the definitions of the service's API reference
+// (swagger) that name it.
+type SecretField struct {
+	Name  string
+	Where string
+	// LowEntropy: few enough values to try them all against a hash or a
+	// signature of a text that held one (an OTP code, a card's number and
+	// CVV), which the activity's fingerprint and its votes' signatures are.
+	LowEntropy bool
+}
+
+// secretFields is the one list of the members whose values never reach a
+// Terraform value (see RedactActivity). A member is known by its name alone,
+// wherever it sits, so that a later version of an intent or result (..._V3)
+// and a nested item are covered without an edit here. The names are the
+// service's camelCase; IsSecretField also knows them in snake_case, which
+// a protobuf JSON parser accepts as well (a request body may use it).
+//
+// Some are ciphertexts (bundles encrypted to the service's enclave or to
+// the client's key): they are kept out all the same, since state outlives
+// the keys they are encrypted to. importBundle, otpEncryptionTargetBundle
+// and enclaveTargetMessages hold only the enclave's signed target key of a
+// key, OTP or secret transfer; they are listed with the bundles they serve.
+var secretFields = []SecretField{
+	{"oidcToken", "v1OauthProviderParamsV2 and v1OauthProviderParams (create_oauth_providers), v1OauthIntent, v1OauthLoginIntent, v1Oauth2AuthenticateResult", false},
+	{"otpCode", "v1VerifyOtpIntent, v1OtpAuthIntent", true},
+	{"encryptedOtpBundle", "v1VerifyOtpIntentV2 (verify_otp)", false},
+	{"otpEncryptionTargetBundle", "v1InitOtpResultV2 (init_otp)", false},
+	{"verificationToken", "v1VerifyOtpResult (verify_otp), v1OtpLoginIntent, v1OtpLoginIntentV2, v1CreateSubOrganizationIntentV7, v1CreateSubOrganizationIntentV8, v1UpdateUserEmailIntent, v1UpdateUserPhoneNumberIntent", false},
+	{"session", "v1OtpLoginResult, v1OauthLoginResult, v1StampLoginResult, v1CreateReadOnlySessionResult", false},
+	{"credentialBundle", "v1OtpAuthResult, v1OauthResult, v1CreateReadWriteSessionResult, v1CreateReadWriteSessionResultV2", false},
+	{"exportBundle", "v1ExportPrivateKeyResult, v1ExportWalletResult, v1ExportWalletAccountResult", false},
+	{"encryptedBundle", "v1ImportPrivateKeyIntent, v1ImportWalletIntent", false},
+	{"importBundle", "v1InitImportPrivateKeyResult, v1InitImportWalletResult", false},
+	{"enclaveTargetMessages", "v1InitImportSecretsResult", false},
+	{"secretPayload", "v1ImportSecretParams (in v1ImportSecretsIntent)", false},
+	{"secretPayloads", "v1ExportSecretsResult", false},
+	{"encryptedClientSecret", "v1CreateOauth2CredentialIntent, v1UpdateOauth2CredentialIntent", false},
+	{"authCode", "v1Oauth2AuthenticateIntent", false},
+	{"codeVerifier", "v1Oauth2AuthenticateIntent", false},
+	{"encryptedSecretApiKey", "v1CreateFiatOnRampCredentialIntent, v1UpdateFiatOnRampCredentialIntent", false},
+	{"encryptedPrivateApiKey", "v1CreateFiatOnRampCredentialIntent, v1UpdateFiatOnRampCredentialIntent", false},
+	{"pivotContainerEncryptedPullSecret", "v1CreateTvcDeploymentIntent", false},
+	{"reEncryptedShareHex", "v1QuorumKeyShareApprovalBundle (in v1PostTvcQuorumKeyShareIntent)", false},
+	{"ciphertext", "v1SparkClaimLeaf (in v1SparkClaimTransferIntent)", false},
+	{"encryptedPackage", "v1SparkEncryptedOperatorPackage (in the Spark transfer, claim and lightning-receive results)", false},
+	// The only "number" of the reference's intents and results is a card's.
+	{"number", "billingSetPaymentMethodIntent", true},
+	{"cvv", "billingSetPaymentMethodIntent", true},
+}
+
+// SecretFields lists the members RedactActivity redacts, in the order above.
+func SecretFields() []SecretField { return append([]SecretField(nil), secretFields...) }
