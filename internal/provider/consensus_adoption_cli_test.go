@@ -157,6 +157,7 @@ resource "custody_policy" "slow" {
 		!strings.Contains(line, "activity_type="+client.OpCreatePolicies.Type) {
 		t.Fatalf("TF_LOG_PROVIDER=INFO does not show the waiting activity %s and its fingerprint:\n%s", pending[0].ID, out)
 	}
+	t.Log(line)
 	if ids := c.policyStateIDs(); len(ids) != 0 {
 		t.Fatalf("the state holds %v; an approval timeout saves nothing (a later apply adopts the activity)", ids)
 	}
