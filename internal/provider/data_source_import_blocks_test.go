@@ -419,3 +419,18 @@ func TestAccImportBlocks_filters(t *testing.T) {
 		t.Errorf("blocks to %v, want %v", tos, want)
 	}
 }
+
+// TestGitOpsKit_pointsToAdoptGuide: the kit sends a team with an existing
+// organization to the guide first, at a path that exists.
+func TestGitOpsKit_pointsToAdoptGuide(t *testing.T) {
+	const guide = "docs/guides/adopting-an-existing-organization.md"
+	readme := string(mustReadFile(t, filepath.Join(gitopsKit, "README.md")))
+	setup := strings.Index(readme, "## Set up the real organization")
+	at := strings.Index(readme, guide)
+	if setup < 0 || at < setup || strings.Contains(readme[setup:at], "1. ") {
+		t.Errorf("the kit's README does not name %s as the first step of setting up the real organization", guide)
+	}
+	if _, err := os.Stat(filepath.Join("../..", guide)); err != nil {
+		t.Error(err)
+	}
+}
