@@ -6,17 +6,20 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
-	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
 
 // NewImportBlocksDataSource is the custody_import_blocks data source.
@@ -65,9 +68,10 @@ func importBlocksSchema() schema.Schema {
 			"the IP allowlists of other API keys. Import those by hand, with `<user_id>/<provider_id>` for " +
 			"`custody_oauth_provider` (the user's providers are listed by `custody_oauth_providers`) and with the key's " +
 			"public key for `custody_ip_allowlist`.\n\n" +
-			"A policy whose expressions the provider's plan-time check refuses (a policy made long ago, before the check) gets " +
-			"no block, since the configuration Terraform would generate for it could not be planned: a comment in its place names " +
-			"it and quotes the check's message. Fix the policy, then import it by hand.",
+			"A policy that `custody_policy`'s plan-time checks refuse (an expression the policy language check refuses, a name " +
+			"beyond the limits: a policy made long ago, before the checks) gets no block, since the configuration Terraform would " +
+			"generate for it could not be planned: a comment in its place names it and quotes the checks' message. Fix the " +
+			"policy, then import it by hand.",
 		Attributes: map[string]schema.Attribute{
 			"resource_types": schema.SetAttribute{
 				Optional:    true,
@@ -85,7 +89,7 @@ func importBlocksSchema() schema.Schema {
 					"manages. Defaults to none.",
 			},
 			"hcl": computedString("The whole rendered text: a comment, then for each object a comment naming it and an " +
-				"`import` block, or, for a policy the plan-time check refuses, comments saying why it has none. Write it to a " +
+				"`import` block, or, for a policy the plan-time checks refuse, comments saying why it has none. Write it to a " +
 				"`.tf` file and run `terraform plan -generate-config-out=generated.tf`."),
 			"blocks": computedList("The import blocks rendered in `hcl`, in its order (without the refused policies).",
 				map[string]schema.Attribute{
@@ -178,27 +182,60 @@ func (f *importFinder) policies() []foundObject {
 		addAPIError(f.diags, "Error listing policies", client.QueryListPolicies, "", err)
 		return nil
 	}
+	s := policyResourceSchema(f.ctx)
 	out := make([]foundObject, 0, len(list.all))
 	for _, p := range list.all {
 		o := importObject{Type: "custody_policy", ID: p.PolicyID, Name: p.PolicyName,
-			What: fmt.Sprintf("policy %q (%s)", p.PolicyName, p.PolicyID), Refused: policyRefusal(p)}
+			What: fmt.Sprintf("policy %q (%s)", p.PolicyName, p.PolicyID), Refused: policyRefusal(f.ctx, s, p)}
 		out = append(out, foundObject{importObject: o})
 	}
 	return out
 }
 
-// policyRefusal is why the plan-time check refuses a policy's
-// expressions as the service stores them, or "" when it accepts them.
-func policyRefusal(p client.Policy) string {
-	for _, e := range []struct {
-		f   policylang.Field
-		src string
-	}{{policylang.FieldCondition, p.Condition}, {policylang.FieldConsensus, p.Consensus}, {policylang.FieldTime, p.Time}} {
-		if msg := policyExpressionRefusal(e.src, e.f); msg != "" {
-			return fmt.Sprintf("the provider's plan-time check refuses its %s:\n%s", e.f, msg)
+// policyRefusal is why custody_policy's plan-time checks refuse the
+// configuration Terraform would generate for p, or "" when they accept
+// it. It runs the validators of custody_policy's own schema (the policy
+// language, the limits on names and the effects) on each value as the
+// service stores it, so that the two can never disagree. An empty
+// condition, consensus, time or notes is null in the generated
+// configuration, which the validators skip.
+func policyRefusal(ctx context.Context, s rschema.Schema, p client.Policy) string {
+	for _, v := range []struct {
+		attr, value string
+		optional    bool
+	}{
+		{"name", p.PolicyName, false}, {"effect", p.Effect, false}, {"condition", p.Condition, true},
+		{"consensus", p.Consensus, true}, {"time", p.Time, true}, {"notes", p.Notes, true},
+	} {
+		if v.optional && v.value == "" {
+			continue
+		}
+		a, ok := s.Attributes[v.attr].(rschema.StringAttribute)
+		if !ok {
+			return fmt.Sprintf("custody_policy has no string attribute %s; this is always a bug in the provider", v.attr)
+		}
+		req := validator.StringRequest{Path: path.Root(v.attr), PathExpression: path.MatchRoot(v.attr),
+			ConfigValue: types.StringValue(v.value)}
+		var msgs []string
+		for _, check := range a.Validators {
+			var resp validator.StringResponse
+			check.ValidateString(ctx, req, &resp)
+			for _, d := range resp.Diagnostics.Errors() {
+				msgs = append(msgs, d.Summary()+": "+d.Detail())
+			}
+		}
+		if len(msgs) > 0 {
+			return fmt.Sprintf("the provider's plan-time checks refuse its %s:\n%s", v.attr, strings.Join(msgs, "\n"))
 		}
 	}
 	return ""
+}
+
+// policyResourceSchema is custody_policy's schema, whose validators policyRefusal runs.
+func policyResourceSchema(ctx context.Context) rschema.Schema {
+	var resp resource.SchemaResponse
+	NewPolicyResource().Schema(ctx, resource.SchemaRequest{}, &resp)
+	return resp.Schema
 }
 
 func (f *importFinder) tags() []foundObject {

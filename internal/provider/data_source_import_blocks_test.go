@@ -311,8 +311,8 @@ func checkAdoptImports(t *testing.T, text string) {
 		"custody_policy.policy_2fa_required\n", "custody_organization_name.acme_treasury\n", "custody_oauth_provider.google\n",
 		"custody_ip_allowlist.organization\n", "custody_ip_allowlist.api_key_", "custody_webhook_endpoint.hook_0\n",
 		"custody_private_key_tag.tag_0\n",
-		"has no import block: the provider's plan-time check refuses its condition:\n" +
-			"# line 1, column 1: approvers is a keyword of the consensus field and cannot be used in condition",
+		"has no import block: the provider's plan-time checks refuse its condition:\n" +
+			"# Invalid policy condition expression: line 1, column 1: approvers is a keyword of the consensus field and cannot be used in condition",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("imports.tf lacks %q", want)

@@ -92,7 +92,7 @@ func TestRenderImportBlocks(t *testing.T) {
 	refused := client.Policy{PolicyID: "p-bad", PolicyName: "legacy", Effect: client.EffectAllow, Condition: "approvers.count() >= 2"}
 	objs := []importObject{
 		{Type: "custody_policy", ID: "p1", Name: "Signing", What: `policy "Signing" (p1)`},
-		{Type: "custody_policy", ID: "p-bad", Name: "legacy", What: `policy "legacy" (p-bad)`, Refused: policyRefusal(refused)},
+		{Type: "custody_policy", ID: "p-bad", Name: "legacy", What: `policy "legacy" (p-bad)`, Refused: policyRefusal(t.Context(), policyResourceSchema(t.Context()), refused)},
 		{Type: "custody_ip_allowlist", ID: "organization", Name: "organization", What: "the organization-level IP allowlist"},
 	}
 	if objs[1].Refused == "" {
@@ -116,8 +116,8 @@ func TestRenderImportBlocks(t *testing.T) {
 		t.Errorf("import blocks to %v, want %v\n%s", got, want, text)
 	}
 	for _, want := range []string{
-		`# policy "legacy" (p-bad) has no import block: the provider's plan-time check refuses its condition:`,
-		"# line 1, column 1: approvers is a keyword of the consensus field and cannot be used in condition",
+		`# policy "legacy" (p-bad) has no import block: the provider's plan-time checks refuse its condition:`,
+		"# Invalid policy condition expression: line 1, column 1: approvers is a keyword of the consensus field and cannot be used in condition",
 		`# Fix it by hand, then import it with: terraform import custody_policy.legacy "p-bad"`,
 		"# policy \"Signing\" (p1)\nimport {\n  to = custody_policy.signing\n  id = \"p1\"\n}\n",
 	} {
@@ -130,5 +130,36 @@ func TestRenderImportBlocks(t *testing.T) {
 func TestHCLString(t *testing.T) {
 	if got, want := hclString(`a${b}%{c}"d`), `"a$${b}%%{c}\"d"`; got != want {
 		t.Errorf("hclString = %s, want %s", got, want)
+	}
+}
+
+// TestPolicyRefusal: custody_policy's own validators decide, for the
+// language and the limits alike; what the generated configuration leaves
+// null (an empty condition or notes) is not checked.
+func TestPolicyRefusal(t *testing.T) {
+	s := policyResourceSchema(t.Context())
+	ok := client.Policy{PolicyName: "Signing", Effect: client.EffectAllow, Condition: "activity.resource == 'PRIVATE_KEY'",
+		Consensus: "approvers.count() >= 2", Time: "CronSpan('0 9 * * 1-5', '8h', 'America/New_York')"}
+	if got := policyRefusal(t.Context(), s, ok); got != "" {
+		t.Errorf("a valid policy is refused: %s", got)
+	}
+	if got := policyRefusal(t.Context(), s, client.Policy{PolicyName: "bare", Effect: client.EffectDeny}); got != "" {
+		t.Errorf("a policy without condition, consensus, time or notes is refused: %s", got)
+	}
+	for _, tc := range []struct {
+		what string
+		p    client.Policy
+		want string
+	}{
+		{"blank name", client.Policy{PolicyName: "   ", Effect: client.EffectAllow}, "refuse its name:"},
+		{"long name", client.Policy{PolicyName: strings.Repeat("n", 257), Effect: client.EffectAllow}, "refuse its name:"},
+		{"consensus in time", client.Policy{PolicyName: "x", Effect: client.EffectAllow, Time: "approvers.count() >= 2"},
+			"refuse its time:\nInvalid policy time expression: line 1, column 1"},
+		{"condition in consensus", client.Policy{PolicyName: "x", Effect: client.EffectAllow, Consensus: "activity.resource == 'X'"},
+			"refuse its consensus:\nInvalid policy consensus expression"},
+	} {
+		if got := policyRefusal(t.Context(), s, tc.p); !strings.Contains(got, tc.want) {
+			t.Errorf("%s: refusal %q, want it to contain %q", tc.what, got, tc.want)
+		}
 	}
 }

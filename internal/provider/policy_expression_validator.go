@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
@@ -47,7 +46,8 @@ func (v policyExpressionValidator) ValidateString(_ context.Context, req validat
 		return
 	}
 	src := req.ConfigValue.ValueString()
-	for _, d := range checkPolicyExpression(src, v.field) {
+	_, ds := policylang.Compile(src, v.field)
+	for _, d := range ds {
 		if d.Severity == policylang.SeverityError {
 			resp.Diagnostics.AddAttributeError(req.Path, fmt.Sprintf("Invalid policy %s expression", v.field), d.Format(src))
 			continue
@@ -56,29 +56,4 @@ func (v policyExpressionValidator) ValidateString(_ context.Context, req validat
 		// values newer than its documentation.
 		resp.Diagnostics.AddAttributeWarning(req.Path, fmt.Sprintf("Possible mistake in policy %s expression", v.field), d.Format(src))
 	}
-}
-
-// checkPolicyExpression is the plan-time check of one expression of field
-// f: what the validator reports, and what custody_import_blocks asks
-// before it renders a policy's import block.
-func checkPolicyExpression(src string, f policylang.Field) policylang.Diagnostics {
-	_, ds := policylang.Compile(src, f)
-	return ds
-}
-
-// policyExpressionRefusal is the message of the plan-time check's errors
-// about src, as the validator words them, or "" when the check lets the
-// expression through (warnings do not stop a plan; an empty expression is
-// how the service stores none, and the provider reads it as null).
-func policyExpressionRefusal(src string, f policylang.Field) string {
-	if !policyChecksEnabled || src == "" {
-		return ""
-	}
-	var msgs []string
-	for _, d := range checkPolicyExpression(src, f) {
-		if d.Severity == policylang.SeverityError {
-			msgs = append(msgs, d.Format(src))
-		}
-	}
-	return strings.Join(msgs, "\n")
 }
