@@ -281,6 +281,7 @@ func TestAccImportBlocks_adoptOrganization(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkAdoptImports(t, string(imports))
+	c.mustRun(0, "validate") // the generated configuration, as written
 	out = runGuideLine(t, c, lines[2])
 	if want := fmt.Sprintf("Apply complete! Resources: %d imported, 0 added, 0 changed, 0 destroyed.", objects); !strings.Contains(out, want) {
 		t.Errorf("step 3 is not %q:\n%s", want, lastLines(out, 40))
