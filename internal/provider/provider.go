@@ -262,6 +262,7 @@ var dataSourceFactories = []func() datasource.DataSource{
 	NewAppStatusDataSource,
 	NewEarnPositionsDataSource,
 	NewEarnVaultsDataSource,
+	NewImportBlocksDataSource,
 	NewMfaPoliciesDataSource,
 	NewMfaPolicyDataSource,
 	NewOauthProvidersDataSource,

@@ -314,3 +314,41 @@ resource "custody_oauth_provider" "test" {
 func TestOauthProviderSchema(t *testing.T) {
 	ipAllowlistSchemaDocumented(t, NewOauthProviderResource())
 }
+
+// TestAccOauthProvider_adoptedThenToken is what the guide "Adopting an
+// existing organization" says about rotating the token of an adopted
+// provider: the configuration generated at import holds the claims; to
+// register a token instead, replace them with oidc_token_wo and an
+// oidc_token_wo_version, which replaces the provider once and then plans
+// nothing.
+func TestAccOauthProvider_adoptedThenToken(t *testing.T) {
+	e := newAccEmulator(t)
+	claims := e.config(`
+resource "custody_oauth_provider" "test" {
+  user_id       = "user-root"
+  provider_name = "ci"
+  issuer        = "` + oauthProviderTestIssuer + `"
+  subject       = "adopted"
+  audience      = "app-4"
+}
+`)
+	token := func(version int) string {
+		return e.config(fmt.Sprintf(`
+resource "custody_oauth_provider" "test" {
+  user_id               = "user-root"
+  provider_name         = "ci"
+  oidc_token_wo         = %q
+  oidc_token_wo_version = %d
+}
+`, oauthProviderTestJWT("rotated", "app-4"), version))
+	}
+	accTest(t, oauthProviderTestCase(e,
+		resource.TestStep{Config: claims, ConfigStateChecks: oauthProviderTestClaims("adopted", "app-4")},
+		resource.TestStep{
+			Config:            token(1),
+			ConfigPlanChecks:  expectAction(oauthProviderTestAddr, plancheck.ResourceActionDestroyBeforeCreate),
+			ConfigStateChecks: oauthProviderTestClaims("rotated", "app-4"),
+			Check:             oauthProviderTestCount(e, 1),
+		},
+	))
+}

@@ -1,0 +1,13 @@
+# Import blocks for every object of the organization: write them to a file
+# with `terraform output -raw import_blocks > imports.tf`.
+data "custody_import_blocks" "all" {}
+
+output "import_blocks" {
+  value = data.custody_import_blocks.all.hcl
+}
+
+# Only policies and tags, leaving out the policy that lets Terraform act.
+data "custody_import_blocks" "policies" {
+  resource_types = ["custody_policy", "custody_private_key_tag"]
+  exclude_ids    = ["<id of the policy that lets Terraform act>"]
+}

@@ -1,0 +1,343 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// NewImportBlocksDataSource is the custody_import_blocks data source.
+func NewImportBlocksDataSource() datasource.DataSource {
+	return newDataSource("import_blocks", importBlocksSchema(), readImportBlocks)
+}
+
+type importBlocksModel struct {
+	ResourceTypes types.Set          `tfsdk:"resource_types"`
+	ExcludeIDs    types.Set          `tfsdk:"exclude_ids"`
+	HCL           types.String       `tfsdk:"hcl"`
+	Blocks        []importBlockModel `tfsdk:"blocks"`
+}
+
+type importBlockModel struct {
+	To   string `tfsdk:"to"`
+	ID   string `tfsdk:"id"`
+	Type string `tfsdk:"type"`
+	Name string `tfsdk:"name"`
+}
+
+// importTypes are the resource types custody_import_blocks finds objects
+// of, in the order it reads them.
+var importTypes = []string{
+	"custody_policy",
+	"custody_private_key_tag",
+	"custody_webhook_endpoint",
+	"custody_ip_allowlist",
+	"custody_organization_name",
+	"custody_oauth_provider",
+}
+
+func importBlocksSchema() schema.Schema {
+	return schema.Schema{
+		MarkdownDescription: "Every object of the organization that a resource of this provider can manage, rendered as " +
+			"Terraform `import` blocks (`to` and `id` only, which Terraform 1.5 and later read), for adopting an organization " +
+			"made by hand: see the guide *Adopting an existing organization*. Each block is named after the object's own " +
+			"name (lower-case, `_` for anything else, a prefix such as `policy_` where the name would be empty or start " +
+			"with a digit, `_2`, `_3`, ... where two objects of a type would share a name) and follows a comment naming " +
+			"the object; blocks are sorted by address.\n\n" +
+			"What it finds, with one request per list: every policy (`list_policies`), private key tag " +
+			"(`list_private_key_tags`) and webhook endpoint (`list_webhook_endpoints`); the organization-level IP " +
+			"allowlist and the allowlist of the provider's own API key (`get_ip_allowlist`, when they exist); the " +
+			"organization's name and the OAuth providers of the provider's own user (`whoami`, `get_oauth_providers`).\n\n" +
+			"What it cannot find, because the service has no query that lists it: the OAuth providers of other users, and " +
+			"the IP allowlists of other API keys. Import those by hand, with `<user_id>/<provider_id>` for " +
+			"`custody_oauth_provider` (the user's providers are listed by `custody_oauth_providers`) and with the key's " +
+			"public key for `custody_ip_allowlist`.\n\n" +
+			"A policy that `custody_policy`'s plan-time checks refuse (an expression the policy language check refuses, a name " +
+			"beyond the limits: a policy made long ago, before the checks) gets no block, since the configuration Terraform would " +
+			"generate for it could not be planned: a comment in its place names it and quotes the checks' message. Fix the " +
+			"policy, then import it by hand.",
+		Attributes: map[string]schema.Attribute{
+			"resource_types": schema.SetAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "The resource types to find objects of, e.g. `[\"custody_policy\"]`. Defaults to all of " +
+					"them: `custody_policy`, `custody_private_key_tag`, `custody_webhook_endpoint`, `custody_ip_allowlist`, " +
+					"`custody_organization_name` and `custody_oauth_provider`.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.OneOf(importTypes...))},
+			},
+			"exclude_ids": schema.SetAttribute{
+				Optional:    true,
+				ElementType: types.StringType,
+				MarkdownDescription: "Objects to leave out, by import id (or, for an OAuth provider, its provider id too): " +
+					"for example the policy that lets Terraform act, which is best kept outside the configuration Terraform " +
+					"manages. Defaults to none.",
+			},
+			"hcl": computedString("The whole rendered text: a comment, then for each object a comment naming it and an " +
+				"`import` block, or, for a policy the plan-time checks refuse, comments saying why it has none. Write it to a " +
+				"`.tf` file and run `terraform plan -generate-config-out=generated.tf`."),
+			"blocks": computedList("The import blocks rendered in `hcl`, in its order (without the refused policies).",
+				map[string]schema.Attribute{
+					"to":   computedString("The address imported to, e.g. `custody_policy.signing`."),
+					"id":   computedString("The import id."),
+					"type": computedString("The resource type, e.g. `custody_policy`."),
+					"name": computedString("The object's own name, which the address is made from."),
+				}),
+		},
+	}
+}
+
+func readImportBlocks(ctx context.Context, d *dataSourceBase, m *importBlocksModel, diags *diag.Diagnostics) {
+	wanted := importTypes
+	if !m.ResourceTypes.IsNull() && !m.ResourceTypes.IsUnknown() {
+		wanted = nil
+		diags.Append(m.ResourceTypes.ElementsAs(ctx, &wanted, false)...)
+	}
+	var exclude []string
+	if !m.ExcludeIDs.IsNull() && !m.ExcludeIDs.IsUnknown() {
+		diags.Append(m.ExcludeIDs.ElementsAs(ctx, &exclude, false)...)
+	}
+	if diags.HasError() {
+		return
+	}
+	f := importFinder{ctx: ctx, pd: d.pd, diags: diags}
+	var objs []importObject
+	for _, t := range importTypes {
+		if !slices.Contains(wanted, t) {
+			continue
+		}
+		for _, o := range f.find(t) {
+			if !slices.Contains(exclude, o.ID) && !slices.Contains(exclude, o.otherID) {
+				objs = append(objs, o.importObject)
+			}
+		}
+		if diags.HasError() {
+			return
+		}
+	}
+	blocks := importAddresses(objs)
+	m.HCL = types.StringValue(renderImportBlocks(importBlocksHeader, blocks))
+	m.Blocks = []importBlockModel{}
+	for _, b := range blocks {
+		if b.Refused == "" {
+			m.Blocks = append(m.Blocks, importBlockModel{To: b.To, ID: b.ID, Type: b.Type, Name: b.Name})
+		}
+	}
+}
+
+const importBlocksHeader = "Written by the custody_import_blocks data source. Next:\n" +
+	"  terraform plan -generate-config-out=generated.tf\n" +
+	"Not found here (no query lists them): other users' OAuth providers, other API keys' IP allowlists."
+
+// importFinder reads the lists custody_import_blocks renders, each once.
+type importFinder struct {
+	ctx   context.Context
+	pd    *providerData
+	diags *diag.Diagnostics
+	who   *client.WhoamiResponse
+}
+
+// foundObject is an importObject with a second id that exclude_ids may name.
+type foundObject struct {
+	importObject
+	otherID string
+}
+
+func (f *importFinder) find(t string) []foundObject {
+	switch t {
+	case "custody_policy":
+		return f.policies()
+	case "custody_private_key_tag":
+		return f.tags()
+	case "custody_webhook_endpoint":
+		return f.webhookEndpoints()
+	case "custody_ip_allowlist":
+		return f.allowlists()
+	case "custody_organization_name":
+		return f.organizationName()
+	case "custody_oauth_provider":
+		return f.oauthProviders()
+	}
+	return nil
+}
+
+func (f *importFinder) policies() []foundObject {
+	list, err := cachedPolicies(f.ctx, f.pd)
+	if err != nil {
+		addAPIError(f.diags, "Error listing policies", client.QueryListPolicies, "", err)
+		return nil
+	}
+	s := policyResourceSchema(f.ctx)
+	out := make([]foundObject, 0, len(list.all))
+	for _, p := range list.all {
+		o := importObject{Type: "custody_policy", ID: p.PolicyID, Name: p.PolicyName,
+			What: fmt.Sprintf("policy %q (%s)", p.PolicyName, p.PolicyID), Refused: policyRefusal(f.ctx, s, p)}
+		out = append(out, foundObject{importObject: o})
+	}
+	return out
+}
+
+// policyRefusal is why custody_policy's plan-time checks refuse the
+// configuration Terraform would generate for p, or "" when they accept
+// it. It runs the validators of custody_policy's own schema (the policy
+// language, the limits on names and the effects) on each value as the
+// service stores it, so that the two can never disagree. An empty
+// condition, consensus, time or notes is null in the generated
+// configuration, which the validators skip.
+func policyRefusal(ctx context.Context, s rschema.Schema, p client.Policy) string {
+	for _, v := range []struct {
+		attr, value string
+		optional    bool
+	}{
+		{"name", p.PolicyName, false}, {"effect", p.Effect, false}, {"condition", p.Condition, true},
+		{"consensus", p.Consensus, true}, {"time", p.Time, true}, {"notes", p.Notes, true},
+	} {
+		if v.optional && v.value == "" {
+			continue
+		}
+		a, ok := s.Attributes[v.attr].(rschema.StringAttribute)
+		if !ok {
+			return fmt.Sprintf("custody_policy has no string attribute %s; this is always a bug in the provider", v.attr)
+		}
+		req := validator.StringRequest{Path: path.Root(v.attr), PathExpression: path.MatchRoot(v.attr),
+			ConfigValue: types.StringValue(v.value)}
+		var msgs []string
+		for _, check := range a.Validators {
+			var resp validator.StringResponse
+			check.ValidateString(ctx, req, &resp)
+			for _, d := range resp.Diagnostics.Errors() {
+				msgs = append(msgs, d.Summary()+": "+d.Detail())
+			}
+		}
+		if len(msgs) > 0 {
+			return fmt.Sprintf("the provider's plan-time checks refuse its %s:\n%s", v.attr, strings.Join(msgs, "\n"))
+		}
+	}
+	return ""
+}
+
+// policyResourceSchema is custody_policy's schema, whose validators policyRefusal runs.
+func policyResourceSchema(ctx context.Context) rschema.Schema {
+	var resp resource.SchemaResponse
+	NewPolicyResource().Schema(ctx, resource.SchemaRequest{}, &resp)
+	return resp.Schema
+}
+
+func (f *importFinder) tags() []foundObject {
+	list, err := cachedList(f.ctx, f.pd.lists, privateKeyTagsListKey,
+		func(ctx context.Context) (*client.ListPrivateKeyTagsResponse, error) {
+			return f.pd.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
+		})
+	if err != nil {
+		addAPIError(f.diags, "Error listing private key tags", client.QueryListPrivateKeyTags, "", err)
+		return nil
+	}
+	out := make([]foundObject, 0, len(list.PrivateKeyTags))
+	for _, t := range list.PrivateKeyTags {
+		out = append(out, foundObject{importObject: importObject{Type: "custody_private_key_tag", ID: t.TagID, Name: t.TagName,
+			What: fmt.Sprintf("private key tag %q (%s)", t.TagName, t.TagID)}})
+	}
+	return out
+}
+
+func (f *importFinder) webhookEndpoints() []foundObject {
+	list, err := cachedList(f.ctx, f.pd.lists, webhookEndpointsListKey,
+		func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
+			return f.pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
+		})
+	if err != nil {
+		addAPIError(f.diags, "Error listing webhook endpoints", client.QueryListWebhookEndpoints, "", err)
+		return nil
+	}
+	out := make([]foundObject, 0, len(list.WebhookEndpoints))
+	for _, ep := range list.WebhookEndpoints {
+		out = append(out, foundObject{importObject: importObject{Type: "custody_webhook_endpoint", ID: ep.EndpointID, Name: ep.Name,
+			What: fmt.Sprintf("webhook endpoint %q (%s, %s)", ep.Name, ep.EndpointID, ep.URL)}})
+	}
+	return out
+}
+
+// allowlists finds the organization-level allowlist and that of the
+// provider's own API key: no query lists the other keys.
+func (f *importFinder) allowlists() []foundObject {
+	var out []foundObject
+	for _, key := range []string{"", f.pd.client.PublicKey()} {
+		_, err := f.pd.client.GetIPAllowlist(f.ctx, client.GetIPAllowlistRequest{PublicKey: key})
+		if errors.Is(err, client.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			addAPIError(f.diags, "Error reading IP allowlist", client.QueryGetIPAllowlist, ipAllowlistName(key), err)
+			return nil
+		}
+		o := importObject{Type: "custody_ip_allowlist", ID: ipAllowlistOrgID, Name: "organization",
+			What: "the organization-level IP allowlist"}
+		if key != "" {
+			o = importObject{Type: "custody_ip_allowlist", ID: key, Name: "api_key_" + key[:8],
+				What: "the IP allowlist of the provider's own API key " + key}
+		}
+		out = append(out, foundObject{importObject: o})
+	}
+	return out
+}
+
+// whoami is read once, for the organization name and the user whose
+// OAuth providers can be listed.
+func (f *importFinder) whoami() *client.WhoamiResponse {
+	if f.who == nil {
+		who, err := f.pd.client.Whoami(f.ctx, client.WhoamiRequest{})
+		if err != nil {
+			addAPIError(f.diags, "Error reading the organization", client.QueryWhoami, "", err)
+			return nil
+		}
+		f.who = who
+	}
+	return f.who
+}
+
+func (f *importFinder) organizationName() []foundObject {
+	who := f.whoami()
+	if who == nil {
+		return nil
+	}
+	return []foundObject{{importObject: importObject{Type: "custody_organization_name", ID: who.OrganizationID,
+		Name: who.OrganizationName, What: fmt.Sprintf("the organization's name %q (%s)", who.OrganizationName, who.OrganizationID)}}}
+}
+
+// oauthProviders finds the providers of the provider's own user: the
+// service lists providers per user and has no query listing the users.
+func (f *importFinder) oauthProviders() []foundObject {
+	who := f.whoami()
+	if who == nil {
+		return nil
+	}
+	list, err := cachedOauthProviders(f.ctx, f.pd, who.UserID)
+	if err != nil {
+		addAPIError(f.diags, "Error listing OAuth providers", client.QueryGetOauthProviders, "user "+who.UserID, err)
+		return nil
+	}
+	out := make([]foundObject, 0, len(list.OauthProviders))
+	for _, p := range list.OauthProviders {
+		out = append(out, foundObject{otherID: p.ProviderID, importObject: importObject{Type: "custody_oauth_provider",
+			ID: who.UserID + "/" + p.ProviderID, Name: p.ProviderName,
+			What: fmt.Sprintf("OAuth provider %q of user %s (%s; issuer %s, audience %s, subject %s)",
+				p.ProviderName, who.UserID, p.ProviderID, p.Issuer, p.Audience, p.Subject)}})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
