@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -177,6 +180,7 @@ func TestAdoptReport(t *testing.T) {
 	rep := report(o, environment{}, nil, nil, adopts, nil, nil, time.Minute)
 	for _, want := range []string{
 		"`adopt` (300 policies, 30 tags, 10 webhook endpoints; 3 run(s))",
+		"- parameters: 3 run(s); `-parallelism=10` for every terraform command;",
 		"## Adopt\n",
 		"| 1. apply: read the organization | 4.00 (3.00–5.00) | 1.00 / 1.00 / 0.10 | 30.0 | 2 (query/list_policies ×1, query/whoami ×1) |",
 		"| 3. apply: import | 22.00 (20.00–30.00) |",
@@ -204,5 +208,85 @@ func TestAdoptReport(t *testing.T) {
 	rep = report(o, environment{}, nil, nil, []*adoptResult{{err: context.Canceled}}, nil, []string{"adopt run 1: canceled"}, time.Minute)
 	if want := "| adopt 300 policies, 30 tags, 10 webhook endpoints end to end in under 60 s | – | not measured |"; !strings.Contains(rep, want) {
 		t.Errorf("the report lacks %q:\n%s", want, rep)
+	}
+}
+
+// fakeTerraform is a terraform that prints import blocks for output, a
+// plan summary for plan, and exits with planExit for plan
+// -detailed-exitcode; it logs every command line to calls.
+func fakeTerraform(t *testing.T, planExit int) (*tools, string) {
+	t.Helper()
+	dir := t.TempDir()
+	calls := dir + "/calls"
+	script := `#!/bin/sh
+echo "$@" >> ` + calls + `
+case "$2" in
+output) printf 'import {\n  to = custody_policy.a\n  id = "p-1"\n}\n' ;;
+plan)
+	case "$*" in
+	*-detailed-exitcode*) echo "Plan: 0 to add, 1 to change, 0 to destroy."; exit ` + fmt.Sprint(planExit) + ` ;;
+	*) echo "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy." ;;
+	esac ;;
+esac
+`
+	tf := dir + "/terraform"
+	if err := os.WriteFile(tf, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return &tools{work: dir, terraform: tf}, calls
+}
+
+// runningEmulator is an emulatorProc whose requests an in-process
+// emulator answers, with a sleeping process for its CPU time.
+func runningEmulator(t *testing.T) *emulatorProc {
+	t.Helper()
+	srv, err := emulator.New(emulator.Options{OrganizationID: "org-adopt", OrganizationName: "Adopt",
+		RootUsers: []emulator.RootUser{{UserID: "user-root", UserName: "root", APIPublicKey: clienttest.NewAPIKey(t).PublicKeyHex()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); hs.Close(); srv.Close() })
+	return &emulatorProc{cmd: cmd, baseURL: hs.URL}
+}
+
+// TestRunSteps: the generate step runs both commands, the first one's
+// output into imports.tf, and a check plan that exits 2 fails the run with
+// the reason.
+func TestRunSteps(t *testing.T) {
+	tl, calls := fakeTerraform(t, 2)
+	emu := runningEmulator(t)
+	dir := t.TempDir()
+	ctx := context.Background()
+	p, log, err := runSteps(ctx, tl, emu, dir, adoptGenerate, []tfCommand{
+		{args: []string{"output", "-raw", "import_blocks"}, stdout: "imports.tf"},
+		{args: []string{"plan", "-generate-config-out=generated.tf"}, want: " to import, "},
+	}, os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.wall <= 0 || !strings.Contains(log, "1 to import") {
+		t.Errorf("wall %v, log %q", p.wall, log)
+	}
+	b, err := os.ReadFile(dir + "/imports.tf")
+	if err != nil || countImportBlocks(string(b)) != 1 || strings.Contains(log, "import {") {
+		t.Errorf("imports.tf %q (%v); the log %q must not hold the output", b, err, log)
+	}
+	got, _ := os.ReadFile(calls)
+	if want := "-chdir=" + dir + " output -raw import_blocks\n-chdir=" + dir + " plan -generate-config-out=generated.tf\n"; string(got) != want {
+		t.Errorf("commands:\n%s\nwant:\n%s", got, want)
+	}
+
+	_, _, err = runSteps(ctx, tl, emu, dir, adoptCheck, []tfCommand{{args: []string{"plan", "-detailed-exitcode"}, want: "No changes."}}, os.Environ())
+	if err == nil || !strings.Contains(err.Error(), "not empty (exit 2)") {
+		t.Errorf("a check plan that exits 2: %v; want the adopted configuration refused as not converging", err)
+	}
+	_, _, err = runSteps(ctx, tl, emu, dir, adoptGenerate, []tfCommand{{args: []string{"plan"}, want: "Apply complete!"}}, os.Environ())
+	if err == nil || !strings.Contains(err.Error(), `lacks "Apply complete!"`) {
+		t.Errorf("output without what is wanted: %v", err)
 	}
 }

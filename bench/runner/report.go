@@ -85,8 +85,12 @@ func (r *reportWriter) header(env environment, failed []string, elapsed time.Dur
 	for i, n := range r.o.ns {
 		ns[i] = fmt.Sprint(n)
 	}
-	r.printf("- parameters: N = %s; %d run(s) of each configuration at each N, in an order that rotates between runs; `-parallelism=%d` for every apply, plan and destroy; a fresh emulator, its state in memory, per configuration run\n",
-		strings.Join(ns, ", "), r.o.runs, r.o.parallelism)
+	if len(r.selected) > 0 {
+		r.printf("- parameters: N = %s; %d run(s) of each configuration at each N, in an order that rotates between runs; `-parallelism=%d` for every apply, plan and destroy; a fresh emulator, its state in memory, per configuration run\n",
+			strings.Join(ns, ", "), r.o.runs, r.o.parallelism)
+	} else { // -configs adopt alone: -n does not apply
+		r.printf("- parameters: %d run(s); `-parallelism=%d` for every terraform command; a fresh emulator, its state in memory, per run\n", r.o.runs, r.o.parallelism)
+	}
 	r.printf("- configurations: ")
 	for i, c := range r.selected {
 		if i > 0 {
