@@ -12,26 +12,31 @@ import (
 // times, their ratios, the times at each latency against the ideal, CPU
 // and request counts; the growth from the smallest N to the largest; the
 // provider's peak memory; and whether each target of the issue is met.
-func report(o *options, env environment, results, singles []*result, goBench []goBenchmark, failed []string, elapsed time.Duration) string {
+func report(o *options, env environment, results, singles []*result, adopts []*adoptResult, goBench []goBenchmark, failed []string, elapsed time.Duration) string {
 	r := newReportWriter(o, results)
 	r.goBench = goBench
 	r.singles = singles
+	r.adopts = adopts
 	r.header(env, failed, elapsed)
-	for _, n := range o.ns {
-		r.printf("\n## N = %d\n\n", n)
-		r.wallTimes(n)
-		r.ratios(n)
-		for _, l := range r.latencies {
-			r.againstTheIdeal(n, l)
-		}
-		r.cpuTimes(n)
-		r.requestsPerResource(n)
-	}
 	lo, hi := slices.Min(o.ns), slices.Max(o.ns)
-	if hi > lo {
-		r.growthTables(lo, hi)
+	// With -configs adopt alone there is nothing per N.
+	if len(r.selected) > 0 {
+		for _, n := range o.ns {
+			r.printf("\n## N = %d\n\n", n)
+			r.wallTimes(n)
+			r.ratios(n)
+			for _, l := range r.latencies {
+				r.againstTheIdeal(n, l)
+			}
+			r.cpuTimes(n)
+			r.requestsPerResource(n)
+		}
+		if hi > lo {
+			r.growthTables(lo, hi)
+		}
+		r.peakMemory(hi)
 	}
-	r.peakMemory(hi)
+	r.adoptTable()
 	r.singleCreateTable()
 	r.decisionCosts()
 	r.targets(lo, hi)
@@ -54,6 +59,7 @@ type reportWriter struct {
 	missed    int             // targets missed so far
 	goBench   []goBenchmark   // the Go benchmarks of the decision code
 	singles   []*result       // single creates (singleCreates)
+	adopts    []*adoptResult  // the adopt row's runs (runAdopts)
 }
 
 func newReportWriter(o *options, results []*result) *reportWriter {
@@ -79,14 +85,24 @@ func (r *reportWriter) header(env environment, failed []string, elapsed time.Dur
 	for i, n := range r.o.ns {
 		ns[i] = fmt.Sprint(n)
 	}
-	r.printf("- parameters: N = %s; %d run(s) of each configuration at each N, in an order that rotates between runs; `-parallelism=%d` for every apply, plan and destroy; a fresh emulator, its state in memory, per configuration run\n",
-		strings.Join(ns, ", "), r.o.runs, r.o.parallelism)
+	if len(r.selected) > 0 {
+		r.printf("- parameters: N = %s; %d run(s) of each configuration at each N, in an order that rotates between runs; `-parallelism=%d` for every apply, plan and destroy; a fresh emulator, its state in memory, per configuration run\n",
+			strings.Join(ns, ", "), r.o.runs, r.o.parallelism)
+	} else { // -configs adopt alone: -n does not apply
+		r.printf("- parameters: %d run(s); `-parallelism=%d` for every terraform command; a fresh emulator, its state in memory, per run\n", r.o.runs, r.o.parallelism)
+	}
 	r.printf("- configurations: ")
 	for i, c := range r.selected {
 		if i > 0 {
 			r.printf(", ")
 		}
 		r.printf("`%s` (N `%s`)", c.label(), c.resource)
+	}
+	if r.o.adopt {
+		if len(r.selected) > 0 {
+			r.printf(", ")
+		}
+		r.printf("`%s` (%d policies, %d tags, %d webhook endpoints; %d run(s))", adoptName, adoptPolicies, adoptTags, adoptWebhooks, r.o.runs)
 	}
 	r.printf("\n")
 	if len(r.latencies) > 0 {

@@ -40,6 +40,7 @@ func (r *reportWriter) targets(lo, hi int) {
 	r.requestTargets()
 	r.batchingTargets(lats)
 	r.memoryTarget(hi)
+	r.adoptTargetRow()
 	if r.missed > 0 {
 		r.printf("\n%d target(s) MISSED. The CPU table above says which process the time goes to; see README.md for profiling.\n", r.missed)
 	} else {
