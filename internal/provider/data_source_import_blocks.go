@@ -297,10 +297,11 @@ func (f *importFinder) allowlists() []foundObject {
 }
 
 // whoami is read once, for the organization name and the user whose
-// OAuth providers can be listed.
+// OAuth providers can be listed: the credentials check's answer, when the
+// provider made one, so that it costs no request of its own.
 func (f *importFinder) whoami() *client.WhoamiResponse {
 	if f.who == nil {
-		who, err := f.pd.client.Whoami(f.ctx, client.WhoamiRequest{})
+		who, err := f.pd.client.Identity(f.ctx)
 		if err != nil {
 			addAPIError(f.diags, "Error reading the organization", client.QueryWhoami, "", err)
 			return nil
