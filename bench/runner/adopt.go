@@ -192,28 +192,12 @@ func runAdopts(ctx context.Context, t *tools, o *options) []*adoptResult {
 func runAdopt(ctx context.Context, t *tools, r int, o *options) (res *adoptResult) {
 	res = &adoptResult{run: r, steps: map[string]*phaseResult{}}
 	dir := filepath.Join(t.work, "ws", fmt.Sprintf("%s-r%d", adoptName, r+1))
-	if res.err = os.MkdirAll(dir, 0o700); res.err != nil {
-		return res
-	}
-	if res.err = os.WriteFile(filepath.Join(dir, "main.tf"), []byte(adoptHCL), 0o600); res.err != nil {
-		return res
-	}
-	emu, err := startEmulator(t, filepath.Join(dir, "emulator"), 0)
+	emu, done, err := startWorkspace(t, dir, adoptHCL, 0)
 	if err != nil {
 		res.err = err
 		return res
 	}
-	defer func() {
-		if err := emu.stop(); err != nil && res.err == nil {
-			res.err = err
-		}
-		if err := os.RemoveAll(emu.dir); err != nil && res.err == nil {
-			res.err = err
-		}
-		if res.err == nil {
-			_ = os.RemoveAll(dir)
-		}
-	}()
+	defer func() { done(&res.err) }()
 	c, err := emulatorClient(emu.env)
 	if err != nil {
 		res.err = err

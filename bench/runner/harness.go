@@ -93,6 +93,35 @@ var exportWord = regexp.MustCompile(`^(CUSTODY_[A-Z0-9_]+)=(.*)$`)
 // of two cores it took CPU from Terraform and the provider (7 of the 18
 // CPU seconds an apply of 1000 policies cost). The ideal this benchmark
 // measures against is a service that answers in exactly the round trip.
+// startWorkspace makes the working directory dir with hcl as its main.tf
+// and starts an emulator in it. done, deferred by the caller with the
+// run's error, stops the emulator and deletes its state, and deletes dir
+// when the run succeeded (a failed run's directory is kept to look at); a
+// failure of its own becomes the run's error if it had none.
+func startWorkspace(t *tools, dir, hcl string, latency time.Duration) (*emulatorProc, func(runErr *error), error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(hcl), 0o600); err != nil {
+		return nil, nil, err
+	}
+	emu, err := startEmulator(t, filepath.Join(dir, "emulator"), latency)
+	if err != nil {
+		return nil, nil, err
+	}
+	return emu, func(runErr *error) {
+		if err := emu.stop(); err != nil && *runErr == nil {
+			*runErr = err
+		}
+		if err := os.RemoveAll(emu.dir); err != nil && *runErr == nil {
+			*runErr = err
+		}
+		if *runErr == nil {
+			_ = os.RemoveAll(dir)
+		}
+	}, nil
+}
+
 func startEmulator(t *tools, dir string, latency time.Duration) (*emulatorProc, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err

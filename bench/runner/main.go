@@ -282,28 +282,12 @@ type result struct {
 func runOne(ctx context.Context, t *tools, c configuration, n, r int, o *options) (res *result) {
 	res = &result{cfg: c, n: n, run: r, phases: map[string]*phaseResult{}}
 	dir := filepath.Join(t.work, "ws", fmt.Sprintf("%s-n%d-r%d", c.dirName(), n, r+1))
-	if res.err = os.MkdirAll(dir, 0o700); res.err != nil {
-		return res
-	}
-	if res.err = os.WriteFile(filepath.Join(dir, "main.tf"), []byte(c.hcl(n)), 0o600); res.err != nil {
-		return res
-	}
-	emu, err := startEmulator(t, filepath.Join(dir, "emulator"), c.latency)
+	emu, done, err := startWorkspace(t, dir, c.hcl(n), c.latency)
 	if err != nil {
 		res.err = err
 		return res
 	}
-	defer func() {
-		if err := emu.stop(); err != nil && res.err == nil {
-			res.err = err
-		}
-		if err := os.RemoveAll(emu.dir); err != nil && res.err == nil {
-			res.err = err
-		}
-		if res.err == nil {
-			_ = os.RemoveAll(dir)
-		}
-	}()
+	defer func() { done(&res.err) }()
 
 	env := append(cleanEnv(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE="+t.cliConfig)
 	env = append(env, emu.env...)
