@@ -265,6 +265,14 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, configError(FieldBaseURL, "base URL is required")
 	}
+	// Without "://" Go reads api.example.com:443 as the scheme
+	// "api.example.com" and refuses 127.0.0.1:8443 outright ("first path
+	// segment in URL cannot contain colon"): say what is missing instead.
+	if trimmed := strings.TrimSpace(raw); !strings.Contains(trimmed, "://") {
+		return nil, configError(FieldBaseURL,
+			"base_url %q has no scheme: write it as %q (http:// only for an emulator on a loopback address)",
+			raw, "https://"+strings.TrimPrefix(trimmed, "//"))
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, &ConfigError{Field: FieldBaseURL, Err: fmt.Errorf("base URL %q: %w", raw, err)}
