@@ -169,5 +169,8 @@ func TestCheckBaseURLWithoutScheme(t *testing.T) {
 		if err := CheckBaseURL(raw); err != nil {
 			t.Errorf("CheckBaseURL(%q) = %v, want nil", raw, err)
 		}
+	} // A scheme without its slashes is not reported as missing.
+	if err := CheckBaseURL("https:api.example.com"); err == nil || strings.Contains(err.Error(), "no scheme") {
+		t.Errorf("CheckBaseURL(https:api.example.com) = %v, want an error that is not about the scheme", err)
 	}
 }
