@@ -265,6 +265,16 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, configError(FieldBaseURL, "base URL is required")
 	}
+	// Without "://" Go reads api.example.com:443 as the scheme
+	// "api.example.com" and refuses 127.0.0.1:8443 outright ("first path
+	// segment in URL cannot contain colon"): say what is missing instead.
+	// (https:api.example.com has its scheme and is refused below for
+	// having no host.)
+	if trimmed := strings.TrimSpace(raw); !strings.Contains(trimmed, "://") && !hasHTTPScheme(trimmed) {
+		return nil, configError(FieldBaseURL,
+			"base_url %q has no scheme: write it as %q (http:// only for an emulator on a loopback address)",
+			raw, "https://"+strings.TrimPrefix(trimmed, "//"))
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return nil, &ConfigError{Field: FieldBaseURL, Err: fmt.Errorf("base URL %q: %w", raw, err)}
@@ -285,6 +295,12 @@ func parseBaseURL(raw string) (*url.URL, error) {
 		return nil, configError(FieldBaseURL, "base URL %q: scheme must be https (or http for a loopback host)", raw)
 	}
 	return u, nil
+}
+
+// hasHTTPScheme reports whether s starts with http: or https:, in any case.
+func hasHTTPScheme(s string) bool {
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "http:") || strings.HasPrefix(l, "https:")
 }
 
 func isLoopback(host string) bool {

@@ -2,6 +2,7 @@ package client
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -144,5 +145,32 @@ func TestNewErrorsNameTheirField(t *testing.T) {
 				t.Errorf("message %q is empty or reveals a private key", ce.Error())
 			}
 		})
+	}
+}
+
+// A base URL written without its scheme is refused as such, naming the
+// value and the URL to write instead, not as a URL with no host or Go's
+// "first path segment in URL cannot contain colon".
+func TestCheckBaseURLWithoutScheme(t *testing.T) {
+	for _, raw := range []string{"api.example.com", "api.example.com:443", "127.0.0.1:8443"} {
+		t.Run(raw, func(t *testing.T) {
+			err := CheckBaseURL(raw)
+			var ce *ConfigError
+			if !errors.As(err, &ce) || ce.Field != FieldBaseURL {
+				t.Fatalf("CheckBaseURL(%q) = %v (%T), want a *ConfigError about %s", raw, err, err, FieldBaseURL)
+			}
+			want := fmt.Sprintf("base_url %q has no scheme: write it as %q (http:// only for an emulator on a loopback address)", raw, "https://"+raw)
+			if err.Error() != want {
+				t.Fatalf("error = %q\nwant    %q", err, want)
+			}
+		})
+	}
+	for _, raw := range []string{"https://api.example.com", "https://api.example.com:443/", "http://127.0.0.1:8443", "http://localhost:8080", "https://[::1]:8443"} {
+		if err := CheckBaseURL(raw); err != nil {
+			t.Errorf("CheckBaseURL(%q) = %v, want nil", raw, err)
+		}
+	} // A scheme without its slashes is not reported as missing.
+	if err := CheckBaseURL("https:api.example.com"); err == nil || strings.Contains(err.Error(), "no scheme") {
+		t.Errorf("CheckBaseURL(https:api.example.com) = %v, want an error that is not about the scheme", err)
 	}
 }

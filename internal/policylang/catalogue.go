@@ -189,15 +189,11 @@ func keywordField(name string) (Field, bool) {
 // keywordsOf lists the keywords of a field, sorted.
 func keywordsOf(f Field) []string { return slices.Sorted(maps.Keys(cat.keywords[f])) }
 
-// ClosestActivityType is the catalogued activity type closest to typ, a
-// likely slip of it, or "" when none is close. Of types equally close, the
-// later (the newer version) wins.
+// ClosestActivityType is the catalogued activity type the user most
+// likely meant by typ, by Closest's rule, or "" when none is likely. Of
+// types equally close, the later in the catalogue (the newer version) wins.
 func ClosestActivityType(typ string) string {
-	best, limit := "", max(2, len(typ)/3)
-	for _, cand := range cat.order {
-		if d := editDistance(typ, cand); d <= limit {
-			best, limit = cand, d
-		}
-	}
-	return best
+	newestFirst := slices.Clone(cat.order)
+	slices.Reverse(newestFirst)
+	return Closest(typ, newestFirst)
 }

@@ -84,6 +84,10 @@ func TestAccPolicyDecisionFunctionErrors(t *testing.T) {
 		step(`"everything"`, tagRequest, `policies: must be a list, not a string`),
 		step(`[]`, `{ type = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V9", approvers = [{ id = "alice" }] }`,
 			`request\.type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V9" is not an activity type of the service; the closest is ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\.`),
+		// A prefix of a real type suggests that type (issue 33), not the
+		// nearest by edit distance (ACTIVITY_TYPE_INIT_OTP).
+		step(`[]`, `{ type = "ACTIVITY_TYPE_SIGN_RAW", approvers = [{ id = "alice" }] }`,
+			`request\.type: "ACTIVITY_TYPE_SIGN_RAW" is not an activity type of the service; the closest is ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\.`),
 		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approvers = [] }`, `request\.approvers: must hold at least the requester`),
 		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approver = [{ id = "alice" }] }`,
 			`request: has no attribute "approver"; it takes type, approvers, params, private_key,\s+time, root_quorum`),

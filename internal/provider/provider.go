@@ -70,7 +70,8 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 			"the organization name and webhook endpoints. Every request is stamped with an API key.",
 		Attributes: map[string]schema.Attribute{
 			"base_url": schema.StringAttribute{
-				Optional: true,
+				Optional:   true,
+				Validators: []validator.String{validBaseURL()},
 				MarkdownDescription: "Address of the service, e.g. `https://api.example.com`. Plain `http` is accepted only for a " +
 					"loopback host (the local emulator). Falls back to `CUSTODY_BASE_URL`.",
 			},

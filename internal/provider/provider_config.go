@@ -154,6 +154,24 @@ func positiveDuration(attr string) validator.String {
 	}}
 }
 
+// validBaseURL refuses at validation, on the attribute, a base_url literal
+// that client.CheckBaseURL refuses (the one rule: https, http only to a
+// loopback host, a scheme written out), so that terraform validate and
+// plan point at the line. An empty literal is left to Configure, which
+// falls back to CUSTODY_BASE_URL and checks that with the same rule.
+func validBaseURL() validator.String {
+	return stringCheck{"value must be an https URL such as https://api.example.com (http only for a loopback host)",
+		"Invalid provider base_url", func(s string) string {
+			if strings.TrimSpace(s) == "" {
+				return ""
+			}
+			if err := client.CheckBaseURL(s); err != nil {
+				return err.Error()
+			}
+			return ""
+		}}
+}
+
 // configFieldAttrs names the provider attribute behind each client Config
 // field that client.New can refuse.
 var configFieldAttrs = map[client.ConfigField]string{

@@ -344,6 +344,16 @@ func TestProviderBlockLiteralsCheckedAtValidation(t *testing.T) {
 		{"negative duration", map[string]tftypes.Value{"approval_timeout": str("-5m")}, "approval_timeout", `got "-5m"`},
 		{"a duration", map[string]tftypes.Value{"approval_timeout": str("1h30m")}, "", ""},
 		{"unknown duration", map[string]tftypes.Value{"approval_timeout": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}, "", ""},
+		{"host without scheme", map[string]tftypes.Value{"base_url": str("api.example.com")},
+			"base_url", `base_url "api.example.com" has no scheme: write it as "https://api.example.com" (http:// only for an emulator on a loopback address)`},
+		{"host and port without scheme", map[string]tftypes.Value{"base_url": str("api.example.com:443")},
+			"base_url", `base_url "api.example.com:443" has no scheme: write it as "https://api.example.com:443"`},
+		{"loopback without scheme", map[string]tftypes.Value{"base_url": str("127.0.0.1:8443")},
+			"base_url", `base_url "127.0.0.1:8443" has no scheme: write it as "https://127.0.0.1:8443"`},
+		{"remote plain http", map[string]tftypes.Value{"base_url": str("http://api.example.com")}, "base_url", "loopback"},
+		{"an https base_url", map[string]tftypes.Value{"base_url": str("https://api.example.com")}, "", ""},
+		{"the emulator", map[string]tftypes.Value{"base_url": str("http://127.0.0.1:8443")}, "", ""},
+		{"unknown base_url", map[string]tftypes.Value{"base_url": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -385,4 +395,23 @@ func validateProviderBlock(t *testing.T, attrs map[string]tftypes.Value) []*tfpr
 		t.Fatal(err)
 	}
 	return resp.Diagnostics
+}
+
+// CUSTODY_BASE_URL without a scheme is refused at Configure, on base_url,
+// with the rule's message and the variable named.
+func TestConfigureRefusesBaseURLVariableWithoutScheme(t *testing.T) {
+	key, _ := client.GenerateAPIKey()
+	clearCustodyEnv(t)
+	t.Setenv("CUSTODY_BASE_URL", "api.example.com:443")
+	errs := configure(t, map[string]tftypes.Value{
+		"organization_id": str("org"), "api_public_key": str(key.PublicKeyHex()), "api_private_key": str(key.PrivateKeyHex()),
+	}).Diagnostics.Errors()
+	if len(errs) != 1 {
+		t.Fatalf("want one error, got %v", errs)
+	}
+	d, ok := errs[0].(diag.DiagnosticWithPath)
+	want := `base_url "api.example.com:443" has no scheme: write it as "https://api.example.com:443" (http:// only for an emulator on a loopback address)`
+	if !ok || !d.Path().Equal(path.Root("base_url")) || !strings.Contains(d.Detail(), want) || !strings.Contains(d.Detail(), "CUSTODY_BASE_URL") {
+		t.Fatalf("error %q %q, want one on base_url saying %q and naming CUSTODY_BASE_URL", errs[0].Summary(), errs[0].Detail(), want)
+	}
 }

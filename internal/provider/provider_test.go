@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -112,6 +113,19 @@ resource "custody_organization_name" "this" {
 			ExpectError: regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`)),
 		}
 	}
+	// The emulator's address written without its scheme: refused on
+	// base_url with the value and the URL to write instead.
+	bare := strings.TrimPrefix(e.url, "http://")
+	noScheme := resource.TestStep{
+		Config: providerHCL(bare, accOrg, e.key) + `
+resource "custody_organization_name" "this" {
+  name = "Never Renamed"
+}
+`,
+		PlanOnly: true,
+		ExpectError: regexp.MustCompile(strings.ReplaceAll(regexp.QuoteMeta(fmt.Sprintf(
+			`base_url %q has no scheme: write it as %q (http:// only for an emulator on a loopback address)`, bare, "https://"+bare)), " ", `\s+`)),
+	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -119,6 +133,7 @@ resource "custody_organization_name" "this" {
 			step("max_retries = 99", "max_retries value must be between 0 and 20, got: 99"),
 			step(`approval_timeout = "soon"`, "Invalid Time Duration String Value"),
 			step(`approval_timeout = "0s"`, `approval_timeout must be a positive duration such as "30m", got "0s"`),
+			noScheme,
 		},
 	})
 }

@@ -9,10 +9,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
 
 // oneOf refuses a string that is none of values, naming where it sits as
-// a reader would (describePath), not as the framework dumps a set element.
+// a reader would (describePath), not as the framework dumps a set element,
+// and suggesting the value meant by policylang.Closest's rule.
 func oneOf(values ...string) validator.String { return oneOfValidator{values: values} }
 
 type oneOfValidator struct{ values []string }
@@ -27,8 +30,13 @@ func (v oneOfValidator) ValidateString(_ context.Context, req validator.StringRe
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || slices.Contains(v.values, req.ConfigValue.ValueString()) {
 		return
 	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Invalid value", fmt.Sprintf("%s must be one of %s, got %q.",
-		describePath(req.Path), quotedList(v.values), req.ConfigValue.ValueString()))
+	got := req.ConfigValue.ValueString()
+	hint := ""
+	if closest := policylang.Closest(got, v.values); closest != "" {
+		hint = fmt.Sprintf(" Did you mean %q?", closest)
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid value", fmt.Sprintf("%s must be one of %s, got %q.%s",
+		describePath(req.Path), quotedList(v.values), got, hint))
 }
 
 func quotedList(values []string) string {

@@ -123,3 +123,17 @@ func TestDescribePath(t *testing.T) {
 		}
 	}
 }
+
+// oneOf suggests the value meant by policylang.Closest's rule (issue 33):
+// a prefix of an event type suggests that type.
+func TestOneOfSuggests(t *testing.T) {
+	runStringValidatorCases(t, oneOf(webhookEventTypes...), map[string]validatorCase{
+		"valid":         {value: types.StringValue("BALANCE_FINALIZED_UPDATES")},
+		"prefix":        {value: types.StringValue("BALANCE_FIN"), wantErr: `got "BALANCE_FIN". Did you mean "BALANCE_FINALIZED_UPDATES"?`},
+		"shared prefix": {value: types.StringValue("SEND_TRANSACTION_UPDATES"), wantErr: `Did you mean "SEND_TRANSACTION_STATUS_UPDATES"?`},
+		"typo":          {value: types.StringValue("ACTIVITY_UPDATE"), wantErr: `Did you mean "ACTIVITY_UPDATES"?`},
+	})
+	runStringValidatorCases(t, oneOf("EFFECT_ALLOW", "EFFECT_DENY"), map[string]validatorCase{
+		"nothing alike": {value: types.StringValue("MAYBE"), wantErr: `got "MAYBE".`},
+	})
+}
