@@ -212,16 +212,7 @@ resource "custody_oauth_provider" "test" {
 
 func TestAccOauthProvider_writeOnly(t *testing.T) {
 	e := newAccEmulator(t)
-	cfg := func(token string, version int) string {
-		return e.config(fmt.Sprintf(`
-resource "custody_oauth_provider" "test" {
-  user_id               = "user-root"
-  provider_name         = "ci"
-  oidc_token_wo         = %q
-  oidc_token_wo_version = %d
-}
-`, token, version))
-	}
+	cfg := func(token string, version int) string { return oauthProviderWriteOnlyConfig(e, token, version) }
 	tok1 := oauthProviderTestJWT("wo-1", "app-3")
 	tok2 := oauthProviderTestJWT("wo-2", "app-3")
 	tokenNotInState := func(tok string) resource.TestCheckFunc {
@@ -333,14 +324,7 @@ resource "custody_oauth_provider" "test" {
 }
 `)
 	token := func(version int) string {
-		return e.config(fmt.Sprintf(`
-resource "custody_oauth_provider" "test" {
-  user_id               = "user-root"
-  provider_name         = "ci"
-  oidc_token_wo         = %q
-  oidc_token_wo_version = %d
-}
-`, oauthProviderTestJWT("rotated", "app-4"), version))
+		return oauthProviderWriteOnlyConfig(e, oauthProviderTestJWT("rotated", "app-4"), version)
 	}
 	accTest(t, oauthProviderTestCase(e,
 		resource.TestStep{Config: claims, ConfigStateChecks: oauthProviderTestClaims("adopted", "app-4")},
@@ -351,4 +335,17 @@ resource "custody_oauth_provider" "test" {
 			Check:             oauthProviderTestCount(e, 1),
 		},
 	))
+}
+
+// oauthProviderWriteOnlyConfig is the test provider registered from token,
+// given write-only, at version.
+func oauthProviderWriteOnlyConfig(e *accEmulator, token string, version int) string {
+	return e.config(fmt.Sprintf(`
+resource "custody_oauth_provider" "test" {
+  user_id               = "user-root"
+  provider_name         = "ci"
+  oidc_token_wo         = %q
+  oidc_token_wo_version = %d
+}
+`, token, version))
 }
