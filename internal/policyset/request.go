@@ -31,6 +31,39 @@ type Request struct {
 	// RootQuorum is the organization's root quorum; the zero value is
 	// none, which never allows.
 	RootQuorum RootQuorum
+
+	// keywords are the other condition keywords the request carries
+	// (eth.tx, wallet, secret, ...), conformed to the catalogue by
+	// SetKeyword; a keyword not set is absent.
+	keywords map[string]any
+}
+
+// SetKeyword makes the request carry a condition keyword beyond activity
+// and private_key (eth.tx, eth.eip_712, solana.tx, wallet, wallets,
+// secret, ...), named as the language names it. v is plain Go data that
+// policylang.Conform checks against the keyword's catalogued type: a
+// field of the wrong type, a field the catalogue does not have, or an
+// integer outside its type's range is a *policylang.ConformError, and the
+// request is left as it was.
+func (r *Request) SetKeyword(keyword string, v any) error {
+	if keyword == "private_key" {
+		return &policylang.ConformError{Message: "private_key is the request's PrivateKey, not a keyword to set"}
+	}
+	x, err := policylang.ConformKeyword(keyword, v)
+	if err != nil {
+		return err
+	}
+	if r.keywords == nil {
+		r.keywords = map[string]any{}
+	}
+	r.keywords[keyword] = x
+	return nil
+}
+
+// Keyword is the value of a keyword set by SetKeyword, as Eval reads it.
+func (r Request) Keyword(keyword string) (any, bool) {
+	v, ok := r.keywords[keyword]
+	return v, ok
 }
 
 // User is an approver as a consensus expression sees it.
@@ -109,6 +142,9 @@ func (r Request) env() policylang.Env {
 	}
 	if !r.Now.IsZero() {
 		env["time.now"] = r.Now.UTC()
+	}
+	for k, v := range r.keywords {
+		env[k] = v
 	}
 	return env
 }

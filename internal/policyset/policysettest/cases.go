@@ -8,10 +8,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +27,9 @@ type Case struct {
 	Policies []Policy `json:"policies"`
 	Request  Request  `json:"request"`
 	Want     Want     `json:"want"`
+	// Emulator is set where the emulator cannot make the request the
+	// table describes: it says why and what the emulator decides instead.
+	Emulator *EmulatorOverride `json:"emulator"`
 	// RawPolicies and RawRequest are the case's policies and request as
 	// written, in the shape the policy_decision function takes.
 	RawPolicies json.RawMessage `json:"-"`
@@ -48,6 +53,42 @@ type Request struct {
 	PrivateKey *PrivateKey    `json:"private_key"`
 	Time       string         `json:"time"`
 	RootQuorum *RootQuorum    `json:"root_quorum"`
+
+	// The condition keywords beyond activity and private_key, in the
+	// function's attributes (policyset.KeywordAttributes): eth = {tx,
+	// eip_712, eip_7702_authorization}, solana = {tx}, wallet, secret, ...
+	Eth           map[string]any `json:"eth"`
+	Solana        map[string]any `json:"solana"`
+	Tron          map[string]any `json:"tron"`
+	Bitcoin       map[string]any `json:"bitcoin"`
+	Tempo         map[string]any `json:"tempo"`
+	Wallet        map[string]any `json:"wallet"`
+	Wallets       []any          `json:"wallets"`
+	WalletAccount map[string]any `json:"wallet_account"`
+	Secret        map[string]any `json:"secret"`
+}
+
+// KeywordAttributes are the request's keyword attributes that are set, by
+// name, as policyset.Request.SetKeywordAttribute takes them.
+func (r Request) KeywordAttributes() map[string]any {
+	out := map[string]any{}
+	for name, v := range map[string]any{"eth": r.Eth, "solana": r.Solana, "tron": r.Tron, "bitcoin": r.Bitcoin, "tempo": r.Tempo,
+		"wallet": r.Wallet, "wallet_account": r.WalletAccount, "secret": r.Secret} {
+		if m := v.(map[string]any); m != nil {
+			out[name] = m
+		}
+	}
+	if r.Wallets != nil {
+		out["wallets"] = r.Wallets
+	}
+	return out
+}
+
+// EmulatorOverride is what the emulator decides for a case whose request
+// it cannot make as the table writes it, and why.
+type EmulatorOverride struct {
+	Why  string `json:"why"`
+	Want Want   `json:"want"`
 }
 
 // User is an approver of a case.
@@ -169,6 +210,12 @@ func (c Case) EngineRequest(t testing.TB) policyset.Request {
 	if q := r.RootQuorum; q != nil {
 		req.RootQuorum = policyset.RootQuorum{UserIDs: q.UserIDs, Threshold: q.Threshold}
 	}
+	attrs := r.KeywordAttributes()
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
+		if err := req.SetKeywordAttribute(name, attrs[name]); err != nil {
+			t.Fatalf("case %q: request.%s: %v", c.Name, name, err)
+		}
+	}
 	return req
 }
 
@@ -183,18 +230,29 @@ func languageValue(v any) any {
 }
 
 // Mismatch says how d differs from the decision the case wants, or "".
-func (c Case) Mismatch(d policyset.Decision) string {
+func (c Case) Mismatch(d policyset.Decision) string { return c.Want.mismatch(c, d) }
+
+// EmulatorMismatch is Mismatch against what the emulator decides: the
+// case's Emulator.Want where it has one.
+func (c Case) EmulatorMismatch(d policyset.Decision) string {
+	if c.Emulator != nil {
+		return c.Emulator.Want.mismatch(c, d)
+	}
+	return c.Want.mismatch(c, d)
+}
+
+func (want Want) mismatch(c Case, d policyset.Decision) string {
 	decidedBy := make([]string, len(d.DecidedBy))
 	for i, p := range d.DecidedBy {
 		decidedBy[i] = c.Policies[p].Name
 	}
-	if d.Outcome != c.Want.Outcome || fmt.Sprint(decidedBy) != fmt.Sprint(c.Want.DecidedBy) {
-		return fmt.Sprintf("decision %s by %q, want %s by %q", d.Outcome, decidedBy, c.Want.Outcome, c.Want.DecidedBy)
+	if d.Outcome != want.Outcome || fmt.Sprint(decidedBy) != fmt.Sprint(want.DecidedBy) {
+		return fmt.Sprintf("decision %s by %q, want %s by %q", d.Outcome, decidedBy, want.Outcome, want.DecidedBy)
 	}
-	if len(d.Policies) != len(c.Want.Policies) {
-		return fmt.Sprintf("%d policy outcomes, want %d", len(d.Policies), len(c.Want.Policies))
+	if len(d.Policies) != len(want.Policies) {
+		return fmt.Sprintf("%d policy outcomes, want %d", len(d.Policies), len(want.Policies))
 	}
-	for i, w := range c.Want.Policies {
+	for i, w := range want.Policies {
 		got := d.Policies[i]
 		msg := ""
 		if got.Err != nil {
