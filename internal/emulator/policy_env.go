@@ -8,9 +8,13 @@ import (
 )
 
 // What a policy sees of a request, built from the activity and the
-// emulator's state. Keywords for data the emulator does not model (eth.tx,
-// solana.tx, wallet, ...) are absent, so reading them is an evaluation
-// error, as it is in the service for a request that does not carry them.
+// emulator's state. eth.tx (an Ethereum sign_transaction) comes from the
+// transaction the emulator decodes (eth_tx.go). Keywords for data the emulator does not
+// model (solana.tx, tron.tx, bitcoin.tx, tempo.tx,
+// eth.eip_712, eth.eip_7702_authorization, wallet, ...) are absent, so reading them is
+// an evaluation error, as it is in the service for a request that does not
+// carry them; for the other chains' transactions that is the emulator's
+// limit, not the service's.
 
 // exposedParams are the activity.params fields each operation exposes
 // (reference §8.5), by the wire name of the parameter they come from.
@@ -46,11 +50,54 @@ func (s *Server) request(rec *activityRecord) policyset.Request {
 	}
 	s.addApprovers(&req, rec)
 	if signWith, _ := wire["signWith"].(string); signingOps[rec.Op] {
-		if k := s.signer(signWith); k != nil {
+		k := s.signer(signWith)
+		if k != nil {
 			req.PrivateKey = &policyset.PrivateKey{ID: k.PrivateKeyID, Tags: k.Tags, Label: k.PrivateKeyName}
 		}
+		setPayloadKeywords(&req, rec, k)
 	}
 	return req
+}
+
+// decodedPayload is what the emulator decoded of a signing activity's
+// payload, kept on the record so that each vote does not decode it again.
+// It is not persisted: after a restart it is decoded again from the
+// record's params, which hold everything it comes from.
+type decodedPayload struct {
+	tx *ethTx // sign_transaction, TRANSACTION_TYPE_ETHEREUM
+}
+
+// payload decodes rec's payload once.
+func (rec *activityRecord) payload() *decodedPayload {
+	if rec.decoded != nil {
+		return rec.decoded
+	}
+	rec.decoded = &decodedPayload{}
+	switch rec.Op {
+	case client.OpSignTransaction.Name:
+		var p client.SignTransactionParams
+		if json.Unmarshal(rec.Params, &p) == nil && p.Type == txTypeEthereum {
+			rec.decoded.tx, _ = decodeEthTx(p.UnsignedTransaction) // checked at submit
+		}
+	}
+	return rec.decoded
+}
+
+// setPayloadKeywords sets eth.tx from rec's payload; key is
+// the signing key (nil when signWith names none), whose Ethereum address
+// is eth.tx.from. The values are built within the catalogue's types (an
+// integer beyond int's range is left out), so SetKeyword does not refuse
+// them; if it did, the keyword would stay absent and a policy reading it
+// would err, which never allows.
+func setPayloadKeywords(req *policyset.Request, rec *activityRecord, key *privateKeyRecord) {
+	d := rec.payload()
+	if d.tx != nil {
+		from := ""
+		if key != nil {
+			from = ethereumAddressOf(key)
+		}
+		_ = req.SetKeyword("eth.tx", d.tx.keyword(from))
+	}
 }
 
 // addApprovers adds rec's approvals to req: the approving users, in the
