@@ -140,6 +140,16 @@ func validateSignRawPayload(p *client.SignRawPayloadParams) *apiError {
 		if _, err := decodeHexPayload(p.Payload); err != nil {
 			return errInvalid("field parameters.payload: with %s it must be hexadecimal (an optional 0x, then an even number of hex digits): %v", encodingHex, err)
 		}
+	case encodingEIP712:
+		// The encoding defines the digest (the EIP-712 hash), so no
+		// other hash function applies.
+		if p.HashFunction != hashNotApplicable {
+			return errInvalid("field parameters.hashFunction: with %s the payload is hashed as EIP-712 defines, so it must be %s, not %s",
+				encodingEIP712, hashNotApplicable, p.HashFunction)
+		}
+		if _, err := decodeEIP712(p.Payload); err != nil {
+			return errInvalid("field parameters.payload: with %s it %v", encodingEIP712, err)
+		}
 	}
 	return nil
 }
@@ -165,6 +175,17 @@ func runSignRawPayload(s *Server, _ *caller, p *client.SignRawPayloadParams) (an
 		msg, _ = decodeHexPayload(p.Payload) // checked at submit
 	case "PAYLOAD_ENCODING_TEXT_UTF8":
 		msg = []byte(p.Payload)
+	case encodingEIP712:
+		if rec.Curve != curveSecp256k1 {
+			return nil, failure(client.CodeInvalidArgument, "private key %s is a %s key; EIP-712 typed data is signed with %s keys",
+				rec.PrivateKeyID, rec.Curve, curveSecp256k1)
+		}
+		typed, err := decodeEIP712(p.Payload) // checked at submit
+		if err != nil {
+			return nil, failure(client.CodeInternal, "decoding the stored payload: %v", err)
+		}
+		// The key signs the EIP-712 hash itself.
+		msg, hashFunction = typed.hash, hashNoOp
 	default:
 		return nil, failure(client.CodeUnimplemented, "the emulator does not implement the %s encoding; hash the message yourself and sign it with PAYLOAD_ENCODING_HEXADECIMAL and HASH_FUNCTION_NO_OP", p.Encoding)
 	}

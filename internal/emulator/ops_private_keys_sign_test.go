@@ -64,8 +64,6 @@ func TestSignRawPayloadFailures(t *testing.T) {
 			client.CodeNotFound, "no private key with id or address nobody"},
 		{"solana address in the wrong case", client.SignRawPayloadParams{SignWith: strings.ToUpper(ids[1].Addresses[0].Address), Payload: "aa",
 			Encoding: "PAYLOAD_ENCODING_HEXADECIMAL", HashFunction: hashNotApplicable}, client.CodeNotFound, "no private key"},
-		{"eip712", client.SignRawPayloadParams{SignWith: secp, Payload: "{}", Encoding: "PAYLOAD_ENCODING_EIP712", HashFunction: hashNotApplicable},
-			client.CodeUnimplemented, "the emulator does not implement the PAYLOAD_ENCODING_EIP712 encoding"},
 		{"eip7702", client.SignRawPayloadParams{SignWith: secp, Payload: "{}", Encoding: "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION", HashFunction: hashNotApplicable},
 			client.CodeUnimplemented, "does not implement"},
 		{"ed25519 with a hash", client.SignRawPayloadParams{SignWith: ed, Payload: "hi", Encoding: "PAYLOAD_ENCODING_TEXT_UTF8", HashFunction: hashSHA256},

@@ -8,10 +8,11 @@ import (
 )
 
 // What a policy sees of a request, built from the activity and the
-// emulator's state. eth.tx (an Ethereum sign_transaction) comes from the
-// transaction the emulator decodes (eth_tx.go). Keywords for data the emulator does not
+// emulator's state. eth.tx (an Ethereum sign_transaction) and eth.eip_712
+// (an EIP-712 sign_raw_payload) come from the payload the emulator decodes
+// (eth_tx.go, eth_eip712.go). Keywords for data the emulator does not
 // model (solana.tx, tron.tx, bitcoin.tx, tempo.tx,
-// eth.eip_712, eth.eip_7702_authorization, wallet, ...) are absent, so reading them is
+// eth.eip_7702_authorization, wallet, ...) are absent, so reading them is
 // an evaluation error, as it is in the service for a request that does not
 // carry them; for the other chains' transactions that is the emulator's
 // limit, not the service's.
@@ -64,7 +65,8 @@ func (s *Server) request(rec *activityRecord) policyset.Request {
 // It is not persisted: after a restart it is decoded again from the
 // record's params, which hold everything it comes from.
 type decodedPayload struct {
-	tx *ethTx // sign_transaction, TRANSACTION_TYPE_ETHEREUM
+	tx    *ethTx      // sign_transaction, TRANSACTION_TYPE_ETHEREUM
+	typed *eip712Data // sign_raw_payload, PAYLOAD_ENCODING_EIP712
 }
 
 // payload decodes rec's payload once.
@@ -79,11 +81,16 @@ func (rec *activityRecord) payload() *decodedPayload {
 		if json.Unmarshal(rec.Params, &p) == nil && p.Type == txTypeEthereum {
 			rec.decoded.tx, _ = decodeEthTx(p.UnsignedTransaction) // checked at submit
 		}
+	case client.OpSignRawPayload.Name:
+		var p client.SignRawPayloadParams
+		if json.Unmarshal(rec.Params, &p) == nil && p.Encoding == encodingEIP712 {
+			rec.decoded.typed, _ = decodeEIP712(p.Payload) // checked at submit
+		}
 	}
 	return rec.decoded
 }
 
-// setPayloadKeywords sets eth.tx from rec's payload; key is
+// setPayloadKeywords sets eth.tx or eth.eip_712 from rec's payload; key is
 // the signing key (nil when signWith names none), whose Ethereum address
 // is eth.tx.from. The values are built within the catalogue's types (an
 // integer beyond int's range is left out), so SetKeyword does not refuse
@@ -97,6 +104,9 @@ func setPayloadKeywords(req *policyset.Request, rec *activityRecord, key *privat
 			from = ethereumAddressOf(key)
 		}
 		_ = req.SetKeyword("eth.tx", d.tx.keyword(from))
+	}
+	if d.typed != nil {
+		_ = req.SetKeyword("eth.eip_712", d.typed.keyword())
 	}
 }
 
