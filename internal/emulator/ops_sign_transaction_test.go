@@ -6,6 +6,8 @@ import (
 	"errors"
 	"math/big"
 	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 )
 
 // eip1559To is a real unsigned EIP-1559 transfer of 1 gwei to to, as hex.
@@ -190,5 +193,51 @@ func TestSignTransactionFailures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			wantError(t, w.post(t, "/public/v1/submit/sign_transaction", submitBody(typ, tt.params), w.key), http.StatusBadRequest, tt.want)
 		})
+	}
+}
+
+// The decoded transaction is not persisted: after a restart an activity
+// waiting for consensus decodes it again from its params, and the last
+// approval signs it.
+func TestSignTransactionWaitingSurvivesARestart(t *testing.T) {
+	bobKey, carolKey := clienttest.NewAPIKey(t), clienttest.NewAPIKey(t)
+	path := filepath.Join(t.TempDir(), "state.json")
+	users := func(o *Options) {
+		o.StatePath = path
+		o.Fixtures = &Fixtures{Users: []FixtureUser{
+			{UserID: "bob", UserName: "bob", APIKeys: []FixtureAPIKey{{APIKeyName: "bob key", PublicKey: bobKey.PublicKeyHex()}}},
+			{UserID: "carol", UserName: "carol", APIKeys: []FixtureAPIKey{{APIKeyName: "carol key", PublicKey: carolKey.PublicKeyHex()}}}}}
+	}
+	e := newTestEmulator(t, users)
+	keyID, address := newHotKey(t, e.client)
+	createPolicies(t, e.client, client.PolicyParams{PolicyName: "two for the known destination", Effect: client.EffectAllow,
+		Condition: "eth.tx.to == '0x1111111111111111111111111111111111111111'", Consensus: "approvers.count() >= 2"})
+	_, err := clientFor(t, e.http.URL, bobKey).SignTransaction(t.Context(), client.SignTransactionParams{SignWith: keyID,
+		UnsignedTransaction: eip1559To(t, "0x1111111111111111111111111111111111111111", 5), Type: txTypeEthereum})
+	var ar *client.ApprovalRequiredError
+	if !errors.As(err, &ar) {
+		t.Fatalf("bob: %v, want consensus needed", err)
+	}
+	e.http.Close()
+	e.srv.Close()
+
+	again, err := New(Options{StatePath: path})
+	if err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	t.Cleanup(again.Close)
+	hs := httptest.NewServer(again)
+	t.Cleanup(hs.Close)
+	nextMillisecond()
+	done, err := clientFor(t, hs.URL, carolKey).ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
+	if err != nil || done.Status != client.StatusCompleted {
+		t.Fatalf("carol's approval after the restart: %+v %v", done, err)
+	}
+	var res client.SignTransactionResult
+	if err := json.Unmarshal(done.Result[client.OpSignTransaction.ResultKey], &res); err != nil {
+		t.Fatal(err)
+	}
+	if _, from := signedSender(t, res.SignedTransaction); from != common.HexToAddress(address) {
+		t.Fatalf("signed by %s, want %s", from.Hex(), address)
 	}
 }
