@@ -11,6 +11,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rlp"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
 
 // Decoding sign_transaction's unsignedTransaction for TRANSACTION_TYPE_ETHEREUM
@@ -207,14 +209,18 @@ func (t *ethTx) sign(secret []byte) ([]byte, error) {
 	return signed.MarshalBinary()
 }
 
-// The range of the policy language's int (reference §7.1): a value beyond
-// it cannot be compared, so the emulator leaves it out of a keyword, and
-// a policy reading it gets an evaluation error.
-var (
-	languageIntMax = new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 127), big.NewInt(1))
-	languageIntMin = new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), 127))
-)
+// languageInt is the policy language's int (signed 128-bit, reference
+// §7.1), as the catalogue types eth.tx.value. A value beyond it cannot be
+// compared, so the emulator leaves it out of a keyword, and a policy
+// reading it gets an evaluation error.
+var languageInt, _ = policylang.FieldType("EthereumTransaction", "value")
 
+// fitsLanguageInt says whether v is an int the language can compare; the
+// range is policylang's, not a copy of it.
 func fitsLanguageInt(v *big.Int) bool {
-	return v != nil && v.Cmp(languageIntMin) >= 0 && v.Cmp(languageIntMax) <= 0
+	if v == nil || languageInt == nil {
+		return false
+	}
+	_, err := policylang.Conform(languageInt, v)
+	return err == nil
 }

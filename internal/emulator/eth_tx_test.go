@@ -173,3 +173,26 @@ func TestSignTransactionRefusesWhatDoesNotDecode(t *testing.T) {
 		})
 	}
 }
+
+// An integer beyond the language's int is left out of eth.tx: 2^127-1 is
+// the largest it keeps.
+func TestEthTxLeavesOutWhatTheLanguageCannotCompare(t *testing.T) {
+	maxInt := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 127), big.NewInt(1))
+	for _, tt := range []struct {
+		value *big.Int
+		kept  bool
+	}{{maxInt, true}, {new(big.Int).Add(maxInt, big.NewInt(1)), false}} {
+		tx := &ethTx{tx: types.NewTx(&types.DynamicFeeTx{ChainID: bigs(1), GasTipCap: bigs(1), GasFeeCap: bigs(2), Gas: 21000, To: &addrTo, Value: tt.value}), chainID: bigs(1)}
+		kw := tx.keyword("")
+		if _, ok := kw["value"]; ok != tt.kept {
+			t.Fatalf("value %s kept %v, want %v", tt.value, ok, tt.kept)
+		}
+		if _, ok := kw["from"]; ok {
+			t.Fatal("from without a key")
+		}
+		var req policyset.Request
+		if err := req.SetKeyword("eth.tx", kw); err != nil {
+			t.Fatalf("eth.tx does not conform: %v", err)
+		}
+	}
+}
