@@ -30,6 +30,7 @@ func TestDecisionTable(t *testing.T) {
 // decisionCase is one case of the table in an emulator of its own.
 type decisionCase struct {
 	c       policysettest.Case
+	srv     *Server
 	roots   []*client.Client          // the root users, who set the case up
 	clients map[string]*client.Client // every approver's, by user id
 	ids     map[string]string         // placeholder ids of the table → the emulator's ids
@@ -79,7 +80,7 @@ func newDecisionCase(t *testing.T, c policysettest.Case) *decisionCase {
 			}
 		}
 	})
-	d := &decisionCase{c: c, clients: map[string]*client.Client{}, ids: map[string]string{}}
+	d := &decisionCase{c: c, srv: e.srv, clients: map[string]*client.Client{}, ids: map[string]string{}}
 	for id, k := range keys {
 		d.clients[id] = clientFor(t, e.http.URL, k)
 	}
@@ -148,6 +149,10 @@ func (d *decisionCase) setUp(t *testing.T) {
 				PrivateKeyName: k.Label, Curve: "CURVE_SECP256K1", PrivateKeyTags: tagIDs, AddressFormats: []string{"ADDRESS_FORMAT_ETHEREUM"}}}})
 		})
 		d.ids[k.ID] = res.PrivateKeys[0].PrivateKeyID
+		// The key's Ethereum address, lower-case as policies compare it.
+		// The two placeholders do not contain each other, so the order
+		// in which real replaces them does not matter.
+		d.ids[addressPlaceholder(k.ID)] = strings.ToLower(res.PrivateKeys[0].Addresses[0].Address)
 	}
 	if len(d.c.Policies) == 0 {
 		return
@@ -160,6 +165,12 @@ func (d *decisionCase) setUp(t *testing.T) {
 	asRoots(t, d, client.OpCreatePolicies.ResultKey, func(c *client.Client) (*client.Submitted[client.CreatePoliciesResult], error) {
 		return c.CreatePolicies(t.Context(), params)
 	})
+}
+
+// addressPlaceholder is how the table writes the address of a key whose
+// id placeholder is keyID: address-of-key-hot for key-hot-placeholder.
+func addressPlaceholder(keyID string) string {
+	return "address-of-" + strings.TrimSuffix(keyID, "-placeholder")
 }
 
 // real replaces the table's placeholder ids in s with the emulator's.
@@ -179,8 +190,18 @@ func (d *decisionCase) submit(t *testing.T, c *client.Client) (client.Activity, 
 	case client.OpCreatePrivateKeyTag.Type:
 		return completed(c.CreatePrivateKeyTag(ctx, client.CreatePrivateKeyTagParams{PrivateKeyTagName: "the case's tag", PrivateKeyIDs: []string{}}))
 	case client.OpSignRawPayload.Type:
-		return completed(c.SignRawPayload(ctx, client.SignRawPayloadParams{SignWith: d.ids[r.PrivateKey.ID], Payload: "00",
+		payload := "00"
+		if param("encoding") == encodingEIP712 {
+			payload = caseTypedData(t, d.caseKeyword(t, "eip_712"))
+		}
+		return completed(c.SignRawPayload(ctx, client.SignRawPayloadParams{SignWith: d.ids[r.PrivateKey.ID], Payload: payload,
 			Encoding: param("encoding"), HashFunction: param("hash_function")}))
+	case client.OpSignTransaction.Type:
+		if param("type") != txTypeEthereum {
+			t.Fatalf("the emulator's suite builds %s transactions only, not %q", txTypeEthereum, param("type"))
+		}
+		return completed(c.SignTransaction(ctx, client.SignTransactionParams{SignWith: d.ids[r.PrivateKey.ID],
+			UnsignedTransaction: caseUnsignedTx(t, d.caseKeyword(t, "tx")), Type: txTypeEthereum}))
 	case client.OpCreatePolicies.Type:
 		return completed(c.CreatePolicies(ctx, client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: "the case's policy",
 			Effect: client.EffectAllow}}}))
@@ -219,7 +240,92 @@ func (d *decisionCase) run(t *testing.T) {
 		}
 		act, err = *got, activityErr(got)
 	}
-	d.checkOutcomes(t, d.check(t, err, act))
+	id := d.check(t, err, act)
+	d.checkOutcomes(t, id)
+	d.checkParsed(t, id)
+}
+
+// caseKeyword is the case's eth keyword name (tx, eip_712), placeholders
+// replaced.
+func (d *decisionCase) caseKeyword(t *testing.T, name string) map[string]any {
+	t.Helper()
+	m, ok := d.c.Request.Eth[name].(map[string]any)
+	if !ok {
+		t.Fatalf("the case's request has no eth.%s to build its %s from", name, d.c.Request.Type)
+	}
+	out := map[string]any{}
+	for k, v := range m {
+		if s, ok := v.(string); ok {
+			v = d.real(s)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// notParsed are eth.tx's fields the emulator cannot give: they need an
+// uploaded ABI, which the interface has no way to upload.
+var notParsed = map[string]bool{"function_name": true, "function_signature": true, "contract_call_args": true}
+
+// checkParsed compares what the emulator parsed of the submitted
+// transaction or typed data with the keywords the table wrote, field by
+// field (from is the key's address), and the decision it makes of them
+// with the one the case wants of the emulator, evaluation errors included.
+func (d *decisionCase) checkParsed(t *testing.T, activityID string) {
+	t.Helper()
+	req := d.srv.requestOf(t, activityID)
+	for name, v := range d.c.Request.Eth {
+		if _, ok := v.(map[string]any); !ok {
+			continue
+		}
+		want := d.caseKeyword(t, name)
+		gotAny, ok := req.Keyword("eth." + name)
+		got, _ := gotAny.(map[string]any)
+		if !ok || got == nil {
+			t.Fatalf("the emulator's request has no eth.%s", name)
+		}
+		for k, w := range want {
+			if notParsed[k] {
+				continue
+			}
+			if keywordText(got[k]) != keywordText(w) {
+				t.Errorf("eth.%s.%s: the emulator parsed %s, the table has %s", name, k, keywordText(got[k]), keywordText(w))
+			}
+		}
+		if from, ok := got["from"]; name == "tx" && from != d.ids[addressPlaceholder(d.c.Request.PrivateKey.ID)] {
+			t.Errorf("eth.tx.from = %v (present %v), want the key's address %s", from, ok, d.ids[addressPlaceholder(d.c.Request.PrivateKey.ID)])
+		}
+	}
+	policies := d.c.EnginePolicies()
+	for i := range policies {
+		p := &policies[i]
+		p.Condition, p.Consensus, p.Time = d.real(p.Condition), d.real(p.Consensus), d.real(p.Time)
+	}
+	if msg := d.c.EmulatorMismatch(policyset.Decide(policies, req)); msg != "" {
+		t.Fatalf("the emulator's request decides: %s", msg)
+	}
+}
+
+// requestOf is the request the policies see of an activity now.
+func (s *Server) requestOf(t *testing.T, activityID string) policyset.Request {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := s.st.Activities[activityID]
+	if rec == nil {
+		t.Fatalf("no activity %s", activityID)
+	}
+	return s.request(rec)
+}
+
+// want is the decision the emulator must make: the case's, or its
+// emulator override's where the emulator cannot make the request as the
+// table writes it.
+func (d *decisionCase) want() policysettest.Want {
+	if d.c.Emulator != nil {
+		return d.c.Emulator.Want
+	}
+	return d.c.Want
 }
 
 // activityErr is the error a client call gives for an activity as voted:
@@ -238,7 +344,7 @@ func activityErr(a *client.Activity) error {
 // and returns the activity's id.
 func (d *decisionCase) check(t *testing.T, err error, act client.Activity) string {
 	t.Helper()
-	want := d.c.Want
+	want := d.want()
 	var ar *client.ApprovalRequiredError
 	var ae *client.ActivityError
 	switch {
@@ -293,7 +399,7 @@ func (d *decisionCase) checkOutcomes(t *testing.T, activityID string) {
 		recorded[ev.PolicyID] = ev.Outcome
 	}
 	want := map[string]string{}
-	for _, p := range d.c.Want.Policies {
+	for _, p := range d.want().Policies {
 		if p.Outcome != policyset.OutcomeNotApplicable {
 			want[d.policyID(t, p.Name)] = p.Outcome
 		}

@@ -11,10 +11,15 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
+// Payload encodings of sign_raw_payload that the emulator decodes.
+const (
+	encodingHex    = "PAYLOAD_ENCODING_HEXADECIMAL"
+	encodingEIP712 = "PAYLOAD_ENCODING_EIP712"
+)
+
 var (
-	payloadEncodings = []string{"PAYLOAD_ENCODING_HEXADECIMAL", "PAYLOAD_ENCODING_TEXT_UTF8", "PAYLOAD_ENCODING_EIP712", "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION"}
+	payloadEncodings = []string{encodingHex, "PAYLOAD_ENCODING_TEXT_UTF8", encodingEIP712, "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION"}
 	hashFunctions    = []string{hashNoOp, hashSHA256, hashKeccak256, hashNotApplicable}
-	transactionTypes = []string{"TRANSACTION_TYPE_ETHEREUM", "TRANSACTION_TYPE_SOLANA", "TRANSACTION_TYPE_TRON", "TRANSACTION_TYPE_BITCOIN", "TRANSACTION_TYPE_TEMPO"}
 )
 
 func init() {
@@ -35,22 +40,6 @@ func init() {
 	})
 	registerSubmit(client.OpSignRawPayload,
 		[]string{"signWith", "payload", "encoding", "hashFunction"}, validateSignRawPayload, runSignRawPayload)
-	registerSubmit(client.OpSignTransaction,
-		[]string{"signWith", "unsignedTransaction", "type"},
-		func(p *client.SignTransactionParams) *apiError {
-			if e := checkSignWith(p.SignWith); e != nil {
-				return e
-			}
-			return oneOf("parameters.type", p.Type, transactionTypes...)
-		},
-		func(s *Server, _ *caller, p *client.SignTransactionParams) (any, *client.Status) {
-			if s.signer(p.SignWith) == nil {
-				return nil, notFound("no private key with id or address %s", p.SignWith)
-			}
-			// Honest rather than a fake: building a chain's signed
-			// transaction encoding is out of the emulator's scope.
-			return nil, failure(client.CodeUnimplemented, "the emulator does not build signed transactions (%s); use sign_raw_payload to test signing", p.Type)
-		})
 }
 
 func validateCreatePrivateKeys(p *client.CreatePrivateKeysParams) *apiError {
@@ -146,9 +135,20 @@ func validateSignRawPayload(p *client.SignRawPayloadParams) *apiError {
 	if e := oneOf("parameters.hashFunction", p.HashFunction, hashFunctions...); e != nil {
 		return e
 	}
-	if p.Encoding == "PAYLOAD_ENCODING_HEXADECIMAL" {
+	switch p.Encoding {
+	case encodingHex:
 		if _, err := decodeHexPayload(p.Payload); err != nil {
-			return errInvalid("field parameters.payload: with PAYLOAD_ENCODING_HEXADECIMAL it must be hexadecimal (an optional 0x, then an even number of hex digits): %v", err)
+			return errInvalid("field parameters.payload: with %s it must be hexadecimal (an optional 0x, then an even number of hex digits): %v", encodingHex, err)
+		}
+	case encodingEIP712:
+		// The encoding defines the digest (the EIP-712 hash), so no
+		// other hash function applies.
+		if p.HashFunction != hashNotApplicable {
+			return errInvalid("field parameters.hashFunction: with %s the payload is hashed as EIP-712 defines, so it must be %s, not %s",
+				encodingEIP712, hashNotApplicable, p.HashFunction)
+		}
+		if _, err := decodeEIP712(p.Payload); err != nil {
+			return errInvalid("field parameters.payload: with %s it %v", encodingEIP712, err)
 		}
 	}
 	return nil
@@ -169,11 +169,23 @@ func runSignRawPayload(s *Server, _ *caller, p *client.SignRawPayloadParams) (an
 		return nil, notFound("no private key with id or address %s", p.SignWith)
 	}
 	var msg []byte
+	hashFunction := p.HashFunction
 	switch p.Encoding {
-	case "PAYLOAD_ENCODING_HEXADECIMAL":
+	case encodingHex:
 		msg, _ = decodeHexPayload(p.Payload) // checked at submit
 	case "PAYLOAD_ENCODING_TEXT_UTF8":
 		msg = []byte(p.Payload)
+	case encodingEIP712:
+		if rec.Curve != curveSecp256k1 {
+			return nil, failure(client.CodeInvalidArgument, "private key %s is a %s key; EIP-712 typed data is signed with %s keys",
+				rec.PrivateKeyID, rec.Curve, curveSecp256k1)
+		}
+		typed, err := decodeEIP712(p.Payload) // checked at submit
+		if err != nil {
+			return nil, failure(client.CodeInternal, "decoding the stored payload: %v", err)
+		}
+		// The key signs the EIP-712 hash itself.
+		msg, hashFunction = typed.hash, hashNoOp
 	default:
 		return nil, failure(client.CodeUnimplemented, "the emulator does not implement the %s encoding; hash the message yourself and sign it with PAYLOAD_ENCODING_HEXADECIMAL and HASH_FUNCTION_NO_OP", p.Encoding)
 	}
@@ -181,7 +193,7 @@ func runSignRawPayload(s *Server, _ *caller, p *client.SignRawPayloadParams) (an
 	if err != nil {
 		return nil, failure(client.CodeInternal, "private key %s: %v", rec.PrivateKeyID, err)
 	}
-	sig, err := kp.sign(msg, p.HashFunction)
+	sig, err := kp.sign(msg, hashFunction)
 	switch {
 	case errors.Is(err, errSignRequest):
 		return nil, failure(client.CodeInvalidArgument, "private key %s (%s): %v", rec.PrivateKeyID, rec.Curve, err)

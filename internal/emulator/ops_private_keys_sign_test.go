@@ -64,8 +64,6 @@ func TestSignRawPayloadFailures(t *testing.T) {
 			client.CodeNotFound, "no private key with id or address nobody"},
 		{"solana address in the wrong case", client.SignRawPayloadParams{SignWith: strings.ToUpper(ids[1].Addresses[0].Address), Payload: "aa",
 			Encoding: "PAYLOAD_ENCODING_HEXADECIMAL", HashFunction: hashNotApplicable}, client.CodeNotFound, "no private key"},
-		{"eip712", client.SignRawPayloadParams{SignWith: secp, Payload: "{}", Encoding: "PAYLOAD_ENCODING_EIP712", HashFunction: hashNotApplicable},
-			client.CodeUnimplemented, "the emulator does not implement the PAYLOAD_ENCODING_EIP712 encoding"},
 		{"eip7702", client.SignRawPayloadParams{SignWith: secp, Payload: "{}", Encoding: "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION", HashFunction: hashNotApplicable},
 			client.CodeUnimplemented, "does not implement"},
 		{"ed25519 with a hash", client.SignRawPayloadParams{SignWith: ed, Payload: "hi", Encoding: "PAYLOAD_ENCODING_TEXT_UTF8", HashFunction: hashSHA256},
@@ -97,26 +95,6 @@ func TestSignRawPayloadValidation(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			wantError(t, e.post(t, "/public/v1/submit/sign_raw_payload", submitBody(typ, tt.params), e.key), http.StatusBadRequest, tt.want)
-		})
-	}
-}
-
-func TestSignTransaction(t *testing.T) {
-	e := newTestEmulator(t)
-	ids := createKeys(t, e, keyParams("secp", curveSecp256k1, addressEthereum))
-	_, err := e.client.SignTransaction(t.Context(), client.SignTransactionParams{SignWith: ids[0].Addresses[0].Address, UnsignedTransaction: "02f8", Type: "TRANSACTION_TYPE_ETHEREUM"})
-	wantFailedActivity(t, err, client.CodeUnimplemented, "the emulator does not build signed transactions")
-	_, err = e.client.SignTransaction(t.Context(), client.SignTransactionParams{SignWith: "nobody", UnsignedTransaction: "02f8", Type: "TRANSACTION_TYPE_SOLANA"})
-	wantFailedActivity(t, err, client.CodeNotFound, "nobody")
-
-	const typ = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
-	for _, tt := range []struct{ name, params, want string }{
-		{"bad type", `{"signWith":"k","unsignedTransaction":"00","type":"TRANSACTION_TYPE_DOGE"}`, `field parameters.type: unknown value "TRANSACTION_TYPE_DOGE"`},
-		{"missing transaction", `{"signWith":"k","type":"TRANSACTION_TYPE_TRON"}`, "missing required field parameters.unsignedTransaction"},
-		{"missing type", `{"signWith":"k","unsignedTransaction":"00"}`, "missing required field parameters.type"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			wantError(t, e.post(t, "/public/v1/submit/sign_transaction", submitBody(typ, tt.params), e.key), http.StatusBadRequest, tt.want)
 		})
 	}
 }

@@ -8,9 +8,14 @@ import (
 )
 
 // What a policy sees of a request, built from the activity and the
-// emulator's state. Keywords for data the emulator does not model (eth.tx,
-// solana.tx, wallet, ...) are absent, so reading them is an evaluation
-// error, as it is in the service for a request that does not carry them.
+// emulator's state. eth.tx (an Ethereum sign_transaction) and eth.eip_712
+// (an EIP-712 sign_raw_payload) come from the payload the emulator decodes
+// (eth_tx.go, eth_eip712.go). Keywords for data the emulator does not
+// model (solana.tx, tron.tx, bitcoin.tx, tempo.tx,
+// eth.eip_7702_authorization, wallet, ...) are absent, so reading them is
+// an evaluation error, as it is in the service for a request that does not
+// carry them; for the other chains' transactions that is the emulator's
+// limit, not the service's.
 
 // exposedParams are the activity.params fields each operation exposes
 // (reference §8.5), by the wire name of the parameter they come from.
@@ -46,11 +51,63 @@ func (s *Server) request(rec *activityRecord) policyset.Request {
 	}
 	s.addApprovers(&req, rec)
 	if signWith, _ := wire["signWith"].(string); signingOps[rec.Op] {
-		if k := s.signer(signWith); k != nil {
+		k := s.signer(signWith)
+		if k != nil {
 			req.PrivateKey = &policyset.PrivateKey{ID: k.PrivateKeyID, Tags: k.Tags, Label: k.PrivateKeyName}
 		}
+		setPayloadKeywords(&req, rec, k)
 	}
 	return req
+}
+
+// decodedPayload is what the emulator decoded of a signing activity's
+// payload, kept on the record so that each vote does not decode it again.
+// It is not persisted: after a restart it is decoded again from the
+// record's params, which hold everything it comes from.
+type decodedPayload struct {
+	tx    *ethTx      // sign_transaction, TRANSACTION_TYPE_ETHEREUM
+	typed *eip712Data // sign_raw_payload, PAYLOAD_ENCODING_EIP712
+}
+
+// payload decodes rec's payload once.
+func (rec *activityRecord) payload() *decodedPayload {
+	if rec.decoded != nil {
+		return rec.decoded
+	}
+	rec.decoded = &decodedPayload{}
+	switch rec.Op {
+	case client.OpSignTransaction.Name:
+		var p client.SignTransactionParams
+		if json.Unmarshal(rec.Params, &p) == nil && p.Type == txTypeEthereum {
+			rec.decoded.tx, _ = decodeEthTx(p.UnsignedTransaction) // checked at submit
+		}
+	case client.OpSignRawPayload.Name:
+		var p client.SignRawPayloadParams
+		if json.Unmarshal(rec.Params, &p) == nil && p.Encoding == encodingEIP712 {
+			rec.decoded.typed, _ = decodeEIP712(p.Payload) // checked at submit
+		}
+	}
+	return rec.decoded
+}
+
+// setPayloadKeywords sets eth.tx or eth.eip_712 from rec's payload; key is
+// the signing key (nil when signWith names none), whose Ethereum address
+// is eth.tx.from. The values are built within the catalogue's types (an
+// integer beyond int's range is left out), so SetKeyword does not refuse
+// them; if it did, the keyword would stay absent and a policy reading it
+// would err, which never allows.
+func setPayloadKeywords(req *policyset.Request, rec *activityRecord, key *privateKeyRecord) {
+	d := rec.payload()
+	if d.tx != nil {
+		from := ""
+		if key != nil {
+			from = ethereumAddressOf(key)
+		}
+		_ = req.SetKeyword("eth.tx", d.tx.keyword(from))
+	}
+	if d.typed != nil {
+		_ = req.SetKeyword("eth.eip_712", d.typed.keyword())
+	}
 }
 
 // addApprovers adds rec's approvals to req: the approving users, in the

@@ -120,6 +120,9 @@ type activityRecord struct {
 	// enc is the record's JSON once it is finished, as of encKey.
 	enc    []byte
 	encKey string
+	// decoded is the payload decoded from Params (see payload); nil until
+	// first needed, so also after a restart.
+	decoded *decodedPayload
 }
 
 func newState(opts Options, now time.Time) *state {
