@@ -16,10 +16,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
-// pow2 is 2^n in decimal, as a configuration writes a number beyond any
-// float64's exact range.
-func pow2(n uint, plus int64) string {
-	return new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), n), big.NewInt(plus)).String()
+// twoTo200 is 2^200+plus in decimal, as a configuration writes a number
+// beyond the range of an int (signed 128-bit) and of a float64's exact
+// integers.
+func twoTo200(plus int64) string {
+	return new(big.Int).Add(new(big.Int).Lsh(big.NewInt(1), 200), big.NewInt(plus)).String()
 }
 
 // TestAccPolicyDecisionFunctionKeywords: the request's condition keywords
@@ -36,7 +37,7 @@ func TestAccPolicyDecisionFunctionKeywords(t *testing.T) {
 		return fmt.Sprintf(`{ type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", approvers = [{ id = "alice" }],
     eth = { tx = { type = "TYPE_2", chain_id = 1, to = "0x1111111111111111111111111111111111111111", value = %s } } }`, value)
 	}
-	domain := fmt.Sprintf(`[{ name = "huge chain", effect = "EFFECT_ALLOW", condition = "eth.eip_712.domain.chain_id == %s" }]`, pow2(200, 0))
+	domain := fmt.Sprintf(`[{ name = "huge chain", effect = "EFFECT_ALLOW", condition = "eth.eip_712.domain.chain_id == %s" }]`, twoTo200(0))
 	typedData := func(chainID string) string {
 		return fmt.Sprintf(`{ type = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", approvers = [{ id = "alice" }],
     params = { encoding = "PAYLOAD_ENCODING_EIP712" },
@@ -47,10 +48,10 @@ func TestAccPolicyDecisionFunctionKeywords(t *testing.T) {
 		"over_limit_string": decisionCall(limit, transfer(`"1000000000000000001"`)),
 		"at_limit_number":   decisionCall(limit, transfer(`1000000000000000000`)),
 		"over_limit_number": decisionCall(limit, transfer(`1000000000000000001`)),
-		"uint_number":       decisionCall(domain, typedData(pow2(200, 0))),
-		"uint_number_plus":  decisionCall(domain, typedData(pow2(200, 1))),
-		"uint_string":       decisionCall(domain, typedData(`"`+pow2(200, 0)+`"`)),
-		"uint_string_plus":  decisionCall(domain, typedData(`"`+pow2(200, 1)+`"`)),
+		"uint_number":       decisionCall(domain, typedData(twoTo200(0))),
+		"uint_number_plus":  decisionCall(domain, typedData(twoTo200(1))),
+		"uint_string":       decisionCall(domain, typedData(`"`+twoTo200(0)+`"`)),
+		"uint_string_plus":  decisionCall(domain, typedData(`"`+twoTo200(1)+`"`)),
 		"unknown_value":     decisionCall(limit, transfer(`terraform_data.later.output`)),
 	}
 	config := "resource \"terraform_data\" \"later\" {\n  input = \"5\"\n}\n\n"
@@ -92,15 +93,15 @@ func TestAccPolicyDecisionFunctionKeywords(t *testing.T) {
 // clipped value.
 func TestAccPolicyDecisionFunctionKeywordRange(t *testing.T) {
 	// Terraform wraps long messages: any space may be a line break.
-	want := regexp.MustCompile(strings.ReplaceAll(`request\.eth\.tx\.value: `+pow2(200, 0)+
+	want := regexp.MustCompile(strings.ReplaceAll(`request\.eth\.tx\.value: `+twoTo200(0)+
 		` does not fit an int, which is signed 128-bit \(from -2\^127 to 2\^127-1\)`, " ", `\s+`))
 	request := func(value string) string {
 		return fmt.Sprintf(`{ type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", approvers = [{ id = "alice" }], eth = { tx = { value = %s } } }`, value)
 	}
 	policies := `[{ effect = "EFFECT_DENY", condition = "eth.tx.value > 1000000000000000000" }]`
 	accTest(t, resource.TestCase{Steps: []resource.TestStep{
-		{Config: decisionOutput(policies, request(pow2(200, 0))), ExpectError: want},
-		{Config: decisionOutput(policies, request(`"`+pow2(200, 0)+`"`)), ExpectError: want},
+		{Config: decisionOutput(policies, request(twoTo200(0))), ExpectError: want},
+		{Config: decisionOutput(policies, request(`"`+twoTo200(0)+`"`)), ExpectError: want},
 	}})
 }
 
