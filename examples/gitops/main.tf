@@ -17,13 +17,32 @@ resource "custody_policy" "deny_key_export" {
   notes     = "Managed by Terraform (gitops kit)."
 }
 
-# Every signature needs var.signing_approvals approvers (four eyes).
+# Every signature needs var.signing_approvals approvers (four eyes), but for
+# the small ETH transfers below.
 resource "custody_policy" "signing_quorum" {
   name      = "Signing needs ${var.signing_approvals} approvers"
   effect    = "EFFECT_ALLOW"
   condition = "activity.resource == 'PRIVATE_KEY' && activity.action == 'SIGN'"
   consensus = "approvers.count() >= ${var.signing_approvals}"
   notes     = "Managed by Terraform (gitops kit)."
+}
+
+# An ETH transfer of up to local.transfer_limit_eth needs only its
+# requester; over it, signing_quorum above applies. eth.tx.value is in wei
+# (1 ETH is 10^18 wei), a whole number the policy language compares
+# exactly. A policy reading eth.tx errs on a request that carries no
+# transaction (OUTCOME_ERROR), which never allows: this one allows nothing
+# else.
+resource "custody_policy" "small_transfers" {
+  name      = "ETH transfers up to ${local.transfer_limit_eth} ETH need one approver"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.value <= ${local.transfer_limit_eth}000000000000000000"
+  notes     = "Managed by Terraform (gitops kit)."
+}
+
+locals {
+  # Whole ETH: the condition appends the 18 zeros that make it wei.
+  transfer_limit_eth = 10
 }
 
 # Keys tagged cold-storage do not sign at all.
@@ -96,6 +115,7 @@ data "custody_policies" "organization" {
   depends_on = [
     custody_policy.deny_key_export,
     custody_policy.signing_quorum,
+    custody_policy.small_transfers,
     custody_policy.cold_storage_frozen,
     custody_policy.policies_through_terraform,
   ]
@@ -116,6 +136,7 @@ locals {
   managed_policy_ids = concat(var.policies_managed_elsewhere, [
     custody_policy.deny_key_export.id,
     custody_policy.signing_quorum.id,
+    custody_policy.small_transfers.id,
     custody_policy.cold_storage_frozen.id,
     custody_policy.policies_through_terraform.id,
   ])

@@ -9,6 +9,7 @@ output "managed" {
     policies = {
       deny_key_export            = custody_policy.deny_key_export
       signing_quorum             = custody_policy.signing_quorum
+      small_transfers            = custody_policy.small_transfers
       cold_storage_frozen        = custody_policy.cold_storage_frozen
       policies_through_terraform = custody_policy.policies_through_terraform
     }

@@ -51,6 +51,11 @@ func (policyDecisionFunction) Definition(_ context.Context, _ function.Definitio
 			"decides (can one person sign? is key export denied even with a quorum?) before the policies are applied. The " +
 			"function is pure: the same arguments always give the same answer, so it never reads the clock or the service. " +
 			"Pass `time` (`plantimestamp()` serves) when a policy reads `time.now`. An unknown argument gives an unknown result.\n\n" +
+			"A transaction is decided by what it carries: the request holds the condition keywords a policy reads " +
+			"(`eth.tx`, `eth.eip_712`, `solana.tx`, `wallet`, …), so a transfer limit is stated like any other control. The " +
+			"example's second part has one: a transfer of up to 10 ETH is allowed to its requester alone, and one over it " +
+			"needs two approvers. Write amounts in wei as decimal strings (`\"12000000000000000000\"`) or numbers; both are " +
+			"exact.\n\n" +
 			"The result is an object:\n" +
 			"- `outcome`: `OUTCOME_ALLOW`, `OUTCOME_DENY_EXPLICIT`, `OUTCOME_DENY_IMPLICIT` or `OUTCOME_REQUIRES_CONSENSUS`;\n" +
 			"- `decided_by`: the names of the policies that decided it (the denying ones of an explicit deny, the allowing ones " +
@@ -59,7 +64,9 @@ func (policyDecisionFunction) Definition(_ context.Context, _ function.Definitio
 			"`OUTCOME_ALLOW`, `OUTCOME_DENY_EXPLICIT`, `OUTCOME_REQUIRES_CONSENSUS`, `OUTCOME_TIME_INACTIVE`, `OUTCOME_ERROR` or " +
 			"`OUTCOME_NOT_APPLICABLE`, and `error` is the evaluation error's message (else null).\n\n" +
 			"A policy without a name goes by its position (`policies[2]`). An expression the policy language refuses, an " +
-			"activity type the service does not have, and a missing `time` are errors that name the policy and the position.",
+			"activity type the service does not have and a missing `time` are errors that name the policy and the position; " +
+			"a request's field the policy language does not have, or whose value does not fit its type, is an error that " +
+			"names its path (`request.eth.tx.value`).",
 		Parameters: []function.Parameter{
 			function.DynamicParameter{
 				CustomType:         rawDynamicType{},
@@ -78,9 +85,17 @@ func (policyDecisionFunction) Definition(_ context.Context, _ function.Definitio
 					"approved so far, the requester first, each `{id, tags, email, alias}` (all but `id` optional); and optionally " +
 					"`params` (the `activity.params` fields, named as the policy language names them: `encoding`, " +
 					"`hash_function`, …), `private_key` (`{id, tags, label}`, and the bools `imported` and `exported`, false unless set: the key a signing request signs with), `time` (RFC 3339, required " +
-					"when a policy reads `time.now`) and `root_quorum` (`{user_ids, threshold}`). Keywords the request does not " +
-					"carry (`eth.tx`, `wallet`, `credentials`, …) are absent, so an expression that reads them gives `OUTCOME_ERROR`, " +
-					"as the service does for a request without them.",
+					"when a policy reads `time.now`) and `root_quorum` (`{user_ids, threshold}`). " +
+					"It also takes the condition keywords the request carries, named as the policy language names them: `eth` " +
+					"(`{tx, eip_712, eip_7702_authorization}`, read as `eth.tx`, `eth.eip_712` and `eth.eip_7702_authorization`); " +
+					"`solana`, `tron`, `bitcoin` and `tempo` (each `{tx}`); `wallet`, `wallets` (a list), `wallet_account` and " +
+					"`secret`. Their fields are the policy language's (`eth = { tx = { to = \"0x…\", value = " +
+					"\"12000000000000000000\" } }`), and a field left out is absent. An integer is a number or a decimal string " +
+					"and is exact at any size (wei amounts exceed what a float holds): an `int` field takes a signed 128-bit value, " +
+					"a `uint` field (`eth.eip_712.domain.chain_id`) an unsigned 256-bit one. A field the keyword does not have, a " +
+					"value of the wrong type and one out of range are errors that name their path (`request.eth.tx.value`). " +
+					"Keywords the request does not carry (`eth.tx` without `eth`, `wallet`, `credentials`, …) are absent, so an " +
+					"expression that reads them gives `OUTCOME_ERROR`, as the service does for a request without them.",
 			},
 		},
 		Return: function.ObjectReturn{AttributeTypes: decisionAttrTypes},

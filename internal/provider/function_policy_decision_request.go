@@ -120,8 +120,9 @@ func (dp decisionPolicy) describe() string {
 	return "this policy"
 }
 
-// requestAttributes are the attributes of the request argument.
-var requestAttributes = []string{"type", "approvers", "params", "private_key", "time", "root_quorum"}
+// requestAttributes are the attributes of the request argument: its own,
+// then the keyword attributes (eth, solana, wallet, ...).
+var requestAttributes = append([]string{"type", "approvers", "params", "private_key", "time", "root_quorum"}, keywordAttributes...)
 
 // readDecisionRequest reads the request argument.
 func readDecisionRequest(arg argValue) (policyset.Request, *function.FuncError) {
@@ -155,7 +156,10 @@ func readDecisionRequest(arg argValue) (policyset.Request, *function.FuncError) 
 	if req.Now, ferr = readTime(arg.member(attrs, "time")); ferr != nil {
 		return req, ferr
 	}
-	req.RootQuorum, ferr = readRootQuorum(arg.member(attrs, "root_quorum"))
+	if req.RootQuorum, ferr = readRootQuorum(arg.member(attrs, "root_quorum")); ferr != nil {
+		return req, ferr
+	}
+	ferr = readKeywordAttributes(attrs, &req)
 	return req, ferr
 }
 

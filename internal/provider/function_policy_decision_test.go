@@ -100,7 +100,32 @@ func TestAccPolicyDecisionFunctionErrors(t *testing.T) {
 		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approvers = [{ id = "a" }], root_quorum = { user_ids = ["a"], threshold = 2 } }`,
 			`request\.root_quorum\.threshold: must be a whole number from 1 to the number of\s+user_ids \(1\)`),
 		step(`null`, tagRequest, `Invalid function argument`),
+		// The condition keywords: the engine's refusal, at its path below
+		// the request.
+		step(`[]`, txRequest(`{ vaule = "1" }`),
+			`request\.eth\.tx\.vaule: EthereumTransaction has no field "vaule"; did you mean value\? \(its fields:`),
+		step(`[]`, txRequest(`{ to = 5 }`), `request\.eth\.tx\.to: must be a string, not a number`),
+		step(`[]`, txRequest(`{ value = true }`), `request\.eth\.tx\.value: must be an int \(a number or a decimal string\), not a bool`),
+		step(`[]`, txRequest(`{ value = "2e18" }`), `request\.eth\.tx\.value: "2e18" is not a whole number: write it in decimal digits`),
+		step(`[]`, txRequest(`{ value = 1.5 }`), `request\.eth\.tx\.value: 1\.5 is not a whole number`),
+		step(`[]`, txRequest(`{ gas = "170141183460469231731687303715884105728" }`),
+			`request\.eth\.tx\.gas: 170141183460469231731687303715884105728 does not fit an int, which is signed 128-bit`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", approvers = [{ id = "a" }], eth = { eip_712 = { domain = { chain_id = -1 } } } }`,
+			`request\.eth\.eip_712\.domain\.chain_id: -1 does not fit a uint, which is unsigned 256-bit`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", approvers = [{ id = "a" }], eth = { txn = {} } }`,
+			`request\.eth\.txn: eth has no keyword "txn"; did you mean tx\? \(its keywords: eip_712, eip_7702_authorization, tx\)`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", approvers = [{ id = "a" }], eth = "0xab" }`,
+			`request\.eth: must be an object of the eth keywords`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_EXPORT_WALLET", approvers = [{ id = "a" }], wallets = [{ id = "w" }, { exported = "yes" }] }`,
+			`request\.wallets\[1\]\.exported: must be a bool, not a string`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", approvers = [{ id = "a" }], ethereum = {} }`,
+			`request: has no attribute "ethereum"; it takes type, approvers, params, private_key, time, root_quorum, bitcoin, eth, secret, solana, tempo, tron, wallet, wallet_account, wallets`),
 	}})
+}
+
+// txRequest is a transaction signing request whose eth.tx is tx.
+func txRequest(tx string) string {
+	return fmt.Sprintf(`{ type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", approvers = [{ id = "a" }], eth = { tx = %s } }`, tx)
 }
 
 // TestAccPolicyDecisionFunctionInPlan decides over custody_policy
@@ -183,6 +208,7 @@ func TestPolicyDecisionFirstErrorIsStable(t *testing.T) {
 		`{"type":"ACTIVITY_TYPE_CREATE_POLICIES","approvers":[{"id":"a"}],"zz":1,"aa":2,"mm":3}`,
 		`{"type":"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2","approvers":[{"id":"a"}],"private_key":{"id":"k","imported":"x","exported":"y"}}`,
 		`{"type":"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2","approvers":[{"id":"a"}],"params":{"b":1.5,"a":2.5,"c":3.5}}`,
+		`{"type":"ACTIVITY_TYPE_SIGN_TRANSACTION_V2","approvers":[{"id":"a"}],"wallet":{"labell":1},"eth":{"tx":{"vaule":1,"too":2}},"solana":{"txn":{}}}`,
 	}
 	for _, request := range requests {
 		rv, ok := fuzzArgument(request)

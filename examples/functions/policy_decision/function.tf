@@ -55,3 +55,59 @@ check "cold_storage_stays_frozen" {
     error_message = "Signing with a cold-storage key must be denied, whoever approves."
   }
 }
+
+# A transfer limit: one person may send up to 10 ETH; over it, two approve.
+# The request carries the transaction as the policies read it (eth.tx), its
+# fields named as the policy language names them. Amounts are in wei: write
+# them as decimal strings (or numbers), exact at any size.
+locals {
+  ten_eth = "10000000000000000000"
+
+  transfer_limit = [
+    {
+      name      = "Transfers up to 10 ETH"
+      effect    = "EFFECT_ALLOW"
+      condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.value <= ${local.ten_eth}"
+      consensus = null
+    },
+    {
+      name      = "Transfers over 10 ETH need two approvers"
+      effect    = "EFFECT_ALLOW"
+      condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.value > ${local.ten_eth}"
+      consensus = "approvers.count() >= 2"
+    },
+  ]
+
+  transfer_of_12_eth = {
+    type      = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
+    approvers = [{ id = "alice-user-id" }]
+    eth = {
+      tx = {
+        type     = "TYPE_2"
+        chain_id = 1
+        to       = "0x1111111111111111111111111111111111111111"
+        value    = "12000000000000000000" # 12 ETH
+        data     = "0x"
+      }
+    }
+  }
+}
+
+check "large_transfers_need_two_approvers" {
+  assert {
+    condition     = provider::custody::policy_decision(local.transfer_limit, local.transfer_of_12_eth).outcome == "OUTCOME_REQUIRES_CONSENSUS"
+    error_message = "A transfer over 10 ETH must wait for a second approver."
+  }
+  assert {
+    condition = provider::custody::policy_decision(local.transfer_limit, merge(local.transfer_of_12_eth, {
+      approvers = [{ id = "alice-user-id" }, { id = "bob-user-id" }]
+    })).outcome == "OUTCOME_ALLOW"
+    error_message = "A transfer over 10 ETH must be allowed once two people approve it."
+  }
+  assert {
+    condition = provider::custody::policy_decision(local.transfer_limit, merge(local.transfer_of_12_eth, {
+      eth = { tx = merge(local.transfer_of_12_eth.eth.tx, { value = "2000000000000000000" }) } # 2 ETH
+    })).outcome == "OUTCOME_ALLOW"
+    error_message = "A transfer of up to 10 ETH must be allowed to its requester alone."
+  }
+}

@@ -25,6 +25,13 @@ run "apply" {
   }
   assert {
     condition = (
+      output.managed.policies.small_transfers.effect == "EFFECT_ALLOW" &&
+      strcontains(output.managed.policies.small_transfers.condition, "eth.tx.value <= 10000000000000000000")
+    )
+    error_message = "Only ETH transfers of up to 10 ETH may be signed by one person."
+  }
+  assert {
+    condition = (
       output.managed.policies.cold_storage_frozen.effect == "EFFECT_DENY" &&
       strcontains(output.managed.policies.cold_storage_frozen.condition, output.managed.cold_storage_tag.id)
     )

@@ -21,6 +21,15 @@ run "decisions" {
     bob   = { id = "4f8c2d1e-0000-4000-8000-000000000b0b" }
     carol = { id = "4f8c2d1e-0000-4000-8000-00000000ca01" }
     key   = { id = "4f8c2d1e-0000-4000-8000-0000000000ee", tags = [] }
+    # An ETH transfer as the policies read it (eth.tx); value is in wei,
+    # written as a decimal string: 10 ETH, the kit's limit.
+    transfer = {
+      type     = "TYPE_2"
+      chain_id = 1
+      to       = "0x1111111111111111111111111111111111111111"
+      value    = "10000000000000000000"
+      data     = "0x"
+    }
   }
 
   assert {
@@ -39,6 +48,36 @@ run "decisions" {
       private_key = var.key
     }).outcome == "OUTCOME_ALLOW"
     error_message = "Two approvers must be able to sign."
+  }
+
+  assert {
+    condition = provider::custody::policy_decision(output.organization_policies, {
+      type        = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
+      approvers   = [var.alice]
+      private_key = var.key
+      eth         = { tx = var.transfer }
+    }).decided_by == tolist(["ETH transfers up to 10 ETH need one approver"])
+    error_message = "A transfer of up to 10 ETH must be allowed to its requester alone."
+  }
+
+  assert {
+    condition = provider::custody::policy_decision(output.organization_policies, {
+      type        = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
+      approvers   = [var.alice]
+      private_key = var.key
+      eth         = { tx = merge(var.transfer, { value = "10000000000000000001" }) }
+    }).outcome == "OUTCOME_REQUIRES_CONSENSUS"
+    error_message = "A transfer over 10 ETH, by one wei, must wait for a second approver."
+  }
+
+  assert {
+    condition = provider::custody::policy_decision(output.organization_policies, {
+      type        = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
+      approvers   = [var.alice, var.bob]
+      private_key = var.key
+      eth         = { tx = merge(var.transfer, { value = "10000000000000000001" }) }
+    }).outcome == "OUTCOME_ALLOW"
+    error_message = "A transfer over 10 ETH must be allowed once two people approve it."
   }
 
   assert {
