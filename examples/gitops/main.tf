@@ -30,13 +30,14 @@ resource "custody_policy" "signing_quorum" {
 # An ETH transfer of up to local.transfer_limit_eth needs only its
 # requester; over it, signing_quorum above applies. eth.tx.value is in wei
 # (1 ETH is 10^18 wei), a whole number the policy language compares
-# exactly. A policy reading eth.tx errs on a request that carries no
+# exactly. Only a plain transfer (no calldata): a token transfer or an
+# approve() moves tokens with a value of 0, and must not pass as small. A policy reading eth.tx errs on a request that carries no
 # transaction (OUTCOME_ERROR), which never allows: this one allows nothing
 # else.
 resource "custody_policy" "small_transfers" {
   name      = "ETH transfers up to ${local.transfer_limit_eth} ETH need one approver"
   effect    = "EFFECT_ALLOW"
-  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.value <= ${local.transfer_limit_eth}000000000000000000"
+  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.data == '0x' && eth.tx.value <= ${local.transfer_limit_eth}000000000000000000"
   notes     = "Managed by Terraform (gitops kit)."
 }
 

@@ -57,6 +57,8 @@ check "cold_storage_stays_frozen" {
 }
 
 # A transfer limit: one person may send up to 10 ETH; over it, two approve.
+# Only a plain transfer (no calldata) counts as small: a token transfer or
+# an approve() has a value of 0 and moves tokens, so it needs two as well.
 # The request carries the transaction as the policies read it (eth.tx), its
 # fields named as the policy language names them. Amounts are in wei: write
 # them as decimal strings (or numbers), exact at any size.
@@ -65,15 +67,15 @@ locals {
 
   transfer_limit = [
     {
-      name      = "Transfers up to 10 ETH"
+      name      = "Plain transfers up to 10 ETH"
       effect    = "EFFECT_ALLOW"
-      condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.value <= ${local.ten_eth}"
+      condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.data == '0x' && eth.tx.value <= ${local.ten_eth}"
       consensus = null
     },
     {
-      name      = "Transfers over 10 ETH need two approvers"
+      name      = "Other transactions need two approvers"
       effect    = "EFFECT_ALLOW"
-      condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.value > ${local.ten_eth}"
+      condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && (eth.tx.data != '0x' || eth.tx.value > ${local.ten_eth})"
       consensus = "approvers.count() >= 2"
     },
   ]
@@ -109,5 +111,11 @@ check "large_transfers_need_two_approvers" {
       eth = { tx = merge(local.transfer_of_12_eth.eth.tx, { value = "2000000000000000000" }) } # 2 ETH
     })).outcome == "OUTCOME_ALLOW"
     error_message = "A transfer of up to 10 ETH must be allowed to its requester alone."
+  }
+  assert {
+    condition = provider::custody::policy_decision(local.transfer_limit, merge(local.transfer_of_12_eth, {
+      eth = { tx = merge(local.transfer_of_12_eth.eth.tx, { value = "0", data = "0xa9059cbb${join("", [for _ in range(128) : "0"])}" }) } # a token transfer()
+    })).outcome == "OUTCOME_REQUIRES_CONSENSUS"
+    error_message = "A token transfer moves no ETH, yet must wait for a second approver."
   }
 }

@@ -26,7 +26,7 @@ run "apply" {
   assert {
     condition = (
       output.managed.policies.small_transfers.effect == "EFFECT_ALLOW" &&
-      strcontains(output.managed.policies.small_transfers.condition, "eth.tx.value <= 10000000000000000000")
+      strcontains(output.managed.policies.small_transfers.condition, "eth.tx.data == '0x' && eth.tx.value <= 10000000000000000000")
     )
     error_message = "Only ETH transfers of up to 10 ETH may be signed by one person."
   }

@@ -73,6 +73,21 @@ run "decisions" {
   assert {
     condition = provider::custody::policy_decision(output.organization_policies, {
       type        = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
+      approvers   = [var.alice]
+      private_key = var.key
+      # transfer(0x2222…, 10^12) on a token contract: no ETH moves, tokens do.
+      eth = { tx = merge(var.transfer, {
+        to    = "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"
+        value = "0"
+        data  = "0xa9059cbb000000000000000000000000222222222222222222222222222222222222222200000000000000000000000000000000000000000000000000000000e8d4a51000"
+      }) }
+    }).outcome == "OUTCOME_REQUIRES_CONSENSUS"
+    error_message = "A token transfer moves no ETH, yet must not pass as a small transfer: it waits for a second approver."
+  }
+
+  assert {
+    condition = provider::custody::policy_decision(output.organization_policies, {
+      type        = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
       approvers   = [var.alice, var.bob]
       private_key = var.key
       eth         = { tx = merge(var.transfer, { value = "10000000000000000001" }) }
