@@ -9,6 +9,23 @@ import (
 
 func pow2(n uint) *big.Int { return new(big.Int).Lsh(big.NewInt(1), n) }
 
+// intAt is the integer at the path of fields in a conformed struct.
+func intAt(t *testing.T, v any, fields ...string) *big.Int {
+	t.Helper()
+	for _, f := range fields {
+		m, ok := v.(map[string]any)
+		if !ok {
+			t.Fatalf("%v is no struct, looking for %s", v, f)
+		}
+		v = m[f]
+	}
+	n, ok := v.(*big.Int)
+	if !ok {
+		t.Fatalf("%v (%T) is no *big.Int", v, v)
+	}
+	return n
+}
+
 // TestConformIntegers: integers come as *big.Int from every form a caller
 // has (a Go integer, a JSON number, a decimal string), exactly, and an
 // integer outside its type's range is refused, naming the path.
@@ -29,8 +46,7 @@ func TestConformIntegers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		v := got.(map[string]any)["value"].(*big.Int)
-		if v.Cmp(tc.want) != 0 {
+		if v := intAt(t, got, "value"); v.Cmp(tc.want) != 0 {
 			t.Errorf("%s: %s, want %s", tc.name, v, tc.want)
 		}
 	}
@@ -39,7 +55,7 @@ func TestConformIntegers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := got.(map[string]any)["domain"].(map[string]any)["chain_id"].(*big.Int); v.Cmp(pow2(200)) != 0 {
+	if v := intAt(t, got, "domain", "chain_id"); v.Cmp(pow2(200)) != 0 {
 		t.Errorf("uint 2^200 became %s", v)
 	}
 	for _, tc := range []struct {

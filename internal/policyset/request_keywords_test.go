@@ -31,9 +31,10 @@ func TestSetKeywordAttribute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx, ok := req.Keyword("eth.tx")
-	if v := tx.(map[string]any)["value"].(*big.Int); !ok || v.String() != "1000000000000000001" {
-		t.Errorf("eth.tx.value = %v", v)
+	tx, _ := req.Keyword("eth.tx")
+	txFields, _ := tx.(map[string]any)
+	if v, _ := txFields["value"].(*big.Int); v == nil || v.String() != "1000000000000000001" {
+		t.Errorf("eth.tx = %v, want its value 1000000000000000001 as a *big.Int", tx)
 	}
 	if _, ok := req.Keyword("eth.eip_712"); !ok {
 		t.Error("eth.eip_712 was not set")

@@ -72,9 +72,9 @@ type Request struct {
 // name, as policyset.Request.SetKeywordAttribute takes them.
 func (r Request) KeywordAttributes() map[string]any {
 	out := map[string]any{}
-	for name, v := range map[string]any{"eth": r.Eth, "solana": r.Solana, "tron": r.Tron, "bitcoin": r.Bitcoin, "tempo": r.Tempo,
-		"wallet": r.Wallet, "wallet_account": r.WalletAccount, "secret": r.Secret} {
-		if m := v.(map[string]any); m != nil {
+	for name, m := range map[string]map[string]any{"eth": r.Eth, "solana": r.Solana, "tron": r.Tron, "bitcoin": r.Bitcoin,
+		"tempo": r.Tempo, "wallet": r.Wallet, "wallet_account": r.WalletAccount, "secret": r.Secret} {
+		if m != nil {
 			out[name] = m
 		}
 	}
