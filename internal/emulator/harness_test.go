@@ -55,6 +55,23 @@ func newPersistentEmulator(t *testing.T) (*testEmulator, string) {
 	return newTestEmulator(t, func(o *Options) { o.StatePath = path }), path
 }
 
+// restarted stops e and serves a new emulator from the state file at path,
+// as a restarted process would: the file alone must hold what it needs.
+// It returns the new emulator and its URL.
+func restarted(t *testing.T, e *testEmulator, path string) (*Server, string) {
+	t.Helper()
+	e.http.Close()
+	e.srv.Close()
+	again, err := New(Options{StatePath: path})
+	if err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	t.Cleanup(again.Close)
+	hs := httptest.NewServer(again)
+	t.Cleanup(hs.Close)
+	return again, hs.URL
+}
+
 // clientFor is a client of the emulator with fast polling.
 func clientFor(t *testing.T, baseURL string, key *client.APIKey) *client.Client {
 	t.Helper()

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math/big"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -218,18 +217,9 @@ func TestSignTransactionWaitingSurvivesARestart(t *testing.T) {
 	if !errors.As(err, &ar) {
 		t.Fatalf("bob: %v, want consensus needed", err)
 	}
-	e.http.Close()
-	e.srv.Close()
-
-	again, err := New(Options{StatePath: path})
-	if err != nil {
-		t.Fatalf("restart: %v", err)
-	}
-	t.Cleanup(again.Close)
-	hs := httptest.NewServer(again)
-	t.Cleanup(hs.Close)
+	_, url := restarted(t, e, path)
 	nextMillisecond()
-	done, err := clientFor(t, hs.URL, carolKey).ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
+	done, err := clientFor(t, url, carolKey).ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
 	if err != nil || done.Status != client.StatusCompleted {
 		t.Fatalf("carol's approval after the restart: %+v %v", done, err)
 	}

@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,18 +19,9 @@ func TestStateSurvivesARestart(t *testing.T) {
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("state file: %v, mode %v; want 0600", err, info.Mode())
 	}
-	e.http.Close()
-	e.srv.Close()
-
 	// Same file, no root users given: the file holds them.
-	again, err := New(Options{StatePath: path})
-	if err != nil {
-		t.Fatalf("restart: %v", err)
-	}
-	t.Cleanup(again.Close)
-	hs := httptest.NewServer(again)
-	t.Cleanup(hs.Close)
-	c := clientFor(t, hs.URL, e.key)
+	again, url := restarted(t, e, path)
+	c := clientFor(t, url, e.key)
 	who, err := c.Whoami(t.Context(), whoami())
 	if err != nil || who.OrganizationName != "Durable" {
 		t.Fatalf("after restart: %+v %v", who, err)
