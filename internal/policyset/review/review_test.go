@@ -301,3 +301,10 @@ func TestHCLString(t *testing.T) {
 		}
 	}
 }
+
+func TestBenchCorpusReport(t *testing.T) {
+	ps := benchCorpus(1000, "")
+	r := NewOrg(ps).Report(changeOf(ps, 500, 7_000_000_000_000_000_000))
+	t.Logf("%d rows, %d requests over %d types", len(r.Rows), r.Requests, r.Types)
+	crossCheck(t, ps, apply(ps, changeOf(ps, 500, 7_000_000_000_000_000_000)), r.Rows)
+}
