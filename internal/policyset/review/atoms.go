@@ -3,6 +3,7 @@ package review
 import (
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
@@ -13,8 +14,9 @@ import (
 // "approvers[].id" and "approvers[].tags".
 type atom struct {
 	path string
-	op   string // == != in contains < <= > >=
+	op   string // == != in contains < <= > >= bool slice
 	vals []any  // string or *big.Int literals
+	lo   int    // for slice: where the literal sits in the string
 }
 
 // A group is what one disjunct of a condition joins with &&: a request
@@ -85,6 +87,9 @@ func (w walker) node(n policylang.Node) {
 		if at, ok := w.atomOf(n); ok {
 			w.out.atoms = append(w.out.atoms, at)
 			w.approverFacts(at)
+			if at.op == "slice" {
+				return // the sampler writes the literal where the slice reads it
+			}
 		}
 		if c, ok := w.countOf(n); ok {
 			w.out.counts = append(w.out.counts, c)
@@ -215,6 +220,9 @@ func (w walker) atomOf(n policylang.Node) (atom, bool) {
 	if !ok {
 		return atom{}, false
 	}
+	if at, ok := w.sliceAtom(b); ok {
+		return at, true
+	}
 	if p, pok := w.pathOf(b.X); pok {
 		if vals, ok := literals(b.Y); ok && b.Op != "&&" && b.Op != "||" {
 			return atom{path: p, op: b.Op, vals: vals}, true
@@ -277,4 +285,41 @@ func literals(n policylang.Node) ([]any, bool) {
 	}
 	v, ok := literal(n)
 	return []any{v}, ok
+}
+
+// sliceAtom reads x[lo..hi] == 'lit' on a string field (a function
+// selector in eth.tx.data): the sampler can write lit at lo.
+func (w walker) sliceAtom(b *policylang.Binary) (atom, bool) {
+	sl, ok := b.X.(*policylang.Slice)
+	lit, lok := b.Y.(*policylang.StringLit)
+	if !ok || !lok || b.Op != "==" {
+		return atom{}, false
+	}
+	lo, lok := literal(sl.Lo)
+	hi, hok := literal(sl.Hi)
+	p, pok := w.pathOf(sl.X)
+	t, _, _, known := pathType(p)
+	l, isInt := lo.(*big.Int)
+	h, isInt2 := hi.(*big.Int)
+	if !lok || !hok || !pok || !known || t.Kind != policylang.KindString || !isInt || !isInt2 || !l.IsInt64() || !h.IsInt64() ||
+		l.Int64() < 0 || h.Int64()-l.Int64() != int64(len(lit.Value)) || h.Int64() > 1<<16 {
+		return atom{}, false
+	}
+	return atom{path: p, op: "slice", vals: []any{lit.Value}, lo: int(l.Int64())}, true
+}
+
+// fill writes lit at lo in s, padding with zeros: the string a slice
+// atom reads lit from. Hex data keeps its 0x prefix.
+func fill(s string, lo int, lit string) string {
+	if !strings.HasPrefix(s, "0x") && lo >= 2 {
+		s = "0x"
+	}
+	if len(s) < lo {
+		s += strings.Repeat("0", lo-len(s))
+	}
+	end := lo + len(lit)
+	if len(s) > end {
+		return s[:lo] + lit + s[end:]
+	}
+	return s[:lo] + lit
 }

@@ -311,3 +311,36 @@ func TestBenchCorpusReport(t *testing.T) {
 	}
 	crossCheck(t, ps, apply(ps, c), r.Rows)
 }
+
+func TestReportERC20Selector(t *testing.T) {
+	ps := org()
+	after := &policyset.Policy{ID: "p-erc20", Name: "token transfers to the treasury", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && eth.tx.data[0..10] == '0xa9059cbb' && eth.tx.data[34..74] == '" +
+			strings.Repeat("ab", 20) + "'"}
+	r := report(t, ps, Change{After: after})
+	if len(r.Rows) == 0 || len(r.Notes) != 0 {
+		t.Fatalf("rows %d, notes %q", len(r.Rows), r.Notes)
+	}
+	v, _ := r.Rows[0].Request.Keyword("eth.tx")
+	tx, ok := v.(map[string]any)
+	if !ok {
+		t.Fatalf("eth.tx is %T", v)
+	}
+	if want := "0xa9059cbb" + strings.Repeat("0", 24) + strings.Repeat("ab", 20); tx["data"] != want {
+		t.Errorf("data %v, want %s", tx["data"], want)
+	}
+}
+
+func TestReportNotesWhatItCannotVary(t *testing.T) {
+	ps := org()
+	after := &policyset.Policy{ID: "p-t", Name: "office hours", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && eth.tx.contract_call_args['wad'] == 5", Time: "time.now > Timestamp('2026-01-01T00:00:00Z')"}
+	r := NewOrg(ps).Report(Change{After: after})
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "eth.tx.contract_call_args") || !strings.Contains(r.Notes[0], "time.now") ||
+		!strings.Contains(r.Notes[0], `"office hours"`) {
+		t.Errorf("notes %q", r.Notes)
+	}
+	if !strings.Contains(r.Detail(10), "  Note: ") {
+		t.Errorf("detail:\n%s", r.Detail(10))
+	}
+}

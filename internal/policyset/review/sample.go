@@ -99,7 +99,9 @@ func atomValues(at atom) []any {
 		}
 	case policylang.KindString:
 		for _, v := range at.vals {
-			if s, ok := v.(string); ok {
+			if s, ok := v.(string); ok && at.op == "slice" {
+				out = append(out, fill("", at.lo, s))
+			} else if ok {
 				out = append(out, s)
 			}
 		}
@@ -137,13 +139,17 @@ func neutral(p string, vs []any) any {
 }
 
 // hit is the value that satisfies one atom.
-func hit(at atom, vs []any) (any, bool) {
+func hit(at atom, vs []any, cur any) (any, bool) {
 	t, _, _, ok := pathType(at.path)
 	if !ok || activityFields[at.path] {
 		return nil, false
 	}
 	if at.op == "bool" {
 		return true, true
+	}
+	if at.op == "slice" {
+		s, _ := cur.(string)
+		return fill(s, at.lo, at.vals[0].(string)), true //nolint:forcetypeassert // sliceAtom makes it a string
 	}
 	if len(at.vals) == 0 {
 		return nil, false
@@ -191,7 +197,7 @@ func build(typ string, ta typeAtoms) []sampled {
 		seed := base
 		var own []string
 		for _, at := range sp.atoms {
-			if v, ok := hit(at, ta.values[at.path]); ok {
+			if v, ok := hit(at, ta.values[at.path], seed[at.path]); ok {
 				seed = with(seed, at.path, v)
 				own = append(own, at.path)
 			}
