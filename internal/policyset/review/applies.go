@@ -7,8 +7,8 @@ import (
 
 // Which activity types a policy can apply to, from the atoms on
 // activity.type, kind, resource and action alone: a disjunct that requires
-// one of them to equal (or be in) values the type does not have cannot
-// hold for that type. Anything else may hold. A policy that cannot apply
+// one of them to equal (or be in) values the type does not have, or to
+// differ from the value it has, cannot hold for that type. Anything else may hold. A policy that cannot apply
 // to a type gives it not-applicable or an error, which neither allow nor
 // deny, so leaving it out of that type's tallies changes no decision.
 
@@ -73,7 +73,7 @@ func disjunctMayHold(d policylang.Node, fixed map[string]string) bool {
 	for _, c := range conjuncts(d) {
 		at, ok := w.atomOf(c)
 		have, isFixed := fixed[at.path]
-		if !ok || !isFixed || (at.op != "==" && at.op != "in") {
+		if !ok || !isFixed {
 			continue
 		}
 		match := false
@@ -82,7 +82,7 @@ func disjunctMayHold(d policylang.Node, fixed map[string]string) bool {
 				match = true
 			}
 		}
-		if !match {
+		if (at.op == "==" || at.op == "in") && !match || at.op == "!=" && match {
 			return false
 		}
 	}
