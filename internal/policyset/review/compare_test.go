@@ -100,3 +100,23 @@ func TestExampleValues(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// A change checked twice counts once: counting it again would take its
+// old outcome out twice, and a deny still in force would vanish.
+func TestCheckControlsCountsAChangeOnce(t *testing.T) {
+	hot := "activity.type == '" + signTx + "' && private_key.tags.contains('hot')"
+	ps := []policyset.Policy{
+		{ID: "a", Name: "hot keys alone", Effect: client.EffectAllow, Condition: hot},
+		{ID: "d1", Name: "hot frozen", Effect: client.EffectDeny, Condition: hot},
+		{ID: "d2", Name: "hot frozen too", Effect: client.EffectDeny, Condition: hot},
+	}
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
+	lifted := ps[1]
+	lifted.Effect = client.EffectAllow
+	o := NewOrg(ps)
+	for i := 0; i < 2; i++ {
+		if b := o.CheckControls(Change{Before: &ps[1], After: &lifted}, controls); len(b) != 0 {
+			t.Fatalf("check %d: d2 still denies, yet %+v", i, b[0].Row)
+		}
+	}
+}

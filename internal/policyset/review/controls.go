@@ -38,12 +38,19 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 	for _, t := range types {
 		ch.types[t] = true
 	}
-	o.counted = append(o.counted, ch)
+	// A change checked twice (a plan and its apply in one Org) counts
+	// once: counting it again would take its old outcome out twice.
+	key := policyKey(before) + "\x02" + policyKey(c.After)
+	fresh := !o.countedKeys[key]
+	if fresh {
+		o.countedKeys[key] = true
+		o.counted = append(o.counted, ch)
+	}
 	var out []Breach
 	for _, typ := range types {
 		for _, s := range o.sample(typ, before, c.After) {
 			st := o.state(s)
-			o.countInto(st, ch)
+			o.countInto(st, ch, fresh)
 			for _, ctl := range controls {
 				if b, ok := o.breach(ctl, s, st); ok {
 					out = append(out, b)
@@ -56,9 +63,11 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 
 // countInto brings the request's most permissive tally up to date: on
 // first use every change counted so far, after that the newest one.
-func (o *Org) countInto(st *reqState, newest counted) {
+func (o *Org) countInto(st *reqState, newest counted, fresh bool) {
 	if st.permReady {
-		st.perm = permissive(st, st.perm, newest)
+		if fresh {
+			st.perm = permissive(st, st.perm, newest)
+		}
 		return
 	}
 	st.perm, _ = o.baseTally(st)
@@ -113,4 +122,12 @@ func (o *Org) breach(ctl Control, s sampled, st *reqState) (Breach, bool) {
 	}
 	o.reported[key] = true
 	return Breach{Control: ctl, Row: row(s, was, now), Already: breaks(was)}, true
+}
+
+// policyKey identifies a policy version by id and decision fields.
+func policyKey(p *policyset.Policy) string {
+	if p == nil {
+		return ""
+	}
+	return p.ID + "\x00" + p.Effect + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
 }

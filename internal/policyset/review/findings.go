@@ -51,7 +51,10 @@ func (o *Org) Findings(c Change) []Finding {
 			}
 		}
 	}
-	if holds == 0 && p.Condition != "" {
+	if len(types) == 0 {
+		out = append(out, Finding{Kind: FindingNeverApplies, Detail: fmt.Sprintf(
+			"  %q can apply to no activity type that policies govern (or its expressions do not compile): it never applies.", name(p))})
+	} else if holds == 0 && p.Condition != "" {
 		out = append(out, Finding{Kind: FindingNeverApplies, Detail: fmt.Sprintf(
 			"  The condition of %q holds for none of the %d requests sampled over %d activity types: it never applies.", name(p), requests, len(types))})
 	}

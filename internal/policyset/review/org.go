@@ -27,8 +27,9 @@ type Org struct {
 	reqs     map[string]*reqState // by example
 	applies  map[string][]string  // by condition text: appliesTo, cached
 
-	counted  []counted       // changes counted into the most permissive state
-	reported map[string]bool // control name + example: breaches already returned
+	counted     []counted       // changes counted into the most permissive state
+	countedKeys map[string]bool // policyKey of before and after: counted already
+	reported    map[string]bool // control name + example: breaches already returned
 }
 
 // reqState is one sampled request's evaluator (which memoizes each
@@ -45,11 +46,14 @@ type reqState struct {
 
 type sampleKey struct{ typ, extra string }
 
+// maxCachedSamples bounds the samples an Org keeps for changes.
+const maxCachedSamples = 256
+
 // NewOrg indexes the policies by the activity types each can apply to.
 func NewOrg(policies []policyset.Policy) *Org {
 	o := &Org{policies: policies, byID: map[string]int{}, byType: map[string][]int{}, atoms: make([]exprAtoms, len(policies)),
 		walked: make([]bool, len(policies)), samples: map[sampleKey][]sampled{}, reqs: map[string]*reqState{},
-		applies: map[string][]string{}, reported: map[string]bool{}}
+		applies: map[string][]string{}, reported: map[string]bool{}, countedKeys: map[string]bool{}}
 	for i, p := range policies {
 		o.byID[p.ID] = i
 		for _, t := range o.appliesTo(p) {
@@ -108,6 +112,15 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
 		all = append(all, o.policyAtoms(i))
 	}
 	s := build(typ, gather(all))
+	// A change's samples serve its report, findings and controls, asked
+	// one after the other; a plan of many changes must not keep them all.
+	if len(o.samples) > maxCachedSamples {
+		for k := range o.samples {
+			if k.extra != "" {
+				delete(o.samples, k)
+			}
+		}
+	}
 	o.samples[key] = s
 	return s
 }
