@@ -33,7 +33,7 @@ func TestCompareJointEffects(t *testing.T) {
 			t.Errorf("row %+v", row)
 		}
 	}
-	if r := Compare(ps, ps); len(r.Rows) != 0 || r.Requests == 0 {
+	if r := Compare(ps, ps); len(r.Rows) != 0 || r.Requests != 0 {
 		t.Errorf("same sets: %s", r.Detail(10))
 	}
 }
