@@ -120,3 +120,29 @@ func TestCheckControlsCountsAChangeOnce(t *testing.T) {
 		}
 	}
 }
+
+// Expressions the language refuses, or that read what the sampler cannot
+// fill, give reports and findings, never a panic.
+func TestOddExpressions(t *testing.T) {
+	ps := org()
+	for _, cond := range []string{
+		"activity.type == ", "activity.params.nope == 'x'", "solana.tx.transfers.any(t, t.amount > 5)",
+		"eth.tx.contract_call_args['wad'] == 5", "wallets.count() > 2", "wallet_account.address == 'a' || wallet.id == 'w'",
+		"activity.type == '" + signTx + "' && private_key.tags.contains('a') && 'b' in private_key.tags",
+		"activity.type == '" + signTx + "' && eth.tx.chain_id in [1, 137] && eth.tx.data[0..10] == '0x'",
+		"!(activity.type == '" + signTx + "') && private_key.exported",
+	} {
+		for _, cons := range []string{"", "approvers.filter(u, u.tags.contains('x')).count() >= 2", "credentials.any(c, c.type == 'x')",
+			"approvers.any(u, u.id == 'alice') && approvers.count() > 1", "approvers.count() >= 100"} {
+			p := &policyset.Policy{ID: "odd", Name: "odd", Effect: client.EffectAllow, Condition: cond, Consensus: cons}
+			c := Change{Before: find(ps, "p-sign"), After: p}
+			o := NewOrg(ps)
+			r := o.Report(c)
+			crossCheck(t, ps, apply(ps, c), r.Rows)
+			o.Findings(c)
+			o.CheckControls(c, []Control{{Name: "c", ActivityTypes: []string{signTx}, AtMost: AtMostDenied}})
+			cmp := Compare(ps, apply(ps, c))
+			crossCheck(t, ps, apply(ps, c), cmp.Rows)
+		}
+	}
+}

@@ -53,7 +53,9 @@ func gather(all []exprAtoms) typeAtoms {
 			if activityFields[at.path] || strings.HasPrefix(at.path, "approvers") {
 				continue
 			}
-			ta.values[at.path] = append(ta.values[at.path], atomValues(at)...)
+			if vs := atomValues(at); len(vs) > 0 {
+				ta.values[at.path] = append(ta.values[at.path], vs...)
+			}
 		}
 		ids, tags, counts = append(ids, a.ids...), append(tags, a.tags...), append(counts, a.counts...)
 		own := approverSets(a.ids, a.tags, a.counts, true)
@@ -126,7 +128,10 @@ func atomValues(at atom) []any {
 // neutral is a value of p that matches none of vs: for strings one none
 // of them equals, an empty list, zero, false.
 func neutral(p string, vs []any) any {
-	t, _, _, _ := pathType(p)
+	t, _, _, ok := pathType(p)
+	if !ok {
+		return nil
+	}
 	switch t.Kind {
 	case policylang.KindBool:
 		return false
