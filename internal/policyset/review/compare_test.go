@@ -146,3 +146,43 @@ func TestOddExpressions(t *testing.T) {
 		}
 	}
 }
+
+// The breaches over a command are the same set in either order, even for
+// requests only one change's values make (cold keys, named by A alone).
+func TestCheckControlsSameBreachesEitherOrder(t *testing.T) {
+	ps := org()
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
+	a := &policyset.Policy{ID: "a", Name: "cold keys by two", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && private_key.tags.contains('cold')", Consensus: "approvers.count() >= 2"}
+	sign := find(ps, "p-sign")
+	alone := *sign
+	alone.Consensus = ""
+	changes := []Change{{After: a}, {Before: sign, After: &alone}}
+	breaches := func(order ...int) map[string]bool {
+		o, out := NewOrg(ps), map[string]bool{}
+		for _, i := range order {
+			for _, b := range o.CheckControls(changes[i], controls) {
+				out[b.Row.Example] = true
+			}
+		}
+		return out
+	}
+	ab, ba := breaches(0, 1), breaches(1, 0)
+	if len(ab) != len(ba) {
+		t.Errorf("%d breaches in one order, %d in the other", len(ab), len(ba))
+	}
+	for ex := range ab {
+		if !ba[ex] {
+			t.Errorf("only in one order: %s", ex)
+		}
+	}
+	cold := 0
+	for ex := range ab {
+		if strings.Contains(ex, `"cold"`) {
+			cold++
+		}
+	}
+	if cold == 0 {
+		t.Errorf("no breach with a cold key")
+	}
+}

@@ -30,9 +30,11 @@ type Org struct {
 	reqs     map[string]*reqState    // by example
 	applies  map[string][]string     // by condition text: appliesTo, cached
 
-	counted     []counted       // changes counted into the most permissive state
-	countedKeys map[string]bool // policyKey of before and after: counted already
-	reported    map[string]bool // control name + example: breaches already returned
+	counted     []counted                  // changes counted into the most permissive state
+	countedKeys map[string]bool            // policyKey of before and after: counted already
+	reported    map[string]bool            // control name + example: breaches already returned
+	ctlExtra    map[string][]sampled       // by type: the requests changes added, for controls
+	ctlSeen     map[string]map[string]bool // by type: their examples
 }
 
 // reqState is one sampled request's evaluator (which memoizes each
@@ -56,7 +58,8 @@ const maxCachedSamples = 256
 func NewOrg(policies []policyset.Policy) *Org {
 	o := &Org{policies: policies, byID: map[string]int{}, byType: map[string][]int{}, atoms: make([]exprAtoms, len(policies)),
 		walked: make([]bool, len(policies)), samples: map[sampleKey][]sampled{}, bases: map[string]*typeSample{}, reqs: map[string]*reqState{},
-		applies: map[string][]string{}, reported: map[string]bool{}, countedKeys: map[string]bool{}}
+		applies: map[string][]string{}, reported: map[string]bool{}, countedKeys: map[string]bool{},
+		ctlExtra: map[string][]sampled{}, ctlSeen: map[string]map[string]bool{}}
 	for i, p := range policies {
 		o.byID[p.ID] = i
 		for _, t := range o.appliesTo(p) {
