@@ -1,6 +1,7 @@
 package review
 
 import (
+	"math/big"
 	"strings"
 	"sync"
 	"testing"
@@ -184,5 +185,23 @@ func TestCheckControlsSameBreachesEitherOrder(t *testing.T) {
 	}
 	if cold == 0 {
 		t.Errorf("no breach with a cold key")
+	}
+}
+
+func TestEther(t *testing.T) {
+	for wei, want := range map[int64]string{0: "0", 1: "0.000000000000000001", 1_500_000_000_000_000_000: "1.5", 2_000_000_000_000_000_000: "2"} {
+		if got := ether(big.NewInt(wei)); got != want {
+			t.Errorf("ether(%d) = %s, want %s", wei, got, want)
+		}
+	}
+}
+
+func TestApproverEmailIsNoted(t *testing.T) {
+	ps := org()
+	after := *find(ps, "p-sign")
+	after.Consensus = "approvers.any(u, u.email == 'cfo@example.com')"
+	r := NewOrg(ps).Report(Change{Before: find(ps, "p-sign"), After: &after})
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "approvers[].email") {
+		t.Errorf("notes %q", r.Notes)
 	}
 }
