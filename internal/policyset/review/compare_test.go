@@ -205,3 +205,22 @@ func TestApproverEmailIsNoted(t *testing.T) {
 		t.Errorf("notes %q", r.Notes)
 	}
 }
+
+// A weakened consensus on tagged approvers, without a condition: the
+// policy's own tag and count make the approver set that tells.
+func TestReportWeakenedTaggedConsensus(t *testing.T) {
+	ps := []policyset.Policy{{ID: "s", Name: "signers", Effect: client.EffectAllow,
+		Consensus: "approvers.filter(u, u.tags.contains('signer')).count() >= 3"}}
+	after := ps[0]
+	after.Consensus = "approvers.filter(u, u.tags.contains('signer')).count() >= 2"
+	r := report(t, ps, Change{Before: &ps[0], After: &after})
+	found := false
+	for _, row := range r.Rows {
+		if row.Type == signTx && row.After == client.OutcomeAllow && strings.Count(row.Example, `"signer"`) == 2 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no signing row with two signers:\n%s", r.Detail(5))
+	}
+}

@@ -59,7 +59,11 @@ func gather(all []exprAtoms) typeAtoms {
 		}
 		ids, tags, counts = append(ids, a.ids...), append(tags, a.tags...), append(counts, a.counts...)
 		own := approverSets(a.ids, a.tags, a.counts, true)
-		for _, g := range a.groups {
+		groups := a.groups
+		if len(groups) == 0 {
+			groups = []group{nil} // a policy without a condition still brings its approver sets
+		}
+		for _, g := range groups {
 			ta.seeds = append(ta.seeds, seedSpec{atoms: g, sets: own})
 		}
 	}
