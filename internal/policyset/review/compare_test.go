@@ -224,3 +224,18 @@ func TestReportWeakenedTaggedConsensus(t *testing.T) {
 		t.Errorf("no signing row with two signers:\n%s", r.Detail(5))
 	}
 }
+
+// Lifting a deny shows on the requests another policy allows: hot keys
+// sending to a blocked address, allowed alone once the deny is gone.
+func TestReportLiftedDenyJoinsOtherPolicies(t *testing.T) {
+	ps := append(org(), policyset.Policy{ID: "d", Name: "blocked address", Effect: client.EffectDeny,
+		Condition: "activity.type == '" + signTx + "' && eth.tx.to == '0xbad'"})
+	r := report(t, ps, Change{Before: find(ps, "d")})
+	for _, row := range r.Rows {
+		if row.Before == client.OutcomeDenyExplicit && row.After == client.OutcomeAllow && strings.Contains(row.Example, `"hot"`) &&
+			strings.Contains(row.Example, `"0xbad"`) && len(row.Request.Approvers) == 1 {
+			return
+		}
+	}
+	t.Errorf("no row for a hot key sending to 0xbad alone:\n%s", r.Detail(20))
+}

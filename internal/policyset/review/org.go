@@ -128,7 +128,7 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
 			neutral[p] = v
 		}
 	}
-	s := append(slices.Clip(base.sampled), build(typ, ta, neutral, base.full, base.seen)...)
+	s := append(slices.Clip(base.sampled), build(typ, ta, neutral, base.full, base.seeds, base.seen)...)
 	// A change's samples serve its report, findings and controls, asked
 	// one after the other; a plan of many changes must not keep them all.
 	if len(o.samples) > maxCachedSamples {
@@ -143,6 +143,7 @@ type typeSample struct {
 	sampled []sampled
 	neutral map[string]any
 	full    []policyset.User
+	seeds   []seedSpec      // the organization's conjunctions, to join a change's with
 	seen    map[string]bool // the examples sampled
 }
 
@@ -155,8 +156,8 @@ func (o *Org) baseSample(typ string) *typeSample {
 		all = append(all, o.policyAtoms(i))
 	}
 	ta := gather(all)
-	ts := &typeSample{neutral: ta.neutrals(), full: ta.sets[len(ta.sets)-1], seen: map[string]bool{}}
-	ts.sampled = build(typ, ta, ts.neutral, ts.full, nil)
+	ts := &typeSample{neutral: ta.neutrals(), full: ta.sets[len(ta.sets)-1], seeds: ta.seeds, seen: map[string]bool{}}
+	ts.sampled = build(typ, ta, ts.neutral, ts.full, nil, nil)
 	for _, s := range ts.sampled {
 		ts.seen[s.example] = true
 	}

@@ -70,10 +70,9 @@ func report(t *testing.T, ps []policyset.Policy, c Change) Report {
 	t.Helper()
 	r := NewOrg(ps).Report(c)
 	crossCheck(t, ps, apply(ps, c), r.Rows)
-	cmp := Compare(ps, apply(ps, c))
-	crossCheck(t, ps, apply(ps, c), cmp.Rows)
-	if len(r.Rows) > 0 && len(cmp.Rows) == 0 {
-		t.Errorf("Compare found nothing where Report found %d rows", len(r.Rows))
+	// policy_changes gives the same rows as the plan's warning.
+	if cmp := Compare(ps, apply(ps, c)); cmp.Detail(1000) != r.Detail(1000) && !r.Empty() {
+		t.Errorf("Compare:\n%s\nReport:\n%s", cmp.Detail(1000), r.Detail(1000))
 	}
 	return r
 }

@@ -198,9 +198,11 @@ func (ta typeAtoms) neutrals() map[string]any {
 
 // build is the type's sample, deduplicated by example, in order: the
 // neutral request with each approver set, each value of each path from
-// it, then each seed with its sets and its own values. prior holds
+// it, then each seed with its sets and its own values. A change's seeds
+// are also joined with each of the organization's (cross): a deny the
+// change lifts shows on the requests another policy allows. prior holds
 // examples already sampled (the organization's, when ta is a change's).
-func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User, prior map[string]bool) []sampled {
+func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User, cross []seedSpec, prior map[string]bool) []sampled {
 	requester := ta.sets[0]
 	s := sampleSet{typ: typ, seen: map[string]bool{}, prior: prior, base: base}
 	for _, set := range ta.sets {
@@ -213,14 +215,7 @@ func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User,
 		}
 	}
 	for _, sp := range ta.seeds {
-		seed := base
-		var own []string
-		for _, at := range sp.atoms {
-			if v, ok := hit(at, ta.values[at.path], seed[at.path]); ok {
-				seed = with(seed, at.path, v)
-				own = append(own, at.path)
-			}
-		}
+		seed, own := satisfy(base, sp, ta.values)
 		for _, set := range append([][]policyset.User{requester, full}, sp.sets...) {
 			s.add(seed, set)
 		}
@@ -233,8 +228,27 @@ func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User,
 				s.add(with(seed, at.path, v), full)
 			}
 		}
+		for _, other := range cross {
+			joined, _ := satisfy(base, other, ta.values)
+			joined, _ = satisfy(joined, sp, ta.values)
+			s.add(joined, requester)
+			s.add(joined, full)
+		}
 	}
 	return s.out
+}
+
+// satisfy sets, from assign, the paths a seed's atoms name to values that
+// satisfy them, and lists those paths.
+func satisfy(assign map[string]any, sp seedSpec, values map[string][]any) (map[string]any, []string) {
+	var own []string
+	for _, at := range sp.atoms {
+		if v, ok := hit(at, values[at.path], assign[at.path]); ok {
+			assign = with(assign, at.path, v)
+			own = append(own, at.path)
+		}
+	}
+	return assign, own
 }
 
 type sampleSet struct {
