@@ -133,6 +133,7 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
 	// one after the other; a plan of many changes must not keep them all.
 	if len(o.samples) > maxCachedSamples {
 		clear(o.samples)
+		o.forgetChangeStates()
 	}
 	o.samples[key] = s
 	return s
@@ -226,4 +227,16 @@ func (o *Org) typesOf(ps ...*policyset.Policy) []string {
 		}
 	}
 	return out
+}
+
+// forgetChangeStates drops the states of requests only past changes
+// sampled (neither the organization's nor kept for controls): a plan of
+// many changes would otherwise keep every one it ever decided.
+func (o *Org) forgetChangeStates() {
+	for ex, st := range o.reqs {
+		typ := st.req.Type
+		if b := o.bases[typ]; (b == nil || !b.seen[ex]) && !o.ctlSeen[typ][ex] {
+			delete(o.reqs, ex)
+		}
+	}
 }
