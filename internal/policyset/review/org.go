@@ -123,7 +123,7 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
 	}
 	ta := gather(all)
 	neutral := maps.Clone(base.neutral)
-	for p, v := range ta.neutrals() {
+	for p, v := range ta.neutral {
 		if _, ok := neutral[p]; !ok {
 			neutral[p] = v
 		}
@@ -157,7 +157,7 @@ func (o *Org) baseSample(typ string) *typeSample {
 		all = append(all, o.policyAtoms(i))
 	}
 	ta := gather(all)
-	ts := &typeSample{neutral: ta.neutrals(), full: ta.sets[len(ta.sets)-1], seeds: ta.seeds, seen: map[string]bool{}}
+	ts := &typeSample{neutral: ta.neutral, full: ta.sets[len(ta.sets)-1], seeds: ta.seeds, seen: map[string]bool{}}
 	ts.sampled = build(typ, ta, ts.neutral, ts.full, nil, nil)
 	for _, s := range ts.sampled {
 		ts.seen[s.example] = true

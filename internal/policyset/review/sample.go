@@ -36,16 +36,17 @@ type seedSpec struct {
 
 // typeAtoms gathers what the policies of one type compare against.
 type typeAtoms struct {
-	values map[string][]any // path -> sample values
-	seeds  []seedSpec
-	sets   [][]policyset.User // approver sets of every consensus
+	values  map[string][]any // path -> sample values
+	neutral map[string]any   // path -> the value matching none of its literals
+	seeds   []seedSpec
+	sets    [][]policyset.User // approver sets of every consensus
 }
 
 const requesterID = "requester"
 
 // gather merges the atoms of the policies that can apply to a type.
 func gather(all []exprAtoms) typeAtoms {
-	ta := typeAtoms{values: map[string][]any{}}
+	ta := typeAtoms{values: map[string][]any{}, neutral: map[string]any{}}
 	var ids, tags []string
 	var counts []int
 	for _, a := range all {
@@ -68,7 +69,8 @@ func gather(all []exprAtoms) typeAtoms {
 		}
 	}
 	for p, vs := range ta.values {
-		ta.values[p] = sortValues(append(vs, neutral(p, vs)))
+		ta.neutral[p] = neutral(p, vs)
+		ta.values[p] = sortValues(append(vs, ta.neutral[p]))
 	}
 	for i := range ta.seeds {
 		ta.seeds[i].sortKey = ta.seeds[i].key()
@@ -185,15 +187,6 @@ func hit(at atom, vs []any, cur any) (any, bool) {
 		return new(big.Int).Add(n, big.NewInt(1)), true
 	}
 	return n, true
-}
-
-// neutrals are the values matching none of the literals, per path.
-func (ta typeAtoms) neutrals() map[string]any {
-	out := make(map[string]any, len(ta.values))
-	for p, vs := range ta.values {
-		out[p] = neutral(p, vs)
-	}
-	return out
 }
 
 // build is the type's sample, deduplicated by example, in order: the
