@@ -174,6 +174,9 @@ func hit(at atom, vs []any, cur any) (any, bool) {
 		return []string{s}, ok
 	}
 	if at.op == "!=" {
+		if cur != nil && !slices.ContainsFunc(at.vals, func(v any) bool { return compareValues(v, cur) == 0 }) {
+			return cur, true // the neutral value already differs
+		}
 		return neutral(at.path, vs), true
 	}
 	n, isNum := at.vals[0].(*big.Int)
