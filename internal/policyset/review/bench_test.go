@@ -1,0 +1,139 @@
+package review
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// benchCorpus is an organization of n distinct policies (issue 31 item 7):
+// spread over 40 activity types, each naming its own key tag, limit,
+// destination or approver tag, allows and denies mixed.
+// salt makes every expression new, so that a cold run compiles them too
+// (policyset.Compile caches across Orgs).
+func benchCorpus(n int, salt string) []policyset.Policy {
+	out := make([]policyset.Policy, n)
+	for i := range out {
+		typ := policyTypes[(i*7)%40]
+		p := policyset.Policy{ID: fmt.Sprintf("p-%04d", i), Name: fmt.Sprintf("policy %d", i), Effect: client.EffectAllow}
+		switch i % 4 {
+		case 0:
+			p.Condition = fmt.Sprintf("activity.type == '%s' && private_key.tags.contains('tag%s-%d') && eth.tx.value <= %d000000000000000", typ, salt, i, i+1)
+		case 1:
+			p.Condition = fmt.Sprintf("activity.type == '%s' && eth.tx.to in ['0x%040x', '0x%040x']", typ, i, i+1)
+			p.Consensus = fmt.Sprintf("approvers.any(u, u.tags.contains('team%s-%d'))", salt, i)
+		case 2:
+			p.Condition = fmt.Sprintf("activity.type == '%s'", typ)
+			p.Consensus = fmt.Sprintf("approvers.count() >= %d", 2+i%3)
+		default:
+			p.Effect = client.EffectDeny
+			p.Condition = fmt.Sprintf("activity.type == '%s' && private_key.tags.contains('frozen%s-%d')", typ, salt, i)
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// changeOf raises policy k's limit to a new value: a new expression.
+func changeOf(ps []policyset.Policy, k, limit int) Change {
+	after := ps[k]
+	after.Condition = fmt.Sprintf("activity.type == '%s' && private_key.tags.contains('tag-%d') && eth.tx.value <= %d",
+		policyTypes[(k*7)%40], k, limit)
+	return Change{Before: &ps[k], After: &after}
+}
+
+// BenchmarkReportCold: from the policies to one changed policy's report,
+// a fresh Org each time (target 250 ms).
+func BenchmarkReportCold(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		ps := benchCorpus(1000, fmt.Sprintf("-cold%d-%d", b.N, i))
+		b.StartTimer()
+		if r := NewOrg(ps).Report(changeOf(ps, 500, 7_000_000_000_000_000_000+i)); r.Empty() {
+			b.Fatal("empty report")
+		}
+	}
+}
+
+// BenchmarkReportWarm: one more change on an Org whose outcomes are
+// already computed (target 50 ms).
+func BenchmarkReportWarm(b *testing.B) {
+	ps := benchCorpus(1000, "")
+	o := NewOrg(ps)
+	o.Report(changeOf(ps, 500, 1))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := o.Report(changeOf(ps, 500, 7_000_000_000_000_000_000+i)); r.Empty() {
+			b.Fatal("empty report")
+		}
+	}
+}
+
+// BenchmarkNewOrg: indexing 1,000 policies by the types each can apply to.
+func BenchmarkNewOrg(b *testing.B) {
+	ps := benchCorpus(1000, "")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		NewOrg(ps)
+	}
+}
+
+// BenchmarkReportEveryType: a changed policy without a condition can
+// apply to every type, the widest single change; warm, as the second such
+// change of a command.
+func BenchmarkReportEveryType(b *testing.B) {
+	ps := benchCorpus(1000, "")
+	o := NewOrg(ps)
+	o.Report(Change{After: &policyset.Policy{ID: "first", Effect: client.EffectAllow, Consensus: "approvers.count() >= 1"}})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		after := &policyset.Policy{ID: "new", Effect: client.EffectAllow, Consensus: fmt.Sprintf("approvers.count() >= %d", 2+i)}
+		o.Report(Change{After: after})
+	}
+}
+
+// BenchmarkPlanAllChanged: a plan that changes the condition of every
+// one of 1,000 policies: report, findings and controls for each, on one
+// Org, as the provider runs them in one command.
+func BenchmarkPlanAllChanged(b *testing.B) {
+	ps := benchCorpus(1000, "")
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{"ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+		"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"}, AtMost: AtMostConsensus}}
+	var kept uint64
+	for i := 0; i < b.N; i++ {
+		o := NewOrg(ps)
+		for k := range ps {
+			after := ps[k]
+			after.Condition += fmt.Sprintf(" && activity.params.type != 'x-%d-%d'", i, k)
+			c := Change{Before: &ps[k], After: &after}
+			o.Report(c)
+			o.Findings(c)
+			o.CheckControls(c, controls)
+		}
+		b.StopTimer()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		runtime.KeepAlive(o) // what the Org holds at the end of the plan
+		kept = max(kept, m.HeapAlloc)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(kept)/(1<<20), "MiB-kept")
+}
+
+// BenchmarkCompare: policy_changes over two sets of 1,000 policies that
+// differ in one.
+func BenchmarkCompare(b *testing.B) {
+	ps := benchCorpus(1000, "")
+	after := append([]policyset.Policy(nil), ps...)
+	after[500] = *changeOf(ps, 500, 7_000_000_000_000_000_000).After
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := Compare(ps, after); len(r.Rows) == 0 {
+			b.Fatal("no rows")
+		}
+	}
+}

@@ -1,0 +1,241 @@
+package review
+
+import (
+	"math/big"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// Two denies that both cover export, deleted together: neither change
+// alone moves a decision, the pair does; Compare shows it.
+func TestCompareJointEffects(t *testing.T) {
+	ps := append(org(),
+		policyset.Policy{ID: "d1", Name: "no export", Effect: client.EffectDeny, Condition: "activity.type == '" + export + "'"},
+		policyset.Policy{ID: "d2", Name: "no key export", Effect: client.EffectDeny,
+			Condition: "activity.resource == 'PRIVATE_KEY' && activity.action == 'EXPORT'"})
+	o := NewOrg(ps)
+	for _, id := range []string{"d1", "d2"} {
+		if r := o.Report(Change{Before: find(ps, id)}); len(r.Rows) != 0 {
+			t.Errorf("deleting %s alone: %s", id, r.Detail(10))
+		}
+	}
+	after := ps[:3]
+	r := Compare(ps, after)
+	crossCheck(t, ps, after, r.Rows)
+	if len(r.Rows) == 0 || !r.Rows[0].Widening() {
+		t.Fatalf("joint delete: %s", r.Detail(10))
+	}
+	for _, row := range r.Rows {
+		if row.Type != export || row.Before != client.OutcomeDenyExplicit {
+			t.Errorf("row %+v", row)
+		}
+	}
+	if r := Compare(ps, ps); len(r.Rows) != 0 || r.Requests != 0 {
+		t.Errorf("same sets: %s", r.Detail(10))
+	}
+}
+
+func TestReportSignRawPayloadParams(t *testing.T) {
+	raw := "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"
+	ps := []policyset.Policy{{ID: "a", Name: "raw signing by two", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + raw + "'", Consensus: "approvers.count() >= 2"}}
+	after := &policyset.Policy{ID: "b", Name: "no-op hashes alone", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + raw + "' && activity.params.hash_function == 'HASH_FUNCTION_NO_OP'"}
+	r := report(t, ps, Change{After: after})
+	if len(r.Rows) != 1 || r.Rows[0].Before != client.OutcomeRequiresConsensus || r.Rows[0].After != client.OutcomeAllow ||
+		!strings.Contains(r.Rows[0].Example, `params = { hash_function = "HASH_FUNCTION_NO_OP" }`) {
+		t.Errorf("%s", r.Detail(10))
+	}
+}
+
+func TestAppliesTo(t *testing.T) {
+	for cond, want := range map[string]int{
+		"activity.type == '" + signTx + "'":                                      1,
+		"activity.type in ['" + signTx + "', '" + export + "']":                  2,
+		"activity.resource == 'PRIVATE_KEY' && activity.action == 'EXPORT'":      1,
+		"activity.type == '" + signTx + "' || activity.type == '" + export + "'": 2,
+		"activity.type == '" + signTx + "' && activity.type == '" + export + "'": 0,
+		"activity.type == 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM'":                    0,
+		"activity.type == '" + signTx + "' && (activity.type == 'x' || true)":    1,
+		"wallet.id == 'w'":  len(policyTypes),
+		"activity.type == ": 0,
+		"activity.type == '" + signTx + "' && activity.params.hash_function == 'HASH'": 1,
+	} {
+		if got := len(appliesTo(policyset.Policy{Effect: client.EffectAllow, Condition: cond})); got != want {
+			t.Errorf("%s: %d types, want %d", cond, got, want)
+		}
+	}
+}
+
+func TestOrgConcurrentUse(t *testing.T) {
+	ps := benchCorpus(200, "")
+	o := NewOrg(ps)
+	controls := []Control{{Name: "c", ActivityTypes: policyTypes[:40], AtMost: AtMostConsensus}}
+	var wg sync.WaitGroup
+	for k := 0; k < 8; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := changeOf(ps, 4*k, 1)
+			o.Report(c)
+			o.Findings(c)
+			o.CheckControls(c, controls)
+		}()
+	}
+	wg.Wait()
+}
+
+func TestExampleValues(t *testing.T) {
+	req := policyset.Request{Type: signTx, Approvers: []policyset.User{{ID: "requester"}, {ID: "a${b}", Tags: []string{"t"}}},
+		Params: map[string]any{"user_ids": []any{"x"}}}
+	if err := req.SetKeywordAttribute("eth", map[string]any{"tx": map[string]any{"value": "9007199254740993", "gas": 21000}}); err != nil {
+		t.Fatal(err)
+	}
+	want := `{ type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", approvers = [{ id = "requester" }, { id = "a$${b}", tags = ["t"] }], ` +
+		`params = { user_ids = ["x"] }, eth = { tx = { gas = 21000, value = "9007199254740993" } } }`
+	if got := example(req); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// A change checked twice counts once: counting it again would take its
+// old outcome out twice, and a deny still in force would vanish.
+func TestCheckControlsCountsAChangeOnce(t *testing.T) {
+	hot := "activity.type == '" + signTx + "' && private_key.tags.contains('hot')"
+	ps := []policyset.Policy{
+		{ID: "a", Name: "hot keys alone", Effect: client.EffectAllow, Condition: hot},
+		{ID: "d1", Name: "hot frozen", Effect: client.EffectDeny, Condition: hot},
+		{ID: "d2", Name: "hot frozen too", Effect: client.EffectDeny, Condition: hot},
+	}
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
+	lifted := ps[1]
+	lifted.Effect = client.EffectAllow
+	o := NewOrg(ps)
+	for i := 0; i < 2; i++ {
+		if b := o.CheckControls(Change{Before: &ps[1], After: &lifted}, controls); len(b) != 0 {
+			t.Fatalf("check %d: d2 still denies, yet %+v", i, b[0].Row)
+		}
+	}
+}
+
+// Expressions the language refuses, or that read what the sampler cannot
+// fill, give reports and findings, never a panic.
+func TestOddExpressions(t *testing.T) {
+	ps := org()
+	for _, cond := range []string{
+		"activity.type == ", "activity.params.nope == 'x'", "solana.tx.transfers.any(t, t.amount > 5)",
+		"eth.tx.contract_call_args['wad'] == 5", "wallets.count() > 2", "wallet_account.address == 'a' || wallet.id == 'w'",
+		"activity.type == '" + signTx + "' && private_key.tags.contains('a') && 'b' in private_key.tags",
+		"activity.type == '" + signTx + "' && eth.tx.chain_id in [1, 137] && eth.tx.data[0..10] == '0x'",
+		"!(activity.type == '" + signTx + "') && private_key.exported",
+	} {
+		for _, cons := range []string{"", "approvers.filter(u, u.tags.contains('x')).count() >= 2", "credentials.any(c, c.type == 'x')",
+			"approvers.any(u, u.id == 'alice') && approvers.count() > 1", "approvers.count() >= 100"} {
+			p := &policyset.Policy{ID: "odd", Name: "odd", Effect: client.EffectAllow, Condition: cond, Consensus: cons}
+			c := Change{Before: find(ps, "p-sign"), After: p}
+			o := NewOrg(ps)
+			r := o.Report(c)
+			crossCheck(t, ps, apply(ps, c), r.Rows)
+			o.Findings(c)
+			o.CheckControls(c, []Control{{Name: "c", ActivityTypes: []string{signTx}, AtMost: AtMostDenied}})
+			cmp := Compare(ps, apply(ps, c))
+			crossCheck(t, ps, apply(ps, c), cmp.Rows)
+		}
+	}
+}
+
+// The breaches over a command are the same set in either order, even for
+// requests only one change's values make (cold keys, named by A alone).
+func TestCheckControlsSameBreachesEitherOrder(t *testing.T) {
+	ps := org()
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
+	a := &policyset.Policy{ID: "a", Name: "cold keys by two", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && private_key.tags.contains('cold')", Consensus: "approvers.count() >= 2"}
+	sign := find(ps, "p-sign")
+	alone := *sign
+	alone.Consensus = ""
+	changes := []Change{{After: a}, {Before: sign, After: &alone}}
+	breaches := func(order ...int) map[string]bool {
+		o, out := NewOrg(ps), map[string]bool{}
+		for _, i := range order {
+			for _, b := range o.CheckControls(changes[i], controls) {
+				out[b.Row.Example] = true
+			}
+		}
+		return out
+	}
+	ab, ba := breaches(0, 1), breaches(1, 0)
+	if len(ab) != len(ba) {
+		t.Errorf("%d breaches in one order, %d in the other", len(ab), len(ba))
+	}
+	for ex := range ab {
+		if !ba[ex] {
+			t.Errorf("only in one order: %s", ex)
+		}
+	}
+	cold := 0
+	for ex := range ab {
+		if strings.Contains(ex, `"cold"`) {
+			cold++
+		}
+	}
+	if cold == 0 {
+		t.Errorf("no breach with a cold key")
+	}
+}
+
+func TestEther(t *testing.T) {
+	for wei, want := range map[int64]string{0: "0", 1: "0.000000000000000001", 1_500_000_000_000_000_000: "1.5", 2_000_000_000_000_000_000: "2"} {
+		if got := ether(big.NewInt(wei)); got != want {
+			t.Errorf("ether(%d) = %s, want %s", wei, got, want)
+		}
+	}
+}
+
+func TestApproverEmailIsNoted(t *testing.T) {
+	ps := org()
+	after := *find(ps, "p-sign")
+	after.Consensus = "approvers.any(u, u.email == 'cfo@example.com')"
+	r := NewOrg(ps).Report(Change{Before: find(ps, "p-sign"), After: &after})
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "approvers[].email") {
+		t.Errorf("notes %q", r.Notes)
+	}
+}
+
+// A weakened consensus on tagged approvers, without a condition: the
+// policy's own tag and count make the approver set that tells.
+func TestReportWeakenedTaggedConsensus(t *testing.T) {
+	ps := []policyset.Policy{{ID: "s", Name: "signers", Effect: client.EffectAllow,
+		Consensus: "approvers.filter(u, u.tags.contains('signer')).count() >= 3"}}
+	after := ps[0]
+	after.Consensus = "approvers.filter(u, u.tags.contains('signer')).count() >= 2"
+	r := report(t, ps, Change{Before: &ps[0], After: &after})
+	found := false
+	for _, row := range r.Rows {
+		if row.Type == signTx && row.After == client.OutcomeAllow && strings.Count(row.Example, `"signer"`) == 2 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no signing row with two signers:\n%s", r.Detail(5))
+	}
+}
+
+// Lifting a deny shows on the requests another policy allows: hot keys
+// sending to a blocked address, allowed alone once the deny is gone.
+func TestReportLiftedDenyJoinsOtherPolicies(t *testing.T) {
+	ps := append(org(), policyset.Policy{ID: "d", Name: "blocked address", Effect: client.EffectDeny,
+		Condition: "activity.type == '" + signTx + "' && eth.tx.to == '0xbad'"})
+	r := report(t, ps, Change{Before: find(ps, "d")})
+	for _, row := range r.Rows {
+		if row.Before == client.OutcomeDenyExplicit && row.After == client.OutcomeAllow && strings.Contains(row.Example, `"hot"`) &&
+			strings.Contains(row.Example, `"0xbad"`) && len(row.Request.Approvers) == 1 {
+			return
+		}
+	}
+	t.Errorf("no row for a hot key sending to 0xbad alone:\n%s", r.Detail(20))
+}
