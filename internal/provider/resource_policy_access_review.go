@@ -181,8 +181,8 @@ func reportBreaches(breaches []review.Breach, what string, diags *diag.Diagnosti
 			diags.AddWarning("Control broken before this plan: "+ctl.Name, strings.TrimRight(text.String(), "\n"))
 			continue
 		}
-		text.WriteString("  Each example is a request for provider::custody::policy_decision. Change the policy, or the control " +
-			"in the provider's controls if the change is intended.")
+		text.WriteString("\nEach example is a request that provider::custody::policy_decision accepts as is. Change the policy, " +
+			"or the control in the provider's controls if the change is intended.")
 		diags.AddError("Control broken: "+ctl.Name, text.String())
 	}
 }
