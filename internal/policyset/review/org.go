@@ -123,16 +123,17 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
 	}
 	ta := gather(all)
 	neutral := maps.Clone(base.neutral)
-	for p, v := range ta.neutrals() {
+	for p, v := range ta.neutral {
 		if _, ok := neutral[p]; !ok {
 			neutral[p] = v
 		}
 	}
-	s := append(slices.Clip(base.sampled), build(typ, ta, neutral, base.full, base.seen)...)
+	s := append(slices.Clip(base.sampled), build(typ, ta, neutral, base.full, base.seeds, base.seen)...)
 	// A change's samples serve its report, findings and controls, asked
 	// one after the other; a plan of many changes must not keep them all.
 	if len(o.samples) > maxCachedSamples {
 		clear(o.samples)
+		o.forgetChangeStates()
 	}
 	o.samples[key] = s
 	return s
@@ -143,6 +144,7 @@ type typeSample struct {
 	sampled []sampled
 	neutral map[string]any
 	full    []policyset.User
+	seeds   []seedSpec      // the organization's conjunctions, to join a change's with
 	seen    map[string]bool // the examples sampled
 }
 
@@ -155,8 +157,8 @@ func (o *Org) baseSample(typ string) *typeSample {
 		all = append(all, o.policyAtoms(i))
 	}
 	ta := gather(all)
-	ts := &typeSample{neutral: ta.neutrals(), full: ta.sets[len(ta.sets)-1], seen: map[string]bool{}}
-	ts.sampled = build(typ, ta, ts.neutral, ts.full, nil)
+	ts := &typeSample{neutral: ta.neutral, full: ta.sets[len(ta.sets)-1], seeds: ta.seeds, seen: map[string]bool{}}
+	ts.sampled = build(typ, ta, ts.neutral, ts.full, nil, nil)
 	for _, s := range ts.sampled {
 		ts.seen[s.example] = true
 	}
@@ -225,4 +227,16 @@ func (o *Org) typesOf(ps ...*policyset.Policy) []string {
 		}
 	}
 	return out
+}
+
+// forgetChangeStates drops the states of requests only past changes
+// sampled (neither the organization's nor kept for controls): a plan of
+// many changes would otherwise keep every one it ever decided.
+func (o *Org) forgetChangeStates() {
+	for ex, st := range o.reqs {
+		typ := st.req.Type
+		if b := o.bases[typ]; (b == nil || !b.seen[ex]) && !o.ctlSeen[typ][ex] {
+			delete(o.reqs, ex)
+		}
+	}
 }
