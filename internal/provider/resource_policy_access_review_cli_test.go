@@ -485,3 +485,66 @@ func TestAccessReviewCLI_findings(t *testing.T) {
 		t.Errorf("want exactly three findings, got %d: %+v", len(found), found)
 	}
 }
+
+// A control the organization broke before the plan is one warning, and
+// the plan goes on: here transactions up to the limit are allowed alone
+// already, and the plan only adds a deny of transfers to one address. A
+// control is judged on the types a change can touch: a plan that changes
+// only key export says nothing of transactions.
+func TestAccessReviewCLI_brokenBefore(t *testing.T) {
+	w := newReviewWorld(t)
+	after := with(reviewManaged, "no_dead", reviewPolicy{"no transfers to dead", client.EffectDeny,
+		"activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.to == '0x000000000000000000000000000000000000dead'", ""})
+	controls := strings.Replace(reviewControls, "  controls = [\n", `  controls = [
+    {
+      name           = "transactions never alone"
+      activity_types = ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2"]
+      at_most        = "consensus"
+    },
+`, 1)
+	w.cli.write(controls + reviewResources(after))
+	out, code := w.cli.run(nil, "plan", "-detailed-exitcode")
+	if code != 2 || strings.Contains(out, "Error:") || strings.Count(out, "Warning: Control broken before this plan: transactions never alone") != 1 {
+		t.Fatalf("the plan should go on with one warning for the control broken before it (exit %d):\n%s", code, out)
+	}
+	if !strings.Contains(flat(out), "ACTIVITY_TYPE_SIGN_TRANSACTION_V2: OUTCOME_ALLOW -> OUTCOME_ALLOW the requester alone") {
+		t.Errorf("the warning should show a transaction allowed alone before and after:\n%s", out)
+	}
+}
+
+// A change whose condition is known only at apply gets no report at plan
+// (a warning says the controls wait for the apply), and the apply, which
+// plans it again with its values, refuses it before it is submitted.
+func TestAccessReviewCLI_unknownAtPlan(t *testing.T) {
+	w := newReviewWorld(t)
+	body := reviewResources(reviewManaged) + `
+resource "custody_private_key_tag" "hot" {
+  name            = "hot"
+  private_key_ids = []
+}
+
+resource "custody_policy" "hot_signs" {
+  name      = "hot keys sign raw payloads alone"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' && private_key.tags.contains('${custody_private_key_tag.hot.id}')"
+}
+`
+	code, diags := w.planJSON(body)
+	waits := reviewDiags(diags, "Controls checked at apply: ")
+	if code != 2 || len(waits) != 1 || waits[0].Address != "custody_policy.hot_signs" || len(reviewDiags(diags, "Access change")) != 0 {
+		t.Fatalf("the plan should only say that the controls wait for the apply (exit %d): %+v", code, diags)
+	}
+	out, code := w.cli.run(nil, "apply", "-auto-approve")
+	if code != 1 || !strings.Contains(out, "Error: Control broken: raw signing never alone") || !strings.Contains(out, "custody_policy.hot_signs") {
+		t.Fatalf("the apply should refuse the change for the control (exit %d):\n%s", code, out)
+	}
+	policies, err := w.e.client.ListPolicies(t.Context(), client.ListPoliciesRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range policies.Policies {
+		if p.PolicyName == "hot keys sign raw payloads alone" {
+			t.Errorf("the refused policy was created: %+v", p)
+		}
+	}
+}
