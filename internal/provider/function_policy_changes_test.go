@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -58,4 +60,22 @@ output "unknown" {
 			}},
 		},
 	}})
+}
+
+// TestAccPolicyChangesExampleHolds applies the function's documented
+// example (examples/functions/policy_changes/function.tf) with the real
+// CLI: its check block must hold, so the docs page never states a row the
+// function does not give.
+func TestAccPolicyChangesExampleHolds(t *testing.T) {
+	example, err := os.ReadFile("../../examples/functions/policy_changes/function.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli := newTFCLI(t, newAccEmulator(t))
+	cli.write(string(example))
+	out := cli.mustRun(0, "apply", "-auto-approve")
+	if strings.Contains(out, "Check block assertion failed") || !strings.Contains(out, "Apply complete!") ||
+		!strings.Contains(out, "OUTCOME_REQUIRES_CONSENSUS") {
+		t.Fatalf("the example's checks do not all hold, or it shows no row:\n%s", out)
+	}
 }
