@@ -253,6 +253,7 @@ func (w *reviewWorld) checkChange(after map[string]reviewPolicy, address string,
 		w.t.Fatalf("want one Access change warning, on %s; got %+v", address, changes)
 	}
 	warning := changes[0]
+	w.t.Logf("%s (%s):\n%s", warning.Summary, warning.Address, warning.Detail)
 	rows := w.functionRows(reviewManaged, after)
 	if len(rows) == 0 {
 		w.t.Fatalf("policy_changes finds no row, the plan warned:\n%s", warning.Detail)
@@ -461,6 +462,7 @@ func TestAccessReviewCLI_findings(t *testing.T) {
 	found := map[string]planDiagnostic{}
 	for _, d := range reviewDiags(diags, "Policy finding: ") {
 		found[d.Address] = d
+		t.Logf("%s (%s):\n%s", d.Summary, d.Address, d.Detail)
 	}
 	for address, want := range map[string][]string{
 		"custody_policy.duplicate": {"Policy finding: signing needs two, again", "duplicate", "signing needs two approvers"},
