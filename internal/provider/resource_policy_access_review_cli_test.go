@@ -240,9 +240,10 @@ func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // checkChange plans the managed policies after, with the controls, and
 // checks that the one Access change warning is on address, that its rows
-// are policy_changes' rows for the same sets, and that each example
-// decides as its row says. It returns the rows and the diagnostics.
-func (w *reviewWorld) checkChange(after map[string]reviewPolicy, address string, wantExit int) ([]changeRow, []planDiagnostic) {
+// are policy_changes' rows for the same sets (before: the managed
+// policies applied), and that each example decides as its row says. It
+// returns the rows and the diagnostics.
+func (w *reviewWorld) checkChange(before, after map[string]reviewPolicy, address string, wantExit int) ([]changeRow, []planDiagnostic) {
 	w.t.Helper()
 	code, diags := w.planJSON(reviewResources(after))
 	if code != wantExit {
@@ -250,11 +251,11 @@ func (w *reviewWorld) checkChange(after map[string]reviewPolicy, address string,
 	}
 	changes := reviewDiags(diags, "Access change: ")
 	if len(changes) != 1 || changes[0].Address != address {
-		w.t.Fatalf("want one Access change warning, on %s; got %+v", address, changes)
+		w.t.Fatalf("want one Access change warning, on %q; got %+v", address, changes)
 	}
 	warning := changes[0]
 	w.t.Logf("%s (%s):\n%s", warning.Summary, warning.Address, warning.Detail)
-	rows := w.functionRows(reviewManaged, after)
+	rows := w.functionRows(before, after)
 	if len(rows) == 0 {
 		w.t.Fatalf("policy_changes finds no row, the plan warned:\n%s", warning.Detail)
 	}
@@ -279,7 +280,7 @@ func (w *reviewWorld) checkChange(after map[string]reviewPolicy, address string,
 	if strings.Count(warning.Detail, "Checked ") != 1 {
 		w.t.Errorf("the warning should end with what it checked:\n%s", warning.Detail)
 	}
-	w.replay(reviewManaged, after, rows)
+	w.replay(before, after, rows)
 	return rows, diags
 }
 
@@ -301,7 +302,7 @@ func TestAccessReviewCLI_widening(t *testing.T) {
 	w := newReviewWorld(t)
 	after := with(reviewManaged, "hot_signs", reviewPolicy{"hot keys sign raw payloads alone", client.EffectAllow,
 		"activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' && private_key.tags.contains('hot')", ""})
-	rows, diags := w.checkChange(after, "custody_policy.hot_signs", 1)
+	rows, diags := w.checkChange(reviewManaged, after, "custody_policy.hot_signs", 1)
 	if rows[0].line() != "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: OUTCOME_REQUIRES_CONSENSUS -> OUTCOME_ALLOW" {
 		t.Errorf("the first row should be raw signing, consensus to allow; got %q", rows[0].line())
 	}
@@ -338,7 +339,7 @@ func TestAccessReviewCLI_transferLimit(t *testing.T) {
 	w := newReviewWorld(t)
 	raised := reviewManaged["transfer_limit"]
 	raised.condition = strings.Replace(raised.condition, "10000000000000000000", "20000000000000000000", 1)
-	rows, diags := w.checkChange(with(reviewManaged, "transfer_limit", raised), "custody_policy.transfer_limit", 2)
+	rows, diags := w.checkChange(reviewManaged, with(reviewManaged, "transfer_limit", raised), "custody_policy.transfer_limit", 2)
 	low, _ := new(big.Int).SetString("10000000000000000000", 10)
 	high, _ := new(big.Int).SetString("20000000000000000000", 10)
 	for _, r := range rows {
@@ -367,7 +368,7 @@ func TestAccessReviewCLI_narrowing(t *testing.T) {
 	w := newReviewWorld(t)
 	after := with(reviewManaged, "no_export", reviewPolicy{"no key export", client.EffectDeny,
 		"activity.type == 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'", ""})
-	rows, diags := w.checkChange(after, "custody_policy.no_export", 2)
+	rows, diags := w.checkChange(reviewManaged, after, "custody_policy.no_export", 2)
 	// Alone the requester waited for consensus; with two approvers export
 	// was allowed. Both are denied now.
 	for _, r := range rows {
@@ -382,6 +383,19 @@ func TestAccessReviewCLI_narrowing(t *testing.T) {
 	if e := reviewDiags(diags, "Control broken"); len(e) != 0 {
 		t.Errorf("a narrowing change breaks no control: %+v", e)
 	}
+
+	// Deleting the deny again (a destroy plan of one resource) is reported
+	// under its name, as the widening it is. Terraform gives the warning
+	// of a resource no longer in the configuration no address: the summary
+	// names the policy.
+	w.cli.mustRun(0, "apply", "-auto-approve")
+	rows, _ = w.checkChange(after, reviewManaged, "", 2)
+	for _, r := range rows {
+		if r.ActivityType != "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY" || r.Before != client.OutcomeDenyExplicit ||
+			(r.After != client.OutcomeAllow && r.After != client.OutcomeRequiresConsensus) {
+			t.Errorf("deleting the deny should only give export back; got %q", r.line())
+		}
+	}
 }
 
 // Weakening a consensus from three approvers to two: the rows are
@@ -390,7 +404,7 @@ func TestAccessReviewCLI_weakerConsensus(t *testing.T) {
 	w := newReviewWorld(t)
 	weaker := reviewManaged["wallets"]
 	weaker.consensus = "approvers.count() >= 2"
-	rows, _ := w.checkChange(with(reviewManaged, "wallets", weaker), "custody_policy.wallets", 2)
+	rows, _ := w.checkChange(reviewManaged, with(reviewManaged, "wallets", weaker), "custody_policy.wallets", 2)
 	for _, r := range rows {
 		if r.Before != client.OutcomeRequiresConsensus || r.After != client.OutcomeAllow {
 			t.Errorf("a weaker consensus should only allow what waited; got %q", r.line())
