@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -562,5 +565,53 @@ resource "custody_policy" "hot_signs" {
 		if p.PolicyName == "hot keys sign raw payloads alone" {
 			t.Errorf("the refused policy was created: %+v", p)
 		}
+	}
+}
+
+// A plan that cannot read the organization's policies (here a service
+// that answers 503 to everything, with skip_credentials_validation) goes
+// on, with an "Access review not made" warning on each policy, and reads
+// the list once for the command, not once per policy: the transport has
+// already retried.
+func TestAccessReviewCLI_unreadable(t *testing.T) {
+	var mu sync.Mutex
+	lists := 0
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "list_policies") {
+			mu.Lock()
+			lists++
+			mu.Unlock()
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		_, _ = w.Write([]byte(`{"code": 14, "message": "unavailable"}`))
+	}))
+	t.Cleanup(down.Close)
+	c := newTFCLI(t, newAccEmulator(t))
+	c.env = append(c.env, "CUSTODY_BASE_URL="+down.URL, "CUSTODY_SKIP_CREDENTIALS_VALIDATION=true", "CUSTODY_MAX_RETRIES=1")
+	c.write(`
+resource "custody_policy" "p" {
+  count     = 4
+  name      = "wallets ${count.index}"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.resource == 'WALLET' && activity.action == 'CREATE'"
+}
+`)
+	out, code := c.run(nil, "plan", "-detailed-exitcode", "-json")
+	var warned []string
+	for line := range strings.SplitSeq(out, "\n") {
+		var msg struct {
+			Type       string         `json:"type"`
+			Diagnostic planDiagnostic `json:"diagnostic"`
+		}
+		if json.Unmarshal([]byte(line), &msg) == nil && msg.Type == "diagnostic" && msg.Diagnostic.Summary == "Access review not made" {
+			warned = append(warned, msg.Diagnostic.Address)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if code != 2 || len(warned) != 4 || lists != 2 {
+		t.Fatalf("want the plan to go on (exit %d, want 2) with 4 warnings (got %v) after one read with its one retry (got %d requests):\n%s",
+			code, warned, lists, out)
 	}
 }
