@@ -19,16 +19,17 @@ const (
 // computed so far, kept so that each change costs only the requests of
 // the activity types it can touch. Safe for concurrent use.
 type Org struct {
-	mu       sync.Mutex
-	policies []policyset.Policy
-	byID     map[string]int
-	byType   map[string][]int // the policies that can apply to each type
-	atoms    []exprAtoms      // per policy, lazily
-	walked   []bool
-	bases    map[string]*typeSample  // by type: the organization's samples
-	samples  map[sampleKey][]sampled // a change's samples, bounded
-	reqs     map[string]*reqState    // by example
-	applies  map[string][]string     // by condition text: appliesTo, cached
+	mu        sync.Mutex
+	policies  []policyset.Policy
+	byID      map[string]int
+	byIDOrder []policyset.Policy // the policies sorted by id, for findings
+	byType    map[string][]int   // the policies that can apply to each type
+	atoms     []exprAtoms        // per policy, lazily
+	walked    []bool
+	bases     map[string]*typeSample  // by type: the organization's samples
+	samples   map[sampleKey][]sampled // a change's samples, bounded
+	reqs      map[string]*reqState    // by example
+	applies   map[string][]string     // by condition text: appliesTo, cached
 
 	counted     []counted                  // changes counted into the most permissive state
 	countedKeys map[string]bool            // policyKey of before and after: counted already
