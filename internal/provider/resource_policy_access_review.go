@@ -189,8 +189,8 @@ func reportBreaches(breaches []review.Breach, what string, diags *diag.Diagnosti
 			fmt.Fprintf(&text, "The organization's policies already broke the control %q (%s) before this plan, so the plan goes on; "+
 				"reviewing %s found:\n", ctl.Name, controlRule(ctl), what)
 		} else {
-			fmt.Fprintf(&text, "After %s, the control %q (%s) no longer holds, in some order the apply may take (each changed "+
-				"policy counted in whichever version allows more):\n", what, ctl.Name, controlRule(ctl))
+			fmt.Fprintf(&text, "After %s, with the plan's other policy changes counted so far (each in whichever version allows "+
+				"more, since the apply may make them in any order), the control %q (%s) no longer holds:\n", what, ctl.Name, controlRule(ctl))
 		}
 		for i, b := range bs {
 			if i == controlBreachRows {

@@ -615,3 +615,58 @@ resource "custody_policy" "p" {
 			code, warned, lists, out)
 	}
 }
+
+// Joint effects: two denies that both cover key export, deleted together.
+// Each delete alone changes no decision (the other deny still denies), so
+// neither gets an Access change warning; the controls, which count every
+// change in its most permissive version, and policy_changes over the
+// whole sets both see export allowed again.
+func TestAccessReviewCLI_jointEffects(t *testing.T) {
+	w := newReviewWorld(t)
+	denies := maps.Clone(reviewManaged)
+	denies["deny_a"] = reviewPolicy{"no key export (a)", client.EffectDeny, "activity.type == 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'", ""}
+	denies["deny_b"] = reviewPolicy{"no key export (b)", client.EffectDeny, "activity.resource == 'PRIVATE_KEY' && activity.action == 'EXPORT'", ""}
+	controls := strings.Replace(reviewControls, "  controls = [\n", `  controls = [
+    {
+      name           = "key export denied"
+      activity_types = ["ACTIVITY_TYPE_EXPORT_PRIVATE_KEY"]
+      at_most        = "denied"
+    },
+`, 1)
+	w.cli.write(controls + reviewResources(denies))
+	w.cli.mustRun(0, "apply", "-auto-approve")
+
+	w.cli.write(controls + reviewResources(reviewManaged))
+	out, code := w.cli.run(nil, "plan", "-detailed-exitcode", "-json")
+	var changes, broken []planDiagnostic
+	for line := range strings.SplitSeq(out, "\n") {
+		var msg struct {
+			Type       string         `json:"type"`
+			Diagnostic planDiagnostic `json:"diagnostic"`
+		}
+		if json.Unmarshal([]byte(line), &msg) != nil || msg.Type != "diagnostic" {
+			continue
+		}
+		switch d := msg.Diagnostic; {
+		case strings.HasPrefix(d.Summary, "Access change"):
+			changes = append(changes, d)
+		case d.Summary == "Control broken: key export denied" && d.Severity == "error":
+			broken = append(broken, d)
+		}
+	}
+	if code != 1 || len(changes) != 0 || len(broken) != 1 {
+		t.Fatalf("want no Access change and one Control broken error (exit %d, want 1): changes %+v, broken %+v", code, changes, broken)
+	}
+	t.Logf("%s:\n%s", broken[0].Summary, broken[0].Detail)
+	rows := w.functionRows(denies, reviewManaged)
+	allowed := false
+	for _, r := range rows {
+		if r.ActivityType == "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY" && r.Before == client.OutcomeDenyExplicit && r.After == client.OutcomeAllow {
+			allowed = true
+		}
+	}
+	if !allowed {
+		t.Errorf("policy_changes over the whole sets should show export allowed again: %+v", rows)
+	}
+	w.replay(denies, reviewManaged, rows)
+}
