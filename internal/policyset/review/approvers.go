@@ -8,8 +8,10 @@ import (
 )
 
 // approverSets are the approver sets worth trying for the user ids, tags
-// and counts consensus expressions name: the requester alone first; the
-// requester with each named user, with a holder of each tag; n approvers
+// and counts consensus expressions name: the requester alone first; each
+// named user and a holder of each tag alone, as the requester (a consensus
+// that names a user may let that user act alone: a control must see it);
+// the requester with each named user, with a holder of each tag; n approvers
 // for each count n (with one policy's own facts, also n holders of each
 // of its tags, for a filter(...).count()); and last everyone at once. No
 // approver is ever a root user: the request carries no root quorum.
@@ -17,6 +19,14 @@ func approverSets(ids, tags []string, counts []int, own bool) [][]policyset.User
 	ids, tags, counts = sortedUnique(ids), sortedUnique(tags), sortedUnique(counts)
 	requester := policyset.User{ID: requesterID}
 	sets := [][]policyset.User{{requester}}
+	for _, id := range ids {
+		if id != requesterID {
+			sets = append(sets, []policyset.User{{ID: id}})
+		}
+	}
+	for _, t := range tags {
+		sets = append(sets, []policyset.User{holder(t, 1)})
+	}
 	for _, id := range ids {
 		if id != requesterID {
 			sets = append(sets, []policyset.User{requester, {ID: id}})

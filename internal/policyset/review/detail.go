@@ -19,7 +19,7 @@ func detail(r Report, max int) string {
 	for _, n := range r.Notes {
 		b.WriteString("  Note: " + n + "\n")
 	}
-	fmt.Fprintf(&b, "  Checked %d requests over %d activity types.", r.Requests, r.Types)
+	fmt.Fprintf(&b, "  Checked %s over %s.", plural(r.Requests, "request"), plural(r.Types, "activity type"))
 	return b.String()
 }
 
@@ -35,4 +35,12 @@ func rank(before, after string) int {
 		return 1
 	}
 	return 2
+}
+
+// plural is n and the noun, in the plural unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

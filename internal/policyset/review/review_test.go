@@ -364,3 +364,32 @@ func TestDetailLimit(t *testing.T) {
 		t.Errorf("tail %q", lines[len(lines)-3:])
 	}
 }
+
+// TestNamedApproverAlone: a consensus that names a user lets that user act
+// alone; the sample tries each named user alone, so the report shows it
+// and a control "never alone" is broken by it.
+func TestNamedApproverAlone(t *testing.T) {
+	ps := org()
+	alice := &policyset.Policy{ID: "p-alice", Name: "alice signs", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "'", Consensus: "approvers.any(u, u.id == 'user-alice')"}
+	r := report(t, ps, Change{After: alice})
+	found := false
+	for _, row := range r.Rows {
+		if row.Type == signTx && row.After == client.OutcomeAllow && len(row.Request.Approvers) == 1 && row.Request.Approvers[0].ID == "user-alice" {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no row for user-alice signing alone:\n%s", r.Detail(50))
+	}
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
+	breached := false
+	for _, b := range NewOrg(ps).CheckControls(Change{After: alice}, controls) {
+		if !b.Already && b.Row.Request.Approvers[0].ID == "user-alice" {
+			breached = true
+		}
+	}
+	if !breached {
+		t.Error("user-alice signing alone does not break \"signing never alone\"")
+	}
+}
