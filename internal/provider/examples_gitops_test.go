@@ -326,26 +326,7 @@ func TestAccGitOpsKitDriftStep(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
 	}
 	testAccPreCheck(t)
-	var wf struct {
-		Jobs map[string]struct {
-			Steps []struct {
-				ID  string `yaml:"id"`
-				Run string `yaml:"run"`
-			} `yaml:"steps"`
-		} `yaml:"jobs"`
-	}
-	if err := yaml.Unmarshal(mustReadFile(t, filepath.Join(gitopsKit, ".github", "workflows", "custody.yml")), &wf); err != nil {
-		t.Fatal(err)
-	}
-	script := ""
-	for _, s := range wf.Jobs["drift"].Steps {
-		if s.ID == "plan" {
-			script = s.Run
-		}
-	}
-	if script == "" {
-		t.Fatal("custody.yml: the drift job has no step with id plan")
-	}
+	script := workflowStep(t, "drift", "plan")
 	for _, tc := range []struct {
 		x        int
 		wantCode string
@@ -361,15 +342,185 @@ check "every_policy_is_managed_here" {
 }
 `, tc.x))
 		outputs := filepath.Join(dir, "github_output")
-		cmd := exec.Command("bash", "-e", "-c", script)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "GITHUB_OUTPUT="+outputs,
-			"PATH="+filepath.Dir(terraformBinary(t))+string(os.PathListSeparator)+os.Getenv("PATH"))
-		out, err := cmd.CombinedOutput()
+		out, err := runStep(t, dir, script, "GITHUB_OUTPUT="+outputs)
 		got := strings.TrimSpace(string(mustReadFile(t, outputs)))
 		if got != "exitcode="+tc.wantCode || (err == nil) != (tc.wantCode == "0") {
 			t.Errorf("with x = %d the drift step should record exitcode=%s and %s; it recorded %q (%v):\n%s", tc.x, tc.wantCode,
 				map[bool]string{true: "pass", false: "fail"}[tc.wantCode == "0"], got, err, out)
+		}
+	}
+}
+
+// workflowStep is the run script of the step with id in job of the kit's
+// workflow.
+func workflowStep(t *testing.T, job, id string) string {
+	t.Helper()
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []struct {
+				ID  string `yaml:"id"`
+				Run string `yaml:"run"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(mustReadFile(t, filepath.Join(gitopsKit, ".github", "workflows", "custody.yml")), &wf); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range wf.Jobs[job].Steps {
+		if s.ID == id && s.Run != "" {
+			return s.Run
+		}
+	}
+	t.Fatalf("custody.yml: the %s job has no step with id %s and a run script", job, id)
+	return ""
+}
+
+// runStep runs a workflow step's script with bash -e in dir, as GitHub's
+// runner does, with the real terraform first on PATH and env added.
+func runStep(t *testing.T, dir, script string, env ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("bash", "-e", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "CHECKPOINT_DISABLE=1",
+		"PATH="+filepath.Dir(terraformBinary(t))+string(os.PathListSeparator)+os.Getenv("PATH")), env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// needJQ fails the test when jq, which the kit's workflow runs (GitHub's
+// hosted runners have it), is not on PATH: a skip would pass the kit's
+// review step untested.
+func needJQ(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Fatalf("jq is not on PATH (%v): the kit's workflow reads the plan with it; install jq (apt-get install jq) and re-run", err)
+	}
+}
+
+// copyReviewScript puts the kit's .github/plan-review.jq into dir, where
+// the review step finds it (the step runs in the repository's root).
+func copyReviewScript(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, ".github"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, ".github", "plan-review.jq"), string(mustReadFile(t, filepath.Join(gitopsKit, ".github", "plan-review.jq"))))
+}
+
+// TestGitOpsKitReviewStep runs the plan job's review step, as the
+// workflow has it, on a recorded `terraform plan -json` (testdata/
+// gitops_review/plan.jsonl): the job summary gets, after what it held,
+// the table of testdata/gitops_review/summary.md, one row for each
+// "Control broken" (first), "Access change" and "Policy finding", each
+// with its resource's address, the lines of each detail that say what
+// changes, and nothing of the plan's other diagnostics (a failed check, a
+// lockout guard warning), of a repeated diagnostic or of a line that is
+// not JSON. A plan without them says so.
+func TestGitOpsKitReviewStep(t *testing.T) {
+	needJQ(t)
+	script := workflowStep(t, "plan", "review")
+	for _, tc := range []struct {
+		name, plan, want string
+	}{
+		{name: "review", plan: string(mustReadFile(t, "testdata/gitops_review/plan.jsonl")),
+			want: string(mustReadFile(t, "testdata/gitops_review/summary.md"))},
+		{name: "nothing to review", plan: `{"@level":"info","@message":"Terraform 1.11.4","type":"version","terraform":"1.11.4","ui":"1.2"}` + "\n",
+			want: "### custody: access review of the plan\n\nNo access change, broken control or policy finding in this plan.\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			copyReviewScript(t, dir)
+			writeFile(t, filepath.Join(dir, "plan.jsonl"), tc.plan)
+			summary := filepath.Join(dir, "step_summary")
+			const before = "What an earlier step wrote.\n"
+			writeFile(t, summary, before)
+			if out, err := runStep(t, dir, script, "GITHUB_STEP_SUMMARY="+summary); err != nil {
+				t.Fatalf("the review step failed: %v\n%s", err, out)
+			}
+			if got := string(mustReadFile(t, summary)); got != before+tc.want {
+				t.Errorf("the job summary should be %q followed by:\n%s\ngot:\n%s", before, tc.want, got)
+			}
+		})
+	}
+	// The recorded plan's rows, read back from the table: the review's
+	// diagnostics, each once, errors first.
+	var rows []string
+	for _, line := range strings.Split(string(mustReadFile(t, "testdata/gitops_review/summary.md")), "\n") {
+		if strings.HasPrefix(line, "| `") {
+			rows = append(rows, strings.Join(strings.Split(line, " | ")[:2], " | "))
+		}
+	}
+	want := []string{
+		"| `custody_policy.raw_payloads` | Control broken (error)",
+		"| `custody_policy.signing_quorum` | Access change",
+		"| `custody_policy.small_transfers` | Access change",
+		"| `custody_policy.raw_payloads` | Policy finding",
+	}
+	if !slices.Equal(rows, want) {
+		t.Errorf("testdata/gitops_review/summary.md should have the rows %q, has %q", want, rows)
+	}
+}
+
+// TestAccGitOpsKitPlanStep runs the plan job's plan and review steps, as
+// the workflow has them, with the real terraform on a configuration
+// without a provider: plan.log holds the changes (from the saved plan)
+// and every diagnostic in full, the exit code is recorded as the comment
+// step reads it, and the job summary says there was nothing to review. A
+// plan that fails (a precondition) fails the step, and its log still has
+// the error.
+func TestAccGitOpsKitPlanStep(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
+	testAccPreCheck(t)
+	needJQ(t)
+	plan, review := workflowStep(t, "plan", "plan"), workflowStep(t, "plan", "review")
+	for _, tc := range []struct {
+		x        int
+		wantCode string
+		wantLog  []string
+	}{
+		{x: 2, wantCode: "2", wantLog: []string{"# terraform_data.a will be created", "Plan: 1 to add, 0 to change, 0 to destroy.",
+			"WARNING: Check block assertion failed\n\nThe organization holds policies this configuration does not manage."}},
+		{x: 3, wantCode: "1", wantLog: []string{"ERROR: Resource precondition failed\n\nx must not be 3."}},
+	} {
+		dir := t.TempDir()
+		copyReviewScript(t, dir)
+		writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf(`variable "x" { default = %d }
+resource "terraform_data" "a" {
+  input = var.x
+  lifecycle {
+    precondition {
+      condition     = var.x != 3
+      error_message = "x must not be 3."
+    }
+  }
+}
+check "every_policy_is_managed_here" {
+  assert {
+    condition     = var.x == 1
+    error_message = "The organization holds policies this configuration does not manage."
+  }
+}
+`, tc.x))
+		outputs, summary := filepath.Join(dir, "github_output"), filepath.Join(dir, "step_summary")
+		out, err := runStep(t, dir, plan, "GITHUB_OUTPUT="+outputs)
+		got := strings.TrimSpace(string(mustReadFile(t, outputs)))
+		if got != "exitcode="+tc.wantCode || (err == nil) != (tc.wantCode != "1") {
+			t.Errorf("with x = %d the plan step should record exitcode=%s and %s; it recorded %q (%v):\n%s", tc.x, tc.wantCode,
+				map[bool]string{true: "pass", false: "fail"}[tc.wantCode != "1"], got, err, out)
+		}
+		log := string(mustReadFile(t, filepath.Join(dir, "plan.log")))
+		for _, w := range tc.wantLog {
+			if !strings.Contains(log, w) {
+				t.Errorf("with x = %d plan.log should hold %q:\n%s", tc.x, w, log)
+			}
+		}
+		if out, err := runStep(t, dir, review, "GITHUB_STEP_SUMMARY="+summary); err != nil {
+			t.Fatalf("the review step failed: %v\n%s", err, out)
+		}
+		if got := string(mustReadFile(t, summary)); !strings.Contains(got, "No access change, broken control or policy finding in this plan.") {
+			t.Errorf("with x = %d the job summary should say there is nothing to review:\n%s", tc.x, got)
 		}
 	}
 }

@@ -1,0 +1,63 @@
+# The access review of a plan, as a Markdown table for the pull request's
+# job summary (.github/workflows/custody.yml, step "Access review"):
+#
+#   jq -Rrn -f .github/plan-review.jq plan.jsonl >>"$GITHUB_STEP_SUMMARY"
+#
+# plan.jsonl is the output of `terraform plan -json`: one JSON object per
+# line (Terraform's machine-readable UI); a line that is not JSON is
+# skipped. Of its diagnostics (type "diagnostic") it keeps those the custody
+# provider writes for the reviewer, by their summary: "Control broken:
+# <control>" (an error: the plan fails), "Access change: <policy>" and
+# "Policy finding: <policy>" (warnings). One row each, with the resource's
+# address (diagnostic.address), the kind, the control or policy, and the
+# detail's lines that say what changed (the "ACTIVITY_TYPE_...: OUTCOME_...
+# -> OUTCOME_..." lines and "and N more"), or else its first three lines.
+# The plan's comment on the pull request has every diagnostic in full.
+#
+# jq, not a program of its own: GitHub's hosted runners have jq (1.6 and
+# later), so the kit stays HCL and a workflow, with nothing to build.
+
+# "1 access change", "2 access changes".
+def count($n; $one; $many): "\($n) \(if $n == 1 then $one else $many end)";
+
+def kinds: ["Control broken", "Access change", "Policy finding"];
+
+# Text in a table cell: Markdown's special characters and the cell
+# separator escaped.
+def text: gsub("(?<c>[\\\\`*_\\[\\]<>|])"; "\\\(.c)");
+
+# Code in a table cell: a code span; only the cell separator needs its
+# backslash there (GitHub's tables split cells before reading code spans).
+def code:
+  gsub("\\|"; "\\|")
+  | if test("`") then "`` " + . + " ``" else "`" + . + "`" end;
+
+# The detail's lines that go into the table, trimmed.
+def shown:
+  [(.detail // "") | split("\n")[] | sub("^\\s+"; "") | sub("\\s+$"; "") | select(. != "")] as $lines
+  | [$lines[] | select(test("^(ACTIVITY_TYPE_[A-Z0-9_]+: OUTCOME_[A-Z_]+ -> OUTCOME_[A-Z_]+|and [0-9]+ more)"))] as $changes
+  | if ($changes | length) > 0 then $changes
+    elif ($lines | length) > 3 then $lines[:3] + ["…"]
+    else $lines end;
+
+[inputs | fromjson? | select(type == "object" and .type == "diagnostic") | .diagnostic
+  | select(type == "object" and (.summary | type) == "string")
+  | . as $d
+  | (.summary | capture("^(?<kind>[^:]+): (?<name>.*)$")) as $s
+  | select(kinds | index([$s.kind]))
+  | {order: (kinds | index($s.kind)), kind: $s.kind, name: $s.name, address: ($d.address // ""),
+     severity: ($d.severity // "warning"), lines: ($d | shown)}]
+| unique_by([.address, .kind, .name, .lines])
+| sort_by([.order, .address, .name]) as $rows
+| "### custody: access review of the plan\n",
+  if ($rows | length) == 0 then
+    "No access change, broken control or policy finding in this plan."
+  else
+    "| Resource | Kind | Control or policy | What changes |",
+    "|---|---|---|---|",
+    ($rows[] | "| \(if .address == "" then "–" else (.address | code) end) | \(.kind)\(if .severity == "error" then " (error)" else "" end) | \(.name | text) | \([.lines[] | if test("^ACTIVITY_TYPE_") then code else text end] | join("<br>")) |"),
+    "",
+    ([[$rows[] | select(.kind == "Control broken")], [$rows[] | select(.kind == "Access change")], [$rows[] | select(.kind == "Policy finding")]]
+      | map(length)) as [$broken, $changes, $findings]
+    | "\(count($broken; "broken control"; "broken controls")), \(count($changes; "access change"; "access changes")), \(count($findings; "policy finding"; "policy findings")). The plan's comment on the pull request has each in full, with an example request that `provider::custody::policy_decision` accepts as is."
+  end
