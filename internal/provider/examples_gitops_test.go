@@ -411,11 +411,13 @@ func copyReviewScript(t *testing.T, dir string) {
 // workflow has it, on a recorded `terraform plan -json` (testdata/
 // gitops_review/plan.jsonl): the job summary gets, after what it held,
 // the table of testdata/gitops_review/summary.md, one row for each
-// "Control broken" (first), "Access change" and "Policy finding", each
-// with its resource's address, the lines of each detail that say what
-// changes, and nothing of the plan's other diagnostics (a failed check, a
-// lockout guard warning), of a repeated diagnostic or of a line that is
-// not JSON. A plan without them says so.
+// "Control broken" (first), "Control broken before this plan", "Access
+// review not made", "Access change" and "Policy finding", each with its
+// resource's address, the lines of each detail that say what changes,
+// Markdown's special characters in a policy name escaped, and nothing of
+// the plan's other diagnostics (a failed check, a lockout guard warning),
+// of a repeated diagnostic or of a line that is not JSON. A plan without
+// them says so.
 func TestGitOpsKitReviewStep(t *testing.T) {
 	needJQ(t)
 	script := workflowStep(t, "plan", "review")
@@ -452,6 +454,8 @@ func TestGitOpsKitReviewStep(t *testing.T) {
 	}
 	want := []string{
 		"| `custody_policy.raw_payloads` | Control broken (error)",
+		"| `custody_policy.signing_quorum` | Control broken before this plan",
+		"| `custody_policy.old` | Access review not made",
 		"| `custody_policy.signing_quorum` | Access change",
 		"| `custody_policy.small_transfers` | Access change",
 		"| `custody_policy.raw_payloads` | Policy finding",

@@ -7,8 +7,10 @@
 # line (Terraform's machine-readable UI); a line that is not JSON is
 # skipped. Of its diagnostics (type "diagnostic") it keeps those the custody
 # provider writes for the reviewer, by their summary: "Control broken:
-# <control>" (an error: the plan fails), "Access change: <policy>" and
-# "Policy finding: <policy>" (warnings). One row each, with the resource's
+# <control>" (an error: the plan fails), "Control broken before this plan:
+# <control>", "Controls checked at apply: <policy>", "Access review not
+# made", "Access change: <policy>" and "Policy finding: <policy>"
+# (warnings), in that order. One row each, with the resource's
 # address (diagnostic.address), the kind, the control or policy, and the
 # detail's lines that say what changed (the "ACTIVITY_TYPE_...: OUTCOME_...
 # -> OUTCOME_..." lines and "and N more"), or else its first three lines.
@@ -17,10 +19,8 @@
 # jq, not a program of its own: GitHub's hosted runners have jq (1.6 and
 # later), so the kit stays HCL and a workflow, with nothing to build.
 
-# "1 access change", "2 access changes".
-def count($n; $one; $many): "\($n) \(if $n == 1 then $one else $many end)";
-
-def kinds: ["Control broken", "Access change", "Policy finding"];
+def kinds: ["Control broken", "Control broken before this plan", "Controls checked at apply", "Access review not made",
+  "Access change", "Policy finding"];
 
 # Text in a table cell: Markdown's special characters and the cell
 # separator escaped.
@@ -43,9 +43,9 @@ def shown:
 [inputs | fromjson? | select(type == "object" and .type == "diagnostic") | .diagnostic
   | select(type == "object" and (.summary | type) == "string")
   | . as $d
-  | (.summary | capture("^(?<kind>[^:]+): (?<name>.*)$")) as $s
+  | (.summary | capture("^(?<kind>[^:]+)(: (?<name>.*))?$")) as $s
   | select(kinds | index([$s.kind]))
-  | {order: (kinds | index($s.kind)), kind: $s.kind, name: $s.name, address: ($d.address // ""),
+  | {order: (kinds | index([$s.kind])), kind: $s.kind, name: ($s.name // ""), address: ($d.address // ""),
      severity: ($d.severity // "warning"), lines: ($d | shown)}]
 | unique_by([.address, .kind, .name, .lines])
 | sort_by([.order, .address, .name]) as $rows
@@ -55,9 +55,7 @@ def shown:
   else
     "| Resource | Kind | Control or policy | What changes |",
     "|---|---|---|---|",
-    ($rows[] | "| \(if .address == "" then "–" else (.address | code) end) | \(.kind)\(if .severity == "error" then " (error)" else "" end) | \(.name | text) | \([.lines[] | if test("^ACTIVITY_TYPE_") then code else text end] | join("<br>")) |"),
+    ($rows[] | "| \(if .address == "" then "–" else (.address | code) end) | \(.kind)\(if .severity == "error" then " (error)" else "" end) | \(if .name == "" then "–" else (.name | text) end) | \([.lines[] | if test("^ACTIVITY_TYPE_") then code else text end] | join("<br>")) |"),
     "",
-    ([[$rows[] | select(.kind == "Control broken")], [$rows[] | select(.kind == "Access change")], [$rows[] | select(.kind == "Policy finding")]]
-      | map(length)) as [$broken, $changes, $findings]
-    | "\(count($broken; "broken control"; "broken controls")), \(count($changes; "access change"; "access changes")), \(count($findings; "policy finding"; "policy findings")). The plan's comment on the pull request has each in full, with an example request that `provider::custody::policy_decision` accepts as is."
+    "By kind: \([kinds[] as $k | [$rows[] | select(.kind == $k)] | length | select(. > 0) | "\($k) \(.)"] | join(", ")). The plan's comment on the pull request has each in full, with an example request that `provider::custody::policy_decision` accepts as is."
   end
