@@ -379,9 +379,16 @@ func workflowStep(t *testing.T, job, id string) string {
 // runner does, with the real terraform first on PATH and env added.
 func runStep(t *testing.T, dir, script string, env ...string) (string, error) {
 	t.Helper()
+	return runStepIn(t, dir, script, os.Environ(), env...)
+}
+
+// runStepIn is runStep in the environment base (a tfCLI's, say) instead
+// of the test's.
+func runStepIn(t *testing.T, dir, script string, base []string, env ...string) (string, error) {
+	t.Helper()
 	cmd := exec.Command("bash", "-e", "-c", script)
 	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "CHECKPOINT_DISABLE=1",
+	cmd.Env = append(append(slices.Clone(base), "CHECKPOINT_DISABLE=1",
 		"PATH="+filepath.Dir(terraformBinary(t))+string(os.PathListSeparator)+os.Getenv("PATH")), env...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
@@ -526,5 +533,86 @@ check "every_policy_is_managed_here" {
 		if got := string(mustReadFile(t, summary)); !strings.Contains(got, "No access change, broken control or policy finding in this plan.") {
 			t.Errorf("with x = %d the job summary should say there is nothing to review:\n%s", tc.x, got)
 		}
+	}
+}
+
+// TestAccGitOpsKitReview is the kit's pull-request review on real plans:
+// the kit applied to an emulator, then changes planned by the workflow's
+// plan step and read by its review step, as a pull request's job does.
+// Raising the transfer limit to 20 ETH (the README's example change) is
+// an access change on small_transfers (a transfer between the limits,
+// which waited for a second approver, needs none) and passes. A policy
+// that lets one person sign any raw payload, and one that lets three
+// approvers export a wallet, break the kit's two controls (versions.tf):
+// the plan fails, with a "Control broken" row for each, on its resource.
+func TestAccGitOpsKitReview(t *testing.T) {
+	e := newAccEmulator(t)
+	c := newTFCLI(t, e)
+	needJQ(t)
+	copyGitOpsKit(t, c)
+	// No state backend: the state stays in the working directory.
+	versions := filepath.Join(c.dir, "versions.tf")
+	backend := regexp.MustCompile(`(?s)\n  backend "s3" \{.*?\n  \}\n`)
+	if !backend.Match(mustReadFile(t, versions)) {
+		t.Fatal("the kit's versions.tf has no backend \"s3\" block to leave out")
+	}
+	writeFile(t, versions, backend.ReplaceAllString(string(mustReadFile(t, versions)), "\n"))
+	c.env = append(c.env, `TF_VAR_terraform_runner_cidrs=["127.0.0.1/32"]`, "TF_VAR_security_webhook_url=https://127.0.0.1:9/security-alerts")
+	c.mustRun(0, "apply", "-auto-approve")
+
+	mainTF := filepath.Join(c.dir, "main.tf")
+	const limit = "  transfer_limit_eth = 10\n"
+	if !strings.Contains(string(mustReadFile(t, mainTF)), limit) {
+		t.Fatalf("the kit's main.tf should set %q", limit)
+	}
+	writeFile(t, mainTF, strings.Replace(string(mustReadFile(t, mainTF)), limit, "  transfer_limit_eth = 20\n", 1))
+	plan, review := workflowStep(t, "plan", "plan"), workflowStep(t, "plan", "review")
+	pr := func(name string) (code, log, summary string) {
+		t.Helper()
+		outputs, summaryFile := filepath.Join(c.dir, name+".output"), filepath.Join(c.dir, name+".summary")
+		if out, err := runStepIn(t, c.dir, plan, c.env, "GITHUB_OUTPUT="+outputs); err != nil && !strings.Contains(string(mustReadFile(t, outputs)), "exitcode=1") {
+			t.Fatalf("%s: the plan step failed without a failed plan: %v\n%s", name, err, out)
+		}
+		if out, err := runStepIn(t, c.dir, review, c.env, "GITHUB_STEP_SUMMARY="+summaryFile); err != nil {
+			t.Fatalf("%s: the review step failed: %v\n%s", name, err, out)
+		}
+		summary = string(mustReadFile(t, summaryFile))
+		t.Logf("%s: the job summary:\n%s", name, summary)
+		return strings.TrimSpace(string(mustReadFile(t, outputs))), string(mustReadFile(t, filepath.Join(c.dir, "plan.log"))), summary
+	}
+
+	code, log, summary := pr("limit")
+	wantRow := "| `custody_policy.small_transfers` | Access change | ETH transfers up to 20 ETH need one approver | " +
+		"`ACTIVITY_TYPE_SIGN_TRANSACTION_V2: OUTCOME_REQUIRES_CONSENSUS -> OUTCOME_ALLOW`"
+	if code != "exitcode=2" || !strings.Contains(summary, wantRow) || strings.Contains(summary, "Control broken") ||
+		!strings.Contains(log, "WARNING: Access change: ETH transfers up to 20 ETH need one approver (custody_policy.small_transfers)") {
+		t.Errorf("raising the transfer limit should plan changes (exitcode=2, got %s), with the row\n%s\nand no broken control; plan.log:\n%s", code, wantRow, log)
+	}
+
+	writeFile(t, filepath.Join(c.dir, "review_breaks.tf"), `resource "custody_policy" "sign_anything" {
+  name      = "Anyone signs raw payloads"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'"
+}
+
+resource "custody_policy" "wallet_backup" {
+  name      = "Wallet backups with three approvers"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.type == 'ACTIVITY_TYPE_EXPORT_WALLET'"
+  consensus = "approvers.count() >= 3"
+}
+`)
+	code, log, summary = pr("controls")
+	for _, want := range []string{
+		"| `custody_policy.sign_anything` | Control broken (error) | raw payloads never signed alone | `ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: ",
+		"| `custody_policy.wallet_backup` | Control broken (error) | key export denied | `ACTIVITY_TYPE_EXPORT_WALLET: ",
+		"| `custody_policy.small_transfers` | Access change | ETH transfers up to 20 ETH need one approver |",
+	} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("the job summary should have a row starting %s", want)
+		}
+	}
+	if code != "exitcode=1" || !strings.Contains(log, "ERROR: Control broken: raw payloads never signed alone (custody_policy.sign_anything)") {
+		t.Errorf("a plan that breaks the kit's controls should fail (exitcode=1, got %s) with the error on its resource; plan.log:\n%s", code, log)
 	}
 }
