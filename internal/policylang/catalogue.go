@@ -197,3 +197,7 @@ func ClosestActivityType(typ string) string {
 	slices.Reverse(newestFirst)
 	return Closest(typ, newestFirst)
 }
+
+// ActivityTypes lists the catalogued activity types in catalogue order, a
+// copy: the access review samples requests per type.
+func ActivityTypes() []string { return slices.Clone(cat.order) }

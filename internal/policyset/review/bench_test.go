@@ -1,0 +1,81 @@
+package review
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// benchCorpus is an organization of n distinct policies (issue 31 item 7):
+// spread over 40 activity types, each naming its own key tag, limit,
+// destination or approver tag, allows and denies mixed.
+// salt makes every expression new, so that a cold run compiles them too
+// (policyset.Compile caches across Orgs).
+func benchCorpus(n int, salt string) []policyset.Policy {
+	out := make([]policyset.Policy, n)
+	for i := range out {
+		typ := policyTypes[(i*7)%40]
+		p := policyset.Policy{ID: fmt.Sprintf("p-%04d", i), Name: fmt.Sprintf("policy %d", i), Effect: client.EffectAllow}
+		switch i % 4 {
+		case 0:
+			p.Condition = fmt.Sprintf("activity.type == '%s' && private_key.tags.contains('tag%s-%d') && eth.tx.value <= %d000000000000000", typ, salt, i, i+1)
+		case 1:
+			p.Condition = fmt.Sprintf("activity.type == '%s' && eth.tx.to in ['0x%040x', '0x%040x']", typ, i, i+1)
+			p.Consensus = fmt.Sprintf("approvers.any(u, u.tags.contains('team%s-%d'))", salt, i)
+		case 2:
+			p.Condition = fmt.Sprintf("activity.type == '%s'", typ)
+			p.Consensus = fmt.Sprintf("approvers.count() >= %d", 2+i%3)
+		default:
+			p.Effect = client.EffectDeny
+			p.Condition = fmt.Sprintf("activity.type == '%s' && private_key.tags.contains('frozen%s-%d')", typ, salt, i)
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// changeOf raises policy k's limit to a new value: a new expression.
+func changeOf(ps []policyset.Policy, k, limit int) Change {
+	after := ps[k]
+	after.Condition = fmt.Sprintf("activity.type == '%s' && private_key.tags.contains('tag-%d') && eth.tx.value <= %d",
+		policyTypes[(k*7)%40], k, limit)
+	return Change{Before: &ps[k], After: &after}
+}
+
+// BenchmarkReportCold: from the policies to one changed policy's report,
+// a fresh Org each time (target 250 ms).
+func BenchmarkReportCold(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		ps := benchCorpus(1000, fmt.Sprintf("-cold%d-%d", b.N, i))
+		b.StartTimer()
+		if r := NewOrg(ps).Report(changeOf(ps, 500, 7_000_000_000_000_000_000+i)); r.Empty() {
+			b.Fatal("empty report")
+		}
+	}
+}
+
+// BenchmarkReportWarm: one more change on an Org whose outcomes are
+// already computed (target 50 ms).
+func BenchmarkReportWarm(b *testing.B) {
+	ps := benchCorpus(1000, "")
+	o := NewOrg(ps)
+	o.Report(changeOf(ps, 500, 1))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := o.Report(changeOf(ps, 500, 7_000_000_000_000_000_000+i)); r.Empty() {
+			b.Fatal("empty report")
+		}
+	}
+}
+
+// BenchmarkNewOrg: indexing 1,000 policies by the types each can apply to.
+func BenchmarkNewOrg(b *testing.B) {
+	ps := benchCorpus(1000, "")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		NewOrg(ps)
+	}
+}

@@ -1,0 +1,122 @@
+package review
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// Two denies that both cover export, deleted together: neither change
+// alone moves a decision, the pair does; Compare shows it.
+func TestCompareJointEffects(t *testing.T) {
+	ps := append(org(),
+		policyset.Policy{ID: "d1", Name: "no export", Effect: client.EffectDeny, Condition: "activity.type == '" + export + "'"},
+		policyset.Policy{ID: "d2", Name: "no key export", Effect: client.EffectDeny,
+			Condition: "activity.resource == 'PRIVATE_KEY' && activity.action == 'EXPORT'"})
+	o := NewOrg(ps)
+	for _, id := range []string{"d1", "d2"} {
+		if r := o.Report(Change{Before: find(ps, id)}); len(r.Rows) != 0 {
+			t.Errorf("deleting %s alone: %s", id, r.Detail(10))
+		}
+	}
+	after := ps[:3]
+	r := Compare(ps, after)
+	crossCheck(t, ps, after, r.Rows)
+	if len(r.Rows) == 0 || !r.Rows[0].Widening() {
+		t.Fatalf("joint delete: %s", r.Detail(10))
+	}
+	for _, row := range r.Rows {
+		if row.Type != export || row.Before != client.OutcomeDenyExplicit {
+			t.Errorf("row %+v", row)
+		}
+	}
+	if r := Compare(ps, ps); len(r.Rows) != 0 || r.Requests == 0 {
+		t.Errorf("same sets: %s", r.Detail(10))
+	}
+}
+
+func TestReportSignRawPayloadParams(t *testing.T) {
+	raw := "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"
+	ps := []policyset.Policy{{ID: "a", Name: "raw signing by two", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + raw + "'", Consensus: "approvers.count() >= 2"}}
+	after := &policyset.Policy{ID: "b", Name: "no-op hashes alone", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + raw + "' && activity.params.hash_function == 'HASH_FUNCTION_NO_OP'"}
+	r := report(t, ps, Change{After: after})
+	if len(r.Rows) != 1 || r.Rows[0].Before != client.OutcomeRequiresConsensus || r.Rows[0].After != client.OutcomeAllow ||
+		!strings.Contains(r.Rows[0].Example, `params = { hash_function = "HASH_FUNCTION_NO_OP" }`) {
+		t.Errorf("%s", r.Detail(10))
+	}
+}
+
+func TestAppliesTo(t *testing.T) {
+	for cond, want := range map[string]int{
+		"activity.type == '" + signTx + "'":                                      1,
+		"activity.type in ['" + signTx + "', '" + export + "']":                  2,
+		"activity.resource == 'PRIVATE_KEY' && activity.action == 'EXPORT'":      1,
+		"activity.type == '" + signTx + "' || activity.type == '" + export + "'": 2,
+		"activity.type == '" + signTx + "' && activity.type == '" + export + "'": 0,
+		"activity.type == 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM'":                    0,
+		"activity.type == '" + signTx + "' && (activity.type == 'x' || true)":    1,
+		"wallet.id == 'w'":  len(policyTypes),
+		"activity.type == ": 0,
+		"activity.type == '" + signTx + "' && activity.params.hash_function == 'HASH'": 1,
+	} {
+		if got := len(appliesTo(policyset.Policy{Effect: client.EffectAllow, Condition: cond})); got != want {
+			t.Errorf("%s: %d types, want %d", cond, got, want)
+		}
+	}
+}
+
+func TestOrgConcurrentUse(t *testing.T) {
+	ps := benchCorpus(200, "")
+	o := NewOrg(ps)
+	controls := []Control{{Name: "c", ActivityTypes: policyTypes[:40], AtMost: AtMostConsensus}}
+	var wg sync.WaitGroup
+	for k := 0; k < 8; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := changeOf(ps, 4*k, 1)
+			o.Report(c)
+			o.Findings(c)
+			o.CheckControls(c, controls)
+		}()
+	}
+	wg.Wait()
+}
+
+func TestExampleValues(t *testing.T) {
+	req := policyset.Request{Type: signTx, Approvers: []policyset.User{{ID: "requester"}, {ID: "a${b}", Tags: []string{"t"}}},
+		Params: map[string]any{"user_ids": []any{"x"}}}
+	if err := req.SetKeywordAttribute("eth", map[string]any{"tx": map[string]any{"value": "9007199254740993", "gas": 21000}}); err != nil {
+		t.Fatal(err)
+	}
+	want := `{ type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", approvers = [{ id = "requester" }, { id = "a$${b}", tags = ["t"] }], ` +
+		`params = { user_ids = ["x"] }, eth = { tx = { gas = 21000, value = "9007199254740993" } } }`
+	if got := example(req); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// A change checked twice counts once: counting it again would take its
+// old outcome out twice, and a deny still in force would vanish.
+func TestCheckControlsCountsAChangeOnce(t *testing.T) {
+	hot := "activity.type == '" + signTx + "' && private_key.tags.contains('hot')"
+	ps := []policyset.Policy{
+		{ID: "a", Name: "hot keys alone", Effect: client.EffectAllow, Condition: hot},
+		{ID: "d1", Name: "hot frozen", Effect: client.EffectDeny, Condition: hot},
+		{ID: "d2", Name: "hot frozen too", Effect: client.EffectDeny, Condition: hot},
+	}
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
+	lifted := ps[1]
+	lifted.Effect = client.EffectAllow
+	o := NewOrg(ps)
+	for i := 0; i < 2; i++ {
+		if b := o.CheckControls(Change{Before: &ps[1], After: &lifted}, controls); len(b) != 0 {
+			t.Fatalf("check %d: d2 still denies, yet %+v", i, b[0].Row)
+		}
+	}
+}

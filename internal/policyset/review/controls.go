@@ -1,0 +1,133 @@
+package review
+
+import (
+	"slices"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// Controls are judged in the most permissive state an apply can pass
+// through: each counted change, per request, in whichever of its versions
+// allows more. That state only gets more permissive as changes arrive, so
+// the verdict does not depend on the order Terraform plans in (the mirror
+// of the lockout guard's worst state); which change carries a breach is
+// the first that tips it.
+
+// counted is a change counted into the most permissive state.
+type counted struct {
+	before, after *policyset.Policy
+	types         map[string]bool
+}
+
+// CheckControls counts c into the most permissive state (each changed
+// policy, per request, in whichever of its versions allows more) and
+// returns the breaches of controls: those c newly lets through (Already
+// false), and those that broke the control before the plan (Already
+// true), each request once per command. Requesters and approvers are
+// never root users.
+func (o *Org) CheckControls(c Change, controls []Control) []Breach {
+	if decisionEqual(c) {
+		return nil
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	before := o.lookup(c.Before)
+	ch := counted{before: before, after: c.After, types: map[string]bool{}}
+	types := o.typesOf(before, c.After)
+	for _, t := range types {
+		ch.types[t] = true
+	}
+	// A change checked twice (a plan and its apply in one Org) counts
+	// once: counting it again would take its old outcome out twice.
+	key := policyKey(before) + "\x02" + policyKey(c.After)
+	fresh := !o.countedKeys[key]
+	if fresh {
+		o.countedKeys[key] = true
+		o.counted = append(o.counted, ch)
+	}
+	var out []Breach
+	for _, typ := range types {
+		for _, s := range o.sample(typ, before, c.After) {
+			st := o.state(s)
+			o.countInto(st, ch, fresh)
+			for _, ctl := range controls {
+				if b, ok := o.breach(ctl, s, st); ok {
+					out = append(out, b)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// countInto brings the request's most permissive tally up to date: on
+// first use every change counted so far, after that the newest one.
+func (o *Org) countInto(st *reqState, newest counted, fresh bool) {
+	if st.permReady {
+		if fresh {
+			st.perm = permissive(st, st.perm, newest)
+		}
+		return
+	}
+	st.perm, _ = o.baseTally(st)
+	for _, ch := range o.counted {
+		if ch.types[st.req.Type] {
+			st.perm = permissive(st, st.perm, ch)
+		}
+	}
+	st.permReady = true
+}
+
+// permissive swaps a change's old outcome for the more permissive of its
+// two versions.
+func permissive(st *reqState, t policyset.Tally, ch counted) policyset.Tally {
+	old, now := outcome(st, ch.before), outcome(st, ch.after)
+	t.Add(old, -1)
+	if permissiveness(now.Outcome) > permissiveness(old.Outcome) {
+		old = now
+	}
+	t.Add(old, 1)
+	return t
+}
+
+// permissiveness: allow > consensus > not applicable, error,
+// time-inactive > deny.
+func permissiveness(outcome string) int {
+	switch outcome {
+	case client.OutcomeAllow:
+		return 3
+	case client.OutcomeRequiresConsensus:
+		return 2
+	case client.OutcomeDenyExplicit:
+		return 0
+	}
+	return 1
+}
+
+// breach tells whether the request breaks the control in the most
+// permissive state, the first time it does in this Org.
+func (o *Org) breach(ctl Control, s sampled, st *reqState) (Breach, bool) {
+	if !slices.Contains(ctl.ActivityTypes, s.req.Type) {
+		return Breach{}, false
+	}
+	breaks := func(outcome string) bool {
+		return outcome == client.OutcomeAllow && (ctl.AtMost == AtMostDenied || len(s.req.Approvers) == 1)
+	}
+	now := policyset.DecideTally(st.perm, s.req).Outcome
+	_, was := o.baseTally(st)
+	key := ctl.Name + "\x00" + s.example
+	if !breaks(now) || o.reported[key] {
+		return Breach{}, false
+	}
+	o.reported[key] = true
+	return Breach{Control: ctl, Row: row(s, was, now), Already: breaks(was)}, true
+}
+
+// policyKey identifies a policy version by id and decision fields.
+func policyKey(p *policyset.Policy) string {
+	if p == nil {
+		return ""
+	}
+	return p.ID + "\x00" + p.Effect + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
+}

@@ -1,0 +1,189 @@
+package review
+
+import (
+	"sync"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+const (
+	outcomeAllow     = client.OutcomeAllow
+	outcomeConsensus = client.OutcomeRequiresConsensus
+)
+
+// Org is an organization's policies as one command found them (managed
+// and unmanaged; Policy.ID names each), with the requests and outcomes
+// computed so far, kept so that each change costs only the requests of
+// the activity types it can touch. Safe for concurrent use.
+type Org struct {
+	mu       sync.Mutex
+	policies []policyset.Policy
+	byID     map[string]int
+	byType   map[string][]int // the policies that can apply to each type
+	atoms    []exprAtoms      // per policy, lazily
+	walked   []bool
+	samples  map[sampleKey][]sampled
+	reqs     map[string]*reqState // by example
+	applies  map[string][]string  // by condition text: appliesTo, cached
+
+	counted     []counted       // changes counted into the most permissive state
+	countedKeys map[string]bool // policyKey of before and after: counted already
+	reported    map[string]bool // control name + example: breaches already returned
+}
+
+// reqState is one sampled request's evaluator (which memoizes each
+// expression's value) and, once asked for, its base tally and decision.
+type reqState struct {
+	req       policyset.Request
+	ev        *policyset.Evaluator
+	baseReady bool
+	base      policyset.Tally
+	decision  string
+	permReady bool
+	perm      policyset.Tally // the most permissive state, for controls
+}
+
+type sampleKey struct{ typ, extra string }
+
+// maxCachedSamples bounds the samples an Org keeps for changes.
+const maxCachedSamples = 256
+
+// NewOrg indexes the policies by the activity types each can apply to.
+func NewOrg(policies []policyset.Policy) *Org {
+	o := &Org{policies: policies, byID: map[string]int{}, byType: map[string][]int{}, atoms: make([]exprAtoms, len(policies)),
+		walked: make([]bool, len(policies)), samples: map[sampleKey][]sampled{}, reqs: map[string]*reqState{},
+		applies: map[string][]string{}, reported: map[string]bool{}, countedKeys: map[string]bool{}}
+	for i, p := range policies {
+		o.byID[p.ID] = i
+		for _, t := range o.appliesTo(p) {
+			o.byType[t] = append(o.byType[t], i)
+		}
+	}
+	return o
+}
+
+// appliesTo is the package's appliesTo, cached per expression text.
+func (o *Org) appliesTo(p policyset.Policy) []string {
+	key := p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
+	ts, ok := o.applies[key]
+	if !ok {
+		ts = appliesTo(p)
+		o.applies[key] = ts
+	}
+	return ts
+}
+
+// lookup is the organization's version of the policy a change's Before
+// names, nil when the organization has none (a create).
+func (o *Org) lookup(before *policyset.Policy) *policyset.Policy {
+	if before == nil {
+		return nil
+	}
+	if i, ok := o.byID[before.ID]; ok {
+		return &o.policies[i]
+	}
+	return nil
+}
+
+func (o *Org) policyAtoms(i int) exprAtoms {
+	if !o.walked[i] {
+		p := o.policies[i]
+		o.atoms[i], o.walked[i] = walkPolicy(p.Condition, p.Consensus, p.Time), true
+	}
+	return o.atoms[i]
+}
+
+// sample is the type's sample from the organization's policies and the
+// extra ones (a change's versions), cached per type and extra text.
+func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
+	key := sampleKey{typ: typ}
+	var all []exprAtoms
+	for _, p := range extra {
+		if p != nil {
+			key.extra += p.Condition + "\x00" + p.Consensus + "\x00" + p.Time + "\x01"
+			all = append(all, walkPolicy(p.Condition, p.Consensus, p.Time))
+		}
+	}
+	if s, ok := o.samples[key]; ok {
+		return s
+	}
+	for _, i := range o.byType[typ] {
+		all = append(all, o.policyAtoms(i))
+	}
+	s := build(typ, gather(all))
+	// A change's samples serve its report, findings and controls, asked
+	// one after the other; a plan of many changes must not keep them all.
+	if len(o.samples) > maxCachedSamples {
+		for k := range o.samples {
+			if k.extra != "" {
+				delete(o.samples, k)
+			}
+		}
+	}
+	o.samples[key] = s
+	return s
+}
+
+// state is the request's state, created on first use.
+func (o *Org) state(s sampled) *reqState {
+	st, ok := o.reqs[s.example]
+	if !ok {
+		st = &reqState{req: s.req, ev: policyset.NewEvaluator(s.req)}
+		o.reqs[s.example] = st
+	}
+	return st
+}
+
+// baseTally is the request's tally over the organization's policies that
+// can apply to its type, computed once.
+func (o *Org) baseTally(st *reqState) (policyset.Tally, string) {
+	if !st.baseReady {
+		for _, i := range o.byType[st.req.Type] {
+			st.base.Add(st.ev.Outcome(o.policies[i]), 1)
+		}
+		st.decision = policyset.DecideTally(st.base, st.req).Outcome
+		st.baseReady = true
+	}
+	return st.base, st.decision
+}
+
+// outcome is p's result for the request; an absent policy gives nothing.
+func outcome(st *reqState, p *policyset.Policy) policyset.Result {
+	if p == nil {
+		return policyset.Result{Outcome: policyset.OutcomeNotApplicable}
+	}
+	return st.ev.Outcome(*p)
+}
+
+// decisionEqual: the change moves no decision field (a rename, a notes
+// change, a reorder).
+func decisionEqual(c Change) bool {
+	if c.Before == nil || c.After == nil {
+		return c.Before == nil && c.After == nil
+	}
+	return sameDecision(*c.Before, *c.After)
+}
+
+func sameDecision(a, b policyset.Policy) bool {
+	return a.Effect == b.Effect && a.Condition == b.Condition && a.Consensus == b.Consensus && a.Time == b.Time
+}
+
+// typesOf lists the types either version can apply to, in catalogue order.
+func (o *Org) typesOf(ps ...*policyset.Policy) []string {
+	want := map[string]bool{}
+	for _, p := range ps {
+		if p != nil {
+			for _, t := range o.appliesTo(*p) {
+				want[t] = true
+			}
+		}
+	}
+	var out []string
+	for _, t := range policyTypes {
+		if want[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}

@@ -1,0 +1,346 @@
+package review
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+const (
+	signTx = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
+	export = "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY"
+)
+
+// org is a small organization: signing needs two approvers, transfers up
+// to 1 ETH from hot keys need none, export needs an admin.
+func org() []policyset.Policy {
+	return []policyset.Policy{
+		{ID: "p-sign", Name: "signing needs two", Effect: client.EffectAllow,
+			Condition: "activity.type == '" + signTx + "'", Consensus: "approvers.count() >= 2"},
+		{ID: "p-limit", Name: "small transfers", Effect: client.EffectAllow,
+			Condition: "activity.type == '" + signTx + "' && private_key.tags.contains('hot') && eth.tx.value <= 1000000000000000000"},
+		{ID: "p-export", Name: "export by admins", Effect: client.EffectAllow,
+			Condition: "activity.resource == 'PRIVATE_KEY' && activity.action == 'EXPORT'",
+			Consensus: "approvers.any(u, u.tags.contains('admin'))"},
+	}
+}
+
+func find(ps []policyset.Policy, id string) *policyset.Policy {
+	for i := range ps {
+		if ps[i].ID == id {
+			p := ps[i]
+			return &p
+		}
+	}
+	return nil
+}
+
+// apply is the organization with c, as a set.
+func apply(ps []policyset.Policy, c Change) []policyset.Policy {
+	var out []policyset.Policy
+	for _, p := range ps {
+		if c.Before != nil && p.ID == c.Before.ID {
+			continue
+		}
+		out = append(out, p)
+	}
+	if c.After != nil {
+		out = append(out, *c.After)
+	}
+	return out
+}
+
+// crossCheck decides every row's request with the engine over both sets:
+// the report cannot drift from policyset.Decide.
+func crossCheck(t *testing.T, before, after []policyset.Policy, rows []Row) {
+	t.Helper()
+	for _, r := range rows {
+		if got := policyset.Decide(before, r.Request).Outcome; got != r.Before {
+			t.Errorf("%s: before: Decide gives %s, report %s", r.Example, got, r.Before)
+		}
+		if got := policyset.Decide(after, r.Request).Outcome; got != r.After {
+			t.Errorf("%s: after: Decide gives %s, report %s", r.Example, got, r.After)
+		}
+	}
+}
+
+func report(t *testing.T, ps []policyset.Policy, c Change) Report {
+	t.Helper()
+	r := NewOrg(ps).Report(c)
+	crossCheck(t, ps, apply(ps, c), r.Rows)
+	cmp := Compare(ps, apply(ps, c))
+	crossCheck(t, ps, apply(ps, c), cmp.Rows)
+	if len(r.Rows) > 0 && len(cmp.Rows) == 0 {
+		t.Errorf("Compare found nothing where Report found %d rows", len(r.Rows))
+	}
+	return r
+}
+
+func TestReportWideningAllow(t *testing.T) {
+	ps := org()
+	after := &policyset.Policy{ID: "p-new", Name: "cold keys alone", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && private_key.tags.contains('cold')"}
+	r := report(t, ps, Change{After: after})
+	if len(r.Rows) == 0 {
+		t.Fatal("no rows")
+	}
+	first := r.Rows[0]
+	if first.Type != signTx || first.Before != client.OutcomeRequiresConsensus || first.After != client.OutcomeAllow || !first.Widening() {
+		t.Errorf("first row %+v", first)
+	}
+	if len(first.Request.Approvers) != 1 {
+		t.Errorf("widening row not for one approver: %s", first.Example)
+	}
+	if !strings.Contains(first.Example, `tags = ["cold"]`) {
+		t.Errorf("example %s", first.Example)
+	}
+	d := r.Detail(10)
+	if !strings.Contains(d, "  "+signTx+": OUTCOME_REQUIRES_CONSENSUS -> OUTCOME_ALLOW") || !strings.Contains(d, "  Checked ") {
+		t.Errorf("detail:\n%s", d)
+	}
+	for _, line := range strings.Split(d, "\n") {
+		if !strings.HasPrefix(line, "  ") {
+			t.Errorf("line not indented: %q", line)
+		}
+	}
+}
+
+func TestReportRaisedLimit(t *testing.T) {
+	ps := org()
+	after := *find(ps, "p-limit")
+	after.Condition = "activity.type == '" + signTx + "' && private_key.tags.contains('hot') && eth.tx.value <= 2000000000000000000"
+	r := report(t, ps, Change{Before: find(ps, "p-limit"), After: &after})
+	var amounts []string
+	for _, row := range r.Rows {
+		if row.After != client.OutcomeAllow {
+			t.Errorf("row %+v", row)
+		}
+		v, _ := row.Request.Keyword("eth.tx")
+		tx, ok := v.(map[string]any)
+		if !ok {
+			t.Fatalf("eth.tx is %T", v)
+		}
+		amounts = append(amounts, hclValue(tx["value"]))
+	}
+	got := strings.Join(amounts, " ")
+	for _, want := range []string{`"1000000000000000001"`, `"1999999999999999999"`, `"2000000000000000000"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("amounts %s lack %s", got, want)
+		}
+	}
+	for _, not := range []string{`"1000000000000000000"`, `"2000000000000000001"`} {
+		if strings.Contains(got, not) {
+			t.Errorf("amounts %s hold %s, outside the raised range", got, not)
+		}
+	}
+}
+
+func TestReportNarrowingDenyOnExport(t *testing.T) {
+	ps := org()
+	after := &policyset.Policy{ID: "p-deny", Name: "no export", Effect: client.EffectDeny,
+		Condition: "activity.type == '" + export + "'"}
+	r := report(t, ps, Change{After: after})
+	if len(r.Rows) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, row := range r.Rows {
+		if row.Type != export || row.After != client.OutcomeDenyExplicit || row.Widening() {
+			t.Errorf("row %+v", row)
+		}
+	}
+}
+
+func TestReportNoDecisionChange(t *testing.T) {
+	ps := org()
+	sign := find(ps, "p-sign")
+	renamed := *sign
+	renamed.Name = "renamed"
+	rewritten := *sign
+	rewritten.Consensus = "approvers.count() >= 2 " // same decisions, other text
+	for name, c := range map[string]Change{
+		"rename":   {Before: sign, After: &renamed},
+		"notes":    {Before: sign, After: sign},
+		"rewrite":  {Before: sign, After: &rewritten},
+		"identity": {},
+	} {
+		if r := NewOrg(ps).Report(c); !r.Empty() || len(r.Rows) != 0 {
+			t.Errorf("%s: %s", name, r.Detail(10))
+		}
+	}
+}
+
+func TestReportWeakenedConsensus(t *testing.T) {
+	ps := org()
+	ps[0].Consensus = "approvers.count() >= 3"
+	after := ps[0]
+	after.Consensus = "approvers.count() >= 2"
+	r := report(t, ps, Change{Before: &ps[0], After: &after})
+	if len(r.Rows) == 0 {
+		t.Fatal("no rows")
+	}
+	for _, row := range r.Rows {
+		if len(row.Request.Approvers) != 2 || row.After != client.OutcomeAllow {
+			t.Errorf("row %+v", row)
+		}
+	}
+}
+
+func TestCheckControls(t *testing.T) {
+	ps := org()
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
+	widening := &policyset.Policy{ID: "p-new", Name: "cold keys alone", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && private_key.tags.contains('cold')"}
+	deny := &policyset.Policy{ID: "p-deny", Name: "no export", Effect: client.EffectDeny, Condition: "activity.type == '" + export + "'"}
+
+	o := NewOrg(ps)
+	if b := o.CheckControls(Change{After: deny}, controls); len(b) != 0 {
+		t.Errorf("the deny breaks signing: %+v", b)
+	}
+	// p-limit lets a hot key sign small transfers alone: a breach before
+	// the plan, reported once, as Already.
+	got := o.CheckControls(Change{After: widening}, controls)
+	var fresh, already int
+	for _, b := range got {
+		if len(b.Row.Request.Approvers) != 1 || b.Row.After != client.OutcomeAllow {
+			t.Errorf("breach %+v", b.Row)
+		}
+		if b.Already {
+			already++
+		} else {
+			fresh++
+		}
+	}
+	if fresh == 0 || already == 0 {
+		t.Errorf("fresh %d, already %d", fresh, already)
+	}
+	if again := o.CheckControls(Change{After: widening}, controls); len(again) != 0 {
+		t.Errorf("reported twice: %d", len(again))
+	}
+	denied := []Control{{Name: "export denied", ActivityTypes: []string{export}, AtMost: AtMostDenied}}
+	if b := NewOrg(ps).CheckControls(Change{After: deny}, denied); len(b) == 0 || !b[0].Already {
+		t.Errorf("export by admins breaks export denied before the plan: %+v", b)
+	}
+}
+
+func TestCheckControlsOrderFree(t *testing.T) {
+	ps := org()
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
+	// Deleting the small-transfer allow and adding it back as a consensus
+	// policy: in the most permissive state the delete's before version
+	// still allows, in either order.
+	limit := find(ps, "p-limit")
+	stricter := *limit
+	stricter.ID, stricter.Consensus = "p-limit-2", "approvers.count() >= 2"
+	changes := []Change{{Before: limit}, {After: &stricter}}
+	count := func(order []int) int {
+		o, n := NewOrg(ps), 0
+		for _, i := range order {
+			n += len(o.CheckControls(changes[i], controls))
+		}
+		return n
+	}
+	if a, b := count([]int{0, 1}), count([]int{1, 0}); a != b || a == 0 {
+		t.Errorf("breaches %d and %d", a, b)
+	}
+}
+
+func TestFindings(t *testing.T) {
+	ps := org()
+	o := NewOrg(ps)
+	never := &policyset.Policy{ID: "n", Name: "never", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && eth.tx.value > 5 && eth.tx.value < 3"}
+	dup := *find(ps, "p-sign")
+	dup.ID, dup.Name = "p-dup", "copy"
+	ps2 := append(ps, policyset.Policy{ID: "p-noexport", Name: "no export", Effect: client.EffectDeny, Condition: "activity.type == '" + export + "'"})
+	shadowed := &policyset.Policy{ID: "s", Name: "export alone", Effect: client.EffectAllow, Condition: "activity.type == '" + export + "'"}
+	for name, tc := range map[string]struct {
+		o    *Org
+		c    Change
+		kind string
+	}{
+		"never":     {o, Change{After: never}, FindingNeverApplies},
+		"duplicate": {o, Change{After: &dup}, FindingDuplicate},
+		"shadowed":  {NewOrg(ps2), Change{After: shadowed}, FindingShadowed},
+	} {
+		fs := tc.o.Findings(tc.c)
+		if len(fs) != 1 || fs[0].Kind != tc.kind {
+			t.Errorf("%s: %+v", name, fs)
+		}
+	}
+	sign := find(ps, "p-sign")
+	renamed := *sign
+	renamed.Name = "x"
+	if fs := o.Findings(Change{Before: sign, After: &renamed}); fs != nil {
+		t.Errorf("rename: %+v", fs)
+	}
+	if fs := o.Findings(Change{Before: sign, After: sign}); fs != nil {
+		t.Errorf("unchanged: %+v", fs)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	ps := org()
+	after := &policyset.Policy{ID: "p-new", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && private_key.tags.contains('cold') && eth.tx.to in ['0xb', '0xa']"}
+	want := NewOrg(ps).Report(Change{After: after}).Detail(1000)
+	rev := []policyset.Policy{ps[2], ps[0], ps[1]}
+	if got := NewOrg(rev).Report(Change{After: after}).Detail(1000); got != want {
+		t.Errorf("order changes the report:\n%s\nvs\n%s", got, want)
+	}
+	if got := Compare(ps, apply(ps, Change{After: after})).Detail(1000); got != Compare(rev, apply(rev, Change{After: after})).Detail(1000) {
+		t.Errorf("Compare depends on order")
+	}
+}
+
+func TestHCLString(t *testing.T) {
+	for in, want := range map[string]string{`a"b`: `"a\"b"`, "${x}": `"$${x}"`, "%{x}": `"%%{x}"`, "a\nb": `"a\nb"`, `\`: `"\\"`, "$x": `"$x"`} {
+		if got := hclString(in); got != want {
+			t.Errorf("hclString(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestBenchCorpusReport(t *testing.T) {
+	ps := benchCorpus(200, "")
+	c := changeOf(ps, 8, 7_000_000_000_000_000_000)
+	r := NewOrg(ps).Report(c)
+	if len(r.Rows) != 3 {
+		t.Errorf("%d rows, want the 3 amounts between the limits:\n%s", len(r.Rows), r.Detail(10))
+	}
+	crossCheck(t, ps, apply(ps, c), r.Rows)
+}
+
+func TestReportERC20Selector(t *testing.T) {
+	ps := org()
+	after := &policyset.Policy{ID: "p-erc20", Name: "token transfers to the treasury", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && eth.tx.data[0..10] == '0xa9059cbb' && eth.tx.data[34..74] == '" +
+			strings.Repeat("ab", 20) + "'"}
+	r := report(t, ps, Change{After: after})
+	if len(r.Rows) == 0 || len(r.Notes) != 0 {
+		t.Fatalf("rows %d, notes %q", len(r.Rows), r.Notes)
+	}
+	v, _ := r.Rows[0].Request.Keyword("eth.tx")
+	tx, ok := v.(map[string]any)
+	if !ok {
+		t.Fatalf("eth.tx is %T", v)
+	}
+	if want := "0xa9059cbb" + strings.Repeat("0", 24) + strings.Repeat("ab", 20); tx["data"] != want {
+		t.Errorf("data %v, want %s", tx["data"], want)
+	}
+}
+
+func TestReportNotesWhatItCannotVary(t *testing.T) {
+	ps := org()
+	after := &policyset.Policy{ID: "p-t", Name: "office hours", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && eth.tx.contract_call_args['wad'] == 5", Time: "time.now > Timestamp('2026-01-01T00:00:00Z')"}
+	r := NewOrg(ps).Report(Change{After: after})
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "eth.tx.contract_call_args") || !strings.Contains(r.Notes[0], "time.now") ||
+		!strings.Contains(r.Notes[0], `"office hours"`) {
+		t.Errorf("notes %q", r.Notes)
+	}
+	if !strings.Contains(r.Detail(10), "  Note: ") {
+		t.Errorf("detail:\n%s", r.Detail(10))
+	}
+}

@@ -1,0 +1,272 @@
+package review
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// The sampler: for one activity type, requests built from the values the
+// policies that can apply to it compare against. A neutral request (every
+// field a policy names at a value that matches none, the requester alone)
+// is varied one field at a time over every value; each conjunction of a
+// condition gives a seed that satisfies all its atoms at once, varied one
+// field at a time over that conjunction's own values; approver sets come
+// from the consensus expressions. Everything is sorted, so the same
+// policies give the same requests in the same order.
+
+// sampled is one request of the sample, with its example (also its key:
+// two requests with one example are one request) and its words.
+type sampled struct {
+	req     policyset.Request
+	example string
+	words   string
+}
+
+// seedSpec is one conjunction and the approver sets of its policy.
+type seedSpec struct {
+	atoms group
+	sets  [][]policyset.User
+}
+
+// typeAtoms gathers what the policies of one type compare against.
+type typeAtoms struct {
+	values map[string][]any // path -> sample values
+	seeds  []seedSpec
+	sets   [][]policyset.User // approver sets of every consensus
+}
+
+const requesterID = "requester"
+
+// gather merges the atoms of the policies that can apply to a type.
+func gather(all []exprAtoms) typeAtoms {
+	ta := typeAtoms{values: map[string][]any{}}
+	var ids, tags []string
+	var counts []int
+	for _, a := range all {
+		for _, at := range a.atoms {
+			if activityFields[at.path] || strings.HasPrefix(at.path, "approvers") {
+				continue
+			}
+			ta.values[at.path] = append(ta.values[at.path], atomValues(at)...)
+		}
+		ids, tags, counts = append(ids, a.ids...), append(tags, a.tags...), append(counts, a.counts...)
+		own := approverSets(a.ids, a.tags, a.counts, true)
+		for _, g := range a.groups {
+			ta.seeds = append(ta.seeds, seedSpec{atoms: g, sets: own})
+		}
+	}
+	for p, vs := range ta.values {
+		ta.values[p] = sortValues(append(vs, neutral(p, vs)))
+	}
+	slices.SortFunc(ta.seeds, func(a, b seedSpec) int { return strings.Compare(a.key(), b.key()) })
+	ta.seeds = slices.CompactFunc(ta.seeds, func(a, b seedSpec) bool { return a.key() == b.key() })
+	ta.sets = approverSets(ids, tags, counts, false)
+	return ta
+}
+
+func (s seedSpec) key() string {
+	var b strings.Builder
+	for _, at := range s.atoms {
+		fmt.Fprintf(&b, "%s %s %v;", at.path, at.op, at.vals)
+	}
+	for _, set := range s.sets {
+		fmt.Fprintf(&b, "|%v", set)
+	}
+	return b.String()
+}
+
+// atomValues are the values one atom makes worth trying: its literals
+// (as a one-element list for a list field), and each number's neighbours.
+func atomValues(at atom) []any {
+	t, _, _, ok := pathType(at.path)
+	if !ok {
+		return nil
+	}
+	var out []any
+	switch t.Kind {
+	case policylang.KindBool:
+		return []any{false, true}
+	case policylang.KindList:
+		for _, v := range at.vals {
+			if s, ok := v.(string); ok {
+				out = append(out, []string{s})
+			}
+		}
+	case policylang.KindString:
+		for _, v := range at.vals {
+			if s, ok := v.(string); ok && at.op == "slice" {
+				out = append(out, fill("", at.lo, s))
+			} else if ok {
+				out = append(out, s)
+			}
+		}
+	default:
+		for _, v := range at.vals {
+			if n, ok := v.(*big.Int); ok {
+				for _, d := range []int64{-1, 0, 1} {
+					if x := new(big.Int).Add(n, big.NewInt(d)); x.Sign() >= 0 {
+						out = append(out, x)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// neutral is a value of p that matches none of vs: for strings one none
+// of them equals, an empty list, zero, false.
+func neutral(p string, vs []any) any {
+	t, _, _, _ := pathType(p)
+	switch t.Kind {
+	case policylang.KindBool:
+		return false
+	case policylang.KindList:
+		return []string{}
+	case policylang.KindString:
+		other := "other"
+		for slices.ContainsFunc(vs, func(v any) bool { return v == other }) {
+			other += "-x"
+		}
+		return other
+	}
+	return new(big.Int)
+}
+
+// hit is the value that satisfies one atom.
+func hit(at atom, vs []any, cur any) (any, bool) {
+	t, _, _, ok := pathType(at.path)
+	if !ok || activityFields[at.path] {
+		return nil, false
+	}
+	if at.op == "bool" {
+		return true, true
+	}
+	if at.op == "slice" {
+		s, _ := cur.(string)
+		return fill(s, at.lo, at.vals[0].(string)), true //nolint:forcetypeassert // sliceAtom makes it a string
+	}
+	if len(at.vals) == 0 {
+		return nil, false
+	}
+	if t.Kind == policylang.KindList {
+		s, ok := at.vals[0].(string)
+		return []string{s}, ok
+	}
+	if at.op == "!=" {
+		return neutral(at.path, vs), true
+	}
+	n, isNum := at.vals[0].(*big.Int)
+	if !isNum {
+		return at.vals[0], true
+	}
+	switch at.op {
+	case "<":
+		return new(big.Int).Sub(n, big.NewInt(1)), n.Sign() > 0
+	case ">":
+		return new(big.Int).Add(n, big.NewInt(1)), true
+	}
+	return n, true
+}
+
+// build is the type's sample, deduplicated by example, in order.
+func build(typ string, ta typeAtoms) []sampled {
+	paths := sortedKeys(ta.values)
+	base := map[string]any{}
+	for _, p := range paths {
+		base[p] = neutral(p, ta.values[p])
+	}
+	requester := ta.sets[0]
+	full := ta.sets[len(ta.sets)-1]
+	s := sampleSet{typ: typ, seen: map[string]bool{}, base: base}
+	for _, set := range ta.sets {
+		s.add(base, set)
+	}
+	for _, p := range paths {
+		for _, v := range ta.values[p] {
+			s.add(with(base, p, v), requester)
+			s.add(with(base, p, v), full)
+		}
+	}
+	for _, sp := range ta.seeds {
+		seed := base
+		var own []string
+		for _, at := range sp.atoms {
+			if v, ok := hit(at, ta.values[at.path], seed[at.path]); ok {
+				seed = with(seed, at.path, v)
+				own = append(own, at.path)
+			}
+		}
+		for _, set := range append([][]policyset.User{requester, full}, sp.sets...) {
+			s.add(seed, set)
+		}
+		for _, at := range sp.atoms {
+			for _, v := range sortValues(append(atomValues(at), base[at.path])) {
+				if slices.Contains(own, at.path) {
+					s.add(with(seed, at.path, v), requester)
+					s.add(with(seed, at.path, v), full)
+				}
+			}
+		}
+	}
+	return s.out
+}
+
+type sampleSet struct {
+	typ  string
+	seen map[string]bool
+	base map[string]any
+	out  []sampled
+}
+
+func (s *sampleSet) add(assign map[string]any, approvers []policyset.User) {
+	req, ok := request(s.typ, assign, approvers)
+	if !ok {
+		return
+	}
+	ex := example(req)
+	if s.seen[ex] {
+		return
+	}
+	s.seen[ex] = true
+	s.out = append(s.out, sampled{req: req, example: ex, words: words(req, assign, s.base)})
+}
+
+// with is assign with p set to v, a copy.
+func with(assign map[string]any, p string, v any) map[string]any {
+	out := make(map[string]any, len(assign))
+	for k, x := range assign {
+		out[k] = x
+	}
+	out[p] = v
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sortValues sorts and deduplicates values of one path.
+func sortValues(vs []any) []any {
+	slices.SortFunc(vs, compareValues)
+	return slices.CompactFunc(vs, func(a, b any) bool { return compareValues(a, b) == 0 })
+}
+
+func compareValues(a, b any) int {
+	if x, ok := a.(*big.Int); ok {
+		if y, ok := b.(*big.Int); ok {
+			return x.Cmp(y)
+		}
+	}
+	return strings.Compare(fmt.Sprintf("%T %v", a, a), fmt.Sprintf("%T %v", b, b))
+}

@@ -1,0 +1,48 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// words says who and what a request concerns: the approvers, the
+// activity, and the values that distinguish it from the neutral request.
+func words(req policyset.Request, assign, base map[string]any) string {
+	parts := []string{who(req.Approvers), strings.ToLower(strings.ReplaceAll(policyset.DescribeActivity(req.Type).Kind, "_", " "))}
+	for _, p := range sortedKeys(assign) {
+		if compareValues(assign[p], base[p]) != 0 {
+			parts = append(parts, p+" "+describe(assign[p]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func who(users []policyset.User) string {
+	if len(users) == 1 {
+		return "the requester alone"
+	}
+	names := make([]string, 0, len(users))
+	for _, u := range users[1:] {
+		if len(u.Tags) > 0 {
+			names = append(names, fmt.Sprintf("%s (tags %s)", u.ID, strings.Join(u.Tags, ", ")))
+		} else {
+			names = append(names, u.ID)
+		}
+	}
+	return fmt.Sprintf("%d approvers: the requester and %s", len(users), strings.Join(names, ", "))
+}
+
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", x)
+	case []string:
+		if len(x) == 0 {
+			return "empty"
+		}
+		return "holding " + fmt.Sprintf("%q", x)
+	}
+	return fmt.Sprint(v)
+}
