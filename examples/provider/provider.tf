@@ -26,6 +26,23 @@ provider "custody" {
   # Optional tuning.
   max_retries      = 8     # retries of 429, 5xx, dropped connections and timeouts (default 5)
   approval_timeout = "45m" # wait for approvals by other users (default 20m)
+
+  # Controls that every plan changing a custody_policy's effect, condition,
+  # consensus or time is held to: a change that lets one person sign alone,
+  # or anyone export a key, fails the plan on that resource (see the guide
+  # "Reviewing policy changes").
+  controls = [
+    {
+      name           = "Signing never alone"
+      activity_types = ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"]
+      at_most        = "consensus"
+    },
+    {
+      name           = "Key export denied"
+      activity_types = ["ACTIVITY_TYPE_EXPORT_PRIVATE_KEY", "ACTIVITY_TYPE_EXPORT_WALLET"]
+      at_most        = "denied"
+    },
+  ]
 }
 
 variable "custody_api_public_key" {

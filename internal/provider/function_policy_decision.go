@@ -140,11 +140,7 @@ func decide(args *[2]argument, policiesArg, requestArg rawDynamicValue) (types.O
 			}
 		}
 	}
-	engine := make([]policyset.Policy, len(policies))
-	for i, p := range policies {
-		engine[i] = p.policy
-	}
-	return decisionObject(policies, policyset.Decide(engine, request)), nil
+	return decisionObject(policies, policyset.Decide(enginePolicies(policies), request)), nil
 }
 
 // decisionObject renders a decision as the function's result.

@@ -56,6 +56,8 @@ type providerModel struct {
 	SkipPolicyLockoutCheck types.Bool `tfsdk:"skip_policy_lockout_check"`
 	// Batching is read by batchingSettings.
 	Batching types.Object `tfsdk:"batching"`
+	// Controls is read by readControls.
+	Controls types.List `tfsdk:"controls"`
 }
 
 func (p *CustodyProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -106,6 +108,7 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"Falls back to `CUSTODY_APPROVAL_TIMEOUT`.",
 			},
 			"batching": batchingAttribute(),
+			"controls": controlsAttribute(),
 			"skip_credentials_validation": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Skip the check of the credentials (default `false`). Unless skipped, every Terraform command " +
@@ -167,6 +170,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		return
 	}
 	batches := batchingSettings(ctx, cfg.Batching, &resp.Diagnostics)
+	controls := readControls(ctx, cfg.Controls, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -236,6 +240,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	}
 	data := newProviderData(c, approval)
 	data.batches = batches
+	data.controls = controls
 	if !skipCheck && lockoutGuardEnabled {
 		data.guard = newLockoutGuard(data, skipLockout)
 	}
@@ -254,7 +259,7 @@ func (p *CustodyProvider) DataSources(_ context.Context) []func() datasource.Dat
 // Functions lists the provider-defined functions (Terraform >= 1.8). They
 // are pure: Terraform calls them without configuring the provider.
 func (p *CustodyProvider) Functions(_ context.Context) []func() function.Function {
-	return []func() function.Function{NewPolicyDecisionFunction}
+	return []func() function.Function{NewPolicyChangesFunction, NewPolicyDecisionFunction}
 }
 
 // dataSourceFactories lists every data source the provider serves.

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
 )
 
 // providerData is what Configure hands to resources and data sources. It
@@ -24,13 +25,22 @@ type providerData struct {
 	// guard checks planned policy changes for a lockout; nil without the
 	// credentials check, whose whoami it needs.
 	guard *lockoutGuard
+	// review is the access review of the command's policy changes (see
+	// resource_policy_access_review.go), and controls what it holds them
+	// to.
+	review   *accessReview
+	controls []review.Control
 	// batches gathers the creates and deletes that go out as one activity;
 	// nil when batching is off.
 	batches *gatherer
 }
 
 func newProviderData(c *client.Client, approval time.Duration) *providerData {
-	return &providerData{client: c, keys: c.WebhookKeys(), approvalTimeout: approval, lists: newListCache()}
+	pd := &providerData{client: c, keys: c.WebhookKeys(), approvalTimeout: approval, lists: newListCache()}
+	if accessReviewEnabled {
+		pd.review = newAccessReview(pd)
+	}
+	return pd
 }
 
 // newKeySetOnlyData serves the unauthenticated webhook key set only.

@@ -14,23 +14,33 @@ import (
 // the framework's, the method would silently stop being called.
 var _ resource.ResourceWithModifyPlan = &policyResource{}
 
-// ModifyPlan has the lockout guard check the planned change: a plan that
-// would leave Terraform unable to change policies fails here, on this
-// resource. Terraform plans the change again during the apply, with its
-// values known, and the apply's guard checks it then too.
+// ModifyPlan judges the planned change: the lockout guard fails a plan
+// that would leave Terraform unable to change policies, and the access
+// review (resource_policy_access_review.go) reports what the change does
+// to who can do what and holds it to the provider's controls. Terraform
+// plans the change again during the apply, with its values known, and
+// both judge it then too.
 func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if r.pd == nil || r.pd.guard == nil {
+	if r.pd == nil {
 		return
 	}
-	if change, ok := plannedChangeOf(ctx, req, &resp.Diagnostics); ok {
-		r.pd.guard.check(ctx, change, &resp.Diagnostics)
+	plan, state, ok := plannedModels(ctx, req, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	if r.pd.guard != nil {
+		if change, ok := plannedChangeOf(plan, state); ok {
+			r.pd.guard.check(ctx, change, &resp.Diagnostics)
+		}
+	}
+	if r.pd.review != nil {
+		r.pd.review.check(ctx, plan, state, &resp.Diagnostics)
 	}
 }
 
-// plannedChangeOf is what a plan does to a policy, for the lockout guard;
-// false when it changes nothing the decision reads.
-func plannedChangeOf(ctx context.Context, req resource.ModifyPlanRequest, diags *diag.Diagnostics) (plannedPolicyChange, bool) {
-	var plan, state *policyModel
+// plannedModels reads the planned and the prior policy: plan is nil for a
+// delete, state nil for a create; false when there is nothing to judge.
+func plannedModels(ctx context.Context, req resource.ModifyPlanRequest, diags *diag.Diagnostics) (plan, state *policyModel, ok bool) {
 	if !req.Plan.Raw.IsNull() {
 		plan = &policyModel{}
 		diags.Append(req.Plan.Get(ctx, plan)...)
@@ -39,19 +49,21 @@ func plannedChangeOf(ctx context.Context, req resource.ModifyPlanRequest, diags 
 		state = &policyModel{}
 		diags.Append(req.State.Get(ctx, state)...)
 	}
+	return plan, state, !diags.HasError() && (plan != nil || state != nil)
+}
+
+// plannedChangeOf is what a plan does to a policy, for the lockout guard;
+// false when it changes nothing the decision reads.
+func plannedChangeOf(plan, state *policyModel) (plannedPolicyChange, bool) {
 	switch {
-	case diags.HasError() || (plan == nil && state == nil):
-		return plannedPolicyChange{}, false
 	case plan == nil:
 		return plannedPolicyChange{id: state.ID.ValueString(), what: fmt.Sprintf("deleting policy %q (%s)", state.Name.ValueString(),
 			state.ID.ValueString())}, true
-	case state != nil && plan.Name.Equal(state.Name) && plan.Effect.Equal(state.Effect) && plan.Condition.Equal(state.Condition) &&
-		plan.Consensus.Equal(state.Consensus) && plan.Time.Equal(state.Time):
+	case state != nil && plan.Name.Equal(state.Name) && sameDecided(plan, state):
 		return plannedPolicyChange{}, false // notes or timeouts only
 	}
 	after := plan.decided()
-	c := plannedPolicyChange{after: &after, what: fmt.Sprintf("creating policy %q", after.Name),
-		unknown: plan.Effect.IsUnknown() || plan.Condition.IsUnknown() || plan.Consensus.IsUnknown() || plan.Time.IsUnknown()}
+	c := plannedPolicyChange{after: &after, what: fmt.Sprintf("creating policy %q", after.Name), unknown: plan.decidedUnknown()}
 	if plan.Name.IsUnknown() {
 		c.what = "creating a policy whose name is known after apply"
 	}
@@ -60,6 +72,18 @@ func plannedChangeOf(ctx context.Context, req resource.ModifyPlanRequest, diags 
 		c.what = fmt.Sprintf("updating policy %q (%s)", state.Name.ValueString(), c.id)
 	}
 	return c, true
+}
+
+// sameDecided reports whether a and b agree on all that a decision reads:
+// effect, condition, consensus and time.
+func sameDecided(a, b *policyModel) bool {
+	return a.Effect.Equal(b.Effect) && a.Condition.Equal(b.Condition) && a.Consensus.Equal(b.Consensus) && a.Time.Equal(b.Time)
+}
+
+// decidedUnknown reports whether some part of m that a decision reads is
+// not known until apply.
+func (m *policyModel) decidedUnknown() bool {
+	return m.Effect.IsUnknown() || m.Condition.IsUnknown() || m.Consensus.IsUnknown() || m.Time.IsUnknown()
 }
 
 // decided is what a decision reads of the policy m describes (a null

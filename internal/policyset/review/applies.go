@@ -55,8 +55,20 @@ func appliesTo(p policyset.Policy) []string {
 	if err != nil {
 		return nil
 	}
+	// Each disjunct's atoms on the activity fields, read once: the types
+	// are then a few map lookups each.
+	var ds [][]atom
+	w := walker{lambdas: map[string]string{}}
+	for _, d := range disjuncts(n) {
+		var fixed []atom
+		for _, c := range conjuncts(d) {
+			if at, ok := w.atomOf(c); ok && activityFields[at.path] {
+				fixed = append(fixed, at)
+			}
+		}
+		ds = append(ds, fixed)
+	}
 	var out []string
-	ds := disjuncts(n)
 	for i, typ := range policyTypes {
 		for _, d := range ds {
 			if disjunctMayHold(d, typeFixed[i]) {
@@ -68,14 +80,9 @@ func appliesTo(p policyset.Policy) []string {
 	return out
 }
 
-func disjunctMayHold(d policylang.Node, fixed map[string]string) bool {
-	w := walker{lambdas: map[string]string{}}
-	for _, c := range conjuncts(d) {
-		at, ok := w.atomOf(c)
-		have, isFixed := fixed[at.path]
-		if !ok || !isFixed {
-			continue
-		}
+func disjunctMayHold(d []atom, fixed map[string]string) bool {
+	for _, at := range d {
+		have := fixed[at.path]
 		match := false
 		for _, v := range at.vals {
 			if s, ok := v.(string); ok && s == have {

@@ -79,3 +79,50 @@ func BenchmarkNewOrg(b *testing.B) {
 		NewOrg(ps)
 	}
 }
+
+// BenchmarkReportEveryType: a changed policy without a condition can
+// apply to every type, the widest single change; warm, as the second such
+// change of a command.
+func BenchmarkReportEveryType(b *testing.B) {
+	ps := benchCorpus(1000, "")
+	o := NewOrg(ps)
+	o.Report(Change{After: &policyset.Policy{ID: "first", Effect: client.EffectAllow, Consensus: "approvers.count() >= 1"}})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		after := &policyset.Policy{ID: "new", Effect: client.EffectAllow, Consensus: fmt.Sprintf("approvers.count() >= %d", 2+i)}
+		o.Report(Change{After: after})
+	}
+}
+
+// BenchmarkPlanAllChanged: a plan that changes the condition of every
+// one of 1,000 policies: report, findings and controls for each, on one
+// Org, as the provider runs them in one command.
+func BenchmarkPlanAllChanged(b *testing.B) {
+	ps := benchCorpus(1000, "")
+	controls := []Control{{Name: "signing never alone", ActivityTypes: policyTypes[:40], AtMost: AtMostConsensus}}
+	for i := 0; i < b.N; i++ {
+		o := NewOrg(ps)
+		for k := range ps {
+			after := ps[k]
+			after.Condition += fmt.Sprintf(" && activity.params.type != 'x-%d-%d'", i, k)
+			c := Change{Before: &ps[k], After: &after}
+			o.Report(c)
+			o.Findings(c)
+			o.CheckControls(c, controls)
+		}
+	}
+}
+
+// BenchmarkCompare: policy_changes over two sets of 1,000 policies that
+// differ in one.
+func BenchmarkCompare(b *testing.B) {
+	ps := benchCorpus(1000, "")
+	after := append([]policyset.Policy(nil), ps...)
+	after[500] = *changeOf(ps, 500, 7_000_000_000_000_000_000).After
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := Compare(ps, after); len(r.Rows) == 0 {
+			b.Fatal("no rows")
+		}
+	}
+}

@@ -48,7 +48,12 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 	}
 	var out []Breach
 	for _, typ := range types {
-		for _, s := range o.sample(typ, before, c.After) {
+		// A type no control names needs no most permissive state yet: a
+		// request's state counts every change when first asked for.
+		if !slices.ContainsFunc(controls, func(ctl Control) bool { return slices.Contains(ctl.ActivityTypes, typ) }) {
+			continue
+		}
+		for _, s := range o.controlSample(typ, before, c.After) {
 			st := o.state(s)
 			o.countInto(st, ch, fresh)
 			for _, ctl := range controls {
@@ -130,4 +135,22 @@ func policyKey(p *policyset.Policy) string {
 		return ""
 	}
 	return p.ID + "\x00" + p.Effect + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
+}
+
+// controlSample is the type's sample with the requests every change
+// checked so far added: a request one change's values made is judged
+// again when a later change moves its type, so the breaches found over a
+// command do not depend on the order the changes arrive in.
+func (o *Org) controlSample(typ string, extra ...*policyset.Policy) []sampled {
+	base := o.baseSample(typ)
+	if o.ctlSeen[typ] == nil {
+		o.ctlSeen[typ] = map[string]bool{}
+	}
+	for _, s := range o.sample(typ, extra...)[len(base.sampled):] {
+		if !o.ctlSeen[typ][s.example] {
+			o.ctlSeen[typ][s.example] = true
+			o.ctlExtra[typ] = append(o.ctlExtra[typ], s)
+		}
+	}
+	return append(slices.Clip(base.sampled), o.ctlExtra[typ]...)
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
@@ -46,7 +45,7 @@ func example(req policyset.Request) string {
 		b.WriteString(", private_key = " + hclValue(key))
 	}
 	attrs := map[string]any{}
-	for _, kw := range policylang.ConditionKeywords() {
+	for _, kw := range conditionKeywords {
 		v, ok := req.Keyword(kw)
 		if !ok {
 			continue

@@ -1,6 +1,8 @@
 package review
 
 import (
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -23,13 +25,16 @@ type Org struct {
 	byType   map[string][]int // the policies that can apply to each type
 	atoms    []exprAtoms      // per policy, lazily
 	walked   []bool
-	samples  map[sampleKey][]sampled
-	reqs     map[string]*reqState // by example
-	applies  map[string][]string  // by condition text: appliesTo, cached
+	bases    map[string]*typeSample  // by type: the organization's samples
+	samples  map[sampleKey][]sampled // a change's samples, bounded
+	reqs     map[string]*reqState    // by example
+	applies  map[string][]string     // by condition text: appliesTo, cached
 
-	counted     []counted       // changes counted into the most permissive state
-	countedKeys map[string]bool // policyKey of before and after: counted already
-	reported    map[string]bool // control name + example: breaches already returned
+	counted     []counted                  // changes counted into the most permissive state
+	countedKeys map[string]bool            // policyKey of before and after: counted already
+	reported    map[string]bool            // control name + example: breaches already returned
+	ctlExtra    map[string][]sampled       // by type: the requests changes added, for controls
+	ctlSeen     map[string]map[string]bool // by type: their examples
 }
 
 // reqState is one sampled request's evaluator (which memoizes each
@@ -52,8 +57,9 @@ const maxCachedSamples = 256
 // NewOrg indexes the policies by the activity types each can apply to.
 func NewOrg(policies []policyset.Policy) *Org {
 	o := &Org{policies: policies, byID: map[string]int{}, byType: map[string][]int{}, atoms: make([]exprAtoms, len(policies)),
-		walked: make([]bool, len(policies)), samples: map[sampleKey][]sampled{}, reqs: map[string]*reqState{},
-		applies: map[string][]string{}, reported: map[string]bool{}, countedKeys: map[string]bool{}}
+		walked: make([]bool, len(policies)), samples: map[sampleKey][]sampled{}, bases: map[string]*typeSample{}, reqs: map[string]*reqState{},
+		applies: map[string][]string{}, reported: map[string]bool{}, countedKeys: map[string]bool{},
+		ctlExtra: map[string][]sampled{}, ctlSeen: map[string]map[string]bool{}}
 	for i, p := range policies {
 		o.byID[p.ID] = i
 		for _, t := range o.appliesTo(p) {
@@ -94,9 +100,13 @@ func (o *Org) policyAtoms(i int) exprAtoms {
 	return o.atoms[i]
 }
 
-// sample is the type's sample from the organization's policies and the
-// extra ones (a change's versions), cached per type and extra text.
+// sample is the type's sample from the organization's policies, followed
+// by the requests the extra ones (a change's versions) add: their own
+// values varied from the organization's neutral request, their seeds and
+// approver sets. The organization's part is built once per type, so a
+// change costs its own requests, not the whole sample again.
 func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
+	base := o.baseSample(typ)
 	key := sampleKey{typ: typ}
 	var all []exprAtoms
 	for _, p := range extra {
@@ -105,24 +115,53 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
 			all = append(all, walkPolicy(p.Condition, p.Consensus, p.Time))
 		}
 	}
+	if key.extra == "" {
+		return base.sampled
+	}
 	if s, ok := o.samples[key]; ok {
 		return s
 	}
-	for _, i := range o.byType[typ] {
-		all = append(all, o.policyAtoms(i))
+	ta := gather(all)
+	neutral := maps.Clone(base.neutral)
+	for p, v := range ta.neutrals() {
+		if _, ok := neutral[p]; !ok {
+			neutral[p] = v
+		}
 	}
-	s := build(typ, gather(all))
+	s := append(slices.Clip(base.sampled), build(typ, ta, neutral, base.full, base.seen)...)
 	// A change's samples serve its report, findings and controls, asked
 	// one after the other; a plan of many changes must not keep them all.
 	if len(o.samples) > maxCachedSamples {
-		for k := range o.samples {
-			if k.extra != "" {
-				delete(o.samples, k)
-			}
-		}
+		clear(o.samples)
 	}
 	o.samples[key] = s
 	return s
+}
+
+// typeSample is the organization's sample of one type.
+type typeSample struct {
+	sampled []sampled
+	neutral map[string]any
+	full    []policyset.User
+	seen    map[string]bool // the examples sampled
+}
+
+func (o *Org) baseSample(typ string) *typeSample {
+	if ts, ok := o.bases[typ]; ok {
+		return ts
+	}
+	var all []exprAtoms
+	for _, i := range o.byType[typ] {
+		all = append(all, o.policyAtoms(i))
+	}
+	ta := gather(all)
+	ts := &typeSample{neutral: ta.neutrals(), full: ta.sets[len(ta.sets)-1], seen: map[string]bool{}}
+	ts.sampled = build(typ, ta, ts.neutral, ts.full, nil)
+	for _, s := range ts.sampled {
+		ts.seen[s.example] = true
+	}
+	o.bases[typ] = ts
+	return ts
 }
 
 // state is the request's state, created on first use.

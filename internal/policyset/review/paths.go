@@ -25,7 +25,7 @@ func pathType(p string) (t *policylang.Type, keyword, field string, ok bool) {
 			return t, "", f, ok && scalar(t)
 		}
 	}
-	for _, k := range policylang.ConditionKeywords() {
+	for _, k := range conditionKeywords {
 		f, found := strings.CutPrefix(p, k+".")
 		if !found || k == "private_key" {
 			continue
@@ -59,3 +59,7 @@ func variable(p string) bool {
 	_, _, _, ok := pathType(p)
 	return ok
 }
+
+// conditionKeywords are the catalogue's, read once: the sampler asks for
+// them for every path and example.
+var conditionKeywords = policylang.ConditionKeywords()

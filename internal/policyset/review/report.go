@@ -51,30 +51,27 @@ func (o *Org) Report(c Change) Report {
 
 // Compare is the offline form (policy_changes): every sampled request
 // whose decision differs between the whole sets, joint effects included.
+// Only the types some changed policy can apply to can differ: those are
+// decided (and counted in Requests and Types), as in a change's Report.
 func Compare(before, after []policyset.Policy) Report {
-	bo, ao := NewOrg(before), NewOrg(after)
-	all := append(slices.Clone(before), after...)
-	o := NewOrg(all)
+	changed := changedPolicies(before, after)
+	o := NewOrg(union(before, after))
+	bo, ao := o.subset(before), o.subset(after)
 	var r Report
-	for _, typ := range policyTypes {
-		if len(o.byType[typ]) == 0 {
-			continue
-		}
+	for _, typ := range o.typesOf(changed...) {
 		r.Types++
 		for _, s := range o.sample(typ) {
 			r.Requests++
 			// One evaluator for both sets: an expression both hold is
 			// evaluated once.
 			st := o.state(s)
-			was := decideWith(bo, st)
-			now := decideWith(ao, st)
+			was, now := decideWith(o, bo, st), decideWith(o, ao, st)
 			if was != now {
 				r.Rows = append(r.Rows, row(s, was, now))
 			}
 		}
 	}
 	sortRows(r.Rows)
-	changed := changedPolicies(before, after)
 	for _, p := range changed {
 		r.Notes = append(r.Notes, notes(p)...)
 	}
@@ -83,29 +80,62 @@ func Compare(before, after []policyset.Policy) Report {
 	return r
 }
 
+// union is both sets' policies, each version once.
+func union(before, after []policyset.Policy) []policyset.Policy {
+	seen := map[string]bool{}
+	var out []policyset.Policy
+	for _, p := range append(slices.Clip(before), after...) {
+		if k := policyKey(&p); !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// subset marks which of the Org's policies a set holds.
+func (o *Org) subset(set []policyset.Policy) []bool {
+	index := make(map[string]int, len(o.policies))
+	for i := range o.policies {
+		index[policyKey(&o.policies[i])] = i
+	}
+	in := make([]bool, len(o.policies))
+	for _, p := range set {
+		in[index[policyKey(&p)]] = true
+	}
+	return in
+}
+
 // decideWith decides the request over one set's policies of its type.
-func decideWith(set *Org, st *reqState) string {
+func decideWith(o *Org, in []bool, st *reqState) string {
 	var t policyset.Tally
-	for _, i := range set.byType[st.req.Type] {
-		t.Add(st.ev.Outcome(set.policies[i]), 1)
+	for _, i := range o.byType[st.req.Type] {
+		if in[i] {
+			t.Add(st.ev.Outcome(o.policies[i]), 1)
+		}
 	}
 	return policyset.DecideTally(t, st.req).Outcome
 }
 
 // changedPolicies are the versions whose decision fields are in one set
-// and not the other, for the notes.
+// and not the other, for the types to decide and the notes.
 func changedPolicies(before, after []policyset.Policy) []*policyset.Policy {
-	has := func(set []policyset.Policy, p policyset.Policy) bool {
-		return slices.ContainsFunc(set, func(q policyset.Policy) bool { return q.ID == p.ID && sameDecision(p, q) })
+	keys := func(set []policyset.Policy) map[string]bool {
+		m := make(map[string]bool, len(set))
+		for i := range set {
+			m[policyKey(&set[i])] = true
+		}
+		return m
 	}
+	inBefore, inAfter := keys(before), keys(after)
 	var out []*policyset.Policy
 	for i := range before {
-		if !has(after, before[i]) {
+		if !inAfter[policyKey(&before[i])] {
 			out = append(out, &before[i])
 		}
 	}
 	for i := range after {
-		if !has(before, after[i]) {
+		if !inBefore[policyKey(&after[i])] {
 			out = append(out, &after[i])
 		}
 	}

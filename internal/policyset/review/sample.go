@@ -29,8 +29,9 @@ type sampled struct {
 
 // seedSpec is one conjunction and the approver sets of its policy.
 type seedSpec struct {
-	atoms group
-	sets  [][]policyset.User
+	atoms   group
+	sets    [][]policyset.User
+	sortKey string
 }
 
 // typeAtoms gathers what the policies of one type compare against.
@@ -52,7 +53,9 @@ func gather(all []exprAtoms) typeAtoms {
 			if activityFields[at.path] || strings.HasPrefix(at.path, "approvers") {
 				continue
 			}
-			ta.values[at.path] = append(ta.values[at.path], atomValues(at)...)
+			if vs := atomValues(at); len(vs) > 0 {
+				ta.values[at.path] = append(ta.values[at.path], vs...)
+			}
 		}
 		ids, tags, counts = append(ids, a.ids...), append(tags, a.tags...), append(counts, a.counts...)
 		own := approverSets(a.ids, a.tags, a.counts, true)
@@ -63,8 +66,11 @@ func gather(all []exprAtoms) typeAtoms {
 	for p, vs := range ta.values {
 		ta.values[p] = sortValues(append(vs, neutral(p, vs)))
 	}
-	slices.SortFunc(ta.seeds, func(a, b seedSpec) int { return strings.Compare(a.key(), b.key()) })
-	ta.seeds = slices.CompactFunc(ta.seeds, func(a, b seedSpec) bool { return a.key() == b.key() })
+	for i := range ta.seeds {
+		ta.seeds[i].sortKey = ta.seeds[i].key()
+	}
+	slices.SortFunc(ta.seeds, func(a, b seedSpec) int { return strings.Compare(a.sortKey, b.sortKey) })
+	ta.seeds = slices.CompactFunc(ta.seeds, func(a, b seedSpec) bool { return a.sortKey == b.sortKey })
 	ta.sets = approverSets(ids, tags, counts, false)
 	return ta
 }
@@ -122,7 +128,10 @@ func atomValues(at atom) []any {
 // neutral is a value of p that matches none of vs: for strings one none
 // of them equals, an empty list, zero, false.
 func neutral(p string, vs []any) any {
-	t, _, _, _ := pathType(p)
+	t, _, _, ok := pathType(p)
+	if !ok {
+		return nil
+	}
 	switch t.Kind {
 	case policylang.KindBool:
 		return false
@@ -174,20 +183,26 @@ func hit(at atom, vs []any, cur any) (any, bool) {
 	return n, true
 }
 
-// build is the type's sample, deduplicated by example, in order.
-func build(typ string, ta typeAtoms) []sampled {
-	paths := sortedKeys(ta.values)
-	base := map[string]any{}
-	for _, p := range paths {
-		base[p] = neutral(p, ta.values[p])
+// neutrals are the values matching none of the literals, per path.
+func (ta typeAtoms) neutrals() map[string]any {
+	out := make(map[string]any, len(ta.values))
+	for p, vs := range ta.values {
+		out[p] = neutral(p, vs)
 	}
+	return out
+}
+
+// build is the type's sample, deduplicated by example, in order: the
+// neutral request with each approver set, each value of each path from
+// it, then each seed with its sets and its own values. prior holds
+// examples already sampled (the organization's, when ta is a change's).
+func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User, prior map[string]bool) []sampled {
 	requester := ta.sets[0]
-	full := ta.sets[len(ta.sets)-1]
-	s := sampleSet{typ: typ, seen: map[string]bool{}, base: base}
+	s := sampleSet{typ: typ, seen: map[string]bool{}, prior: prior, base: base}
 	for _, set := range ta.sets {
 		s.add(base, set)
 	}
-	for _, p := range paths {
+	for _, p := range sortedKeys(ta.values) {
 		for _, v := range ta.values[p] {
 			s.add(with(base, p, v), requester)
 			s.add(with(base, p, v), full)
@@ -206,11 +221,12 @@ func build(typ string, ta typeAtoms) []sampled {
 			s.add(seed, set)
 		}
 		for _, at := range sp.atoms {
+			if !slices.Contains(own, at.path) {
+				continue
+			}
 			for _, v := range sortValues(append(atomValues(at), base[at.path])) {
-				if slices.Contains(own, at.path) {
-					s.add(with(seed, at.path, v), requester)
-					s.add(with(seed, at.path, v), full)
-				}
+				s.add(with(seed, at.path, v), requester)
+				s.add(with(seed, at.path, v), full)
 			}
 		}
 	}
@@ -218,10 +234,10 @@ func build(typ string, ta typeAtoms) []sampled {
 }
 
 type sampleSet struct {
-	typ  string
-	seen map[string]bool
-	base map[string]any
-	out  []sampled
+	typ         string
+	seen, prior map[string]bool
+	base        map[string]any
+	out         []sampled
 }
 
 func (s *sampleSet) add(assign map[string]any, approvers []policyset.User) {
@@ -230,7 +246,7 @@ func (s *sampleSet) add(assign map[string]any, approvers []policyset.User) {
 		return
 	}
 	ex := example(req)
-	if s.seen[ex] {
+	if s.seen[ex] || s.prior[ex] {
 		return
 	}
 	s.seen[ex] = true

@@ -1,0 +1,123 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
+)
+
+// The provider block's controls: rules the organization declares (no one
+// signs alone; nobody exports keys), which every plan that changes
+// custody_policy content is held to (see resource_policy_access_review.go).
+
+// controlModel is one element of controls.
+type controlModel struct {
+	Name          types.String `tfsdk:"name"`
+	ActivityTypes types.List   `tfsdk:"activity_types"`
+	AtMost        types.String `tfsdk:"at_most"`
+}
+
+func controlsAttribute() schema.Attribute {
+	return schema.ListNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "Controls the organization's policies must keep, checked in every plan that changes the effect, " +
+			"condition, consensus or time of a `custody_policy`. Each names activity types and what they may be at most: " +
+			"`consensus` (no single non-root user may be allowed alone: at least one approval by someone else) or `denied` " +
+			"(no set of non-root users may be allowed at all; only the root quorum). The provider builds sample requests from " +
+			"the policies themselves (the values they compare against, and approver sets from the requester alone to enough " +
+			"approvers for each count a consensus names) and decides them with the organization's policies as the plan found " +
+			"them, managed and unmanaged, and each changed policy in whichever version allows more, so the verdict does not " +
+			"depend on the order Terraform applies the changes in. A sampled request that a planned change newly lets " +
+			"through fails the plan on that resource (`Control broken: <name>`, with the request as HCL that " +
+			"`provider::custody::policy_decision` accepts); one that already broke the control before the plan is a warning " +
+			"and does not stop it. A change whose content is known only at apply is judged at apply. The requests are a " +
+			"sample, not a proof: see the guide \"Reviewing policy changes\".",
+		NestedObject: schema.NestedAttributeObject{
+			Attributes: map[string]schema.Attribute{
+				"name": schema.StringAttribute{
+					Required:            true,
+					MarkdownDescription: "The control's name, shown in its errors and warnings (`Control broken: <name>`).",
+					Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				},
+				"activity_types": schema.ListAttribute{
+					Required:    true,
+					ElementType: types.StringType,
+					MarkdownDescription: "The activity types the control covers, each an `ACTIVITY_TYPE_*` of the service, such as " +
+						"`ACTIVITY_TYPE_SIGN_TRANSACTION_V2`; a type the service does not have is an error that names the closest one.",
+					Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(validActivityType())},
+				},
+				"at_most": schema.StringAttribute{
+					Required: true,
+					MarkdownDescription: "`" + review.AtMostConsensus + "`: no single non-root user may be allowed alone. `" +
+						review.AtMostDenied + "`: no non-root user may be allowed, with any approvers; only the root quorum.",
+					Validators: []validator.String{stringvalidator.OneOf(review.AtMostConsensus, review.AtMostDenied)},
+				},
+			},
+		},
+	}
+}
+
+// validActivityType accepts a catalogued activity type, and suggests the
+// closest one for a misspelt type, as policy_decision does.
+func validActivityType() validator.String {
+	return stringCheck{"value must be an activity type of the service, such as ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+		"Unknown activity type", func(s string) string {
+			if _, ok := policylang.LookupActivity(s); ok {
+				return ""
+			}
+			if closest := policylang.ClosestActivityType(s); closest != "" {
+				return fmt.Sprintf("%q is not an activity type of the service; the closest is %s.", s, closest)
+			}
+			return fmt.Sprintf("%q is not an activity type of the service (ACTIVITY_TYPE_SIGN_TRANSACTION_V2, say).", s)
+		}}
+}
+
+// readControls reads the controls attribute for Configure. The schema has
+// checked each literal; an unknown value cannot be judged with, so it is
+// an error, as for the other provider settings.
+func readControls(ctx context.Context, v types.List, diags *diag.Diagnostics) []review.Control {
+	if v.IsNull() {
+		return nil
+	}
+	if v.IsUnknown() {
+		diags.AddAttributeError(path.Root("controls"), "Unknown controls",
+			"The provider cannot be configured with unknown controls; set them to values known at plan time.")
+		return nil
+	}
+	var models []controlModel
+	if diags.Append(v.ElementsAs(ctx, &models, false)...); diags.HasError() {
+		return nil
+	}
+	out := make([]review.Control, 0, len(models))
+	for i, m := range models {
+		at := path.Root("controls").AtListIndex(i)
+		if m.Name.IsUnknown() || m.AtMost.IsUnknown() || m.ActivityTypes.IsUnknown() {
+			diags.AddAttributeError(at, "Unknown control", "A control must be known at plan time: its name, activity_types and at_most.")
+			continue
+		}
+		var typesList []types.String
+		if diags.Append(m.ActivityTypes.ElementsAs(ctx, &typesList, false)...); diags.HasError() {
+			return nil
+		}
+		c := review.Control{Name: m.Name.ValueString(), AtMost: m.AtMost.ValueString(), ActivityTypes: make([]string, 0, len(typesList))}
+		for j, t := range typesList {
+			if t.IsUnknown() {
+				diags.AddAttributeError(at.AtName("activity_types").AtListIndex(j), "Unknown control", "A control's activity types must be known at plan time.")
+				continue
+			}
+			c.ActivityTypes = append(c.ActivityTypes, t.ValueString())
+		}
+		out = append(out, c)
+	}
+	return out
+}

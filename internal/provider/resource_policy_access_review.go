@@ -1,0 +1,204 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
+)
+
+// The access review tells the reviewer of a plan what each custody_policy
+// change does to who can do what, instead of leaving it to a reading of
+// the expressions: a warning `Access change: <name>` with the decisions
+// the change moves, `Policy finding: <name>` for what is wrong with the
+// changed policy itself, and an error `Control broken: <name>` when the
+// change lets through what a declared control forbids.
+//
+// Before is the organization as the command's one list_policies found it
+// (managed and unmanaged policies), after is the same with this one change,
+// so the report of a change does not depend on the order Terraform plans
+// in. The controls are judged in the most permissive state the apply can
+// pass through (review.Org.CheckControls). Only a change of effect,
+// condition, consensus or time is reviewed: a rename or a notes change
+// moves no decision and says nothing.
+
+// accessReviewRows is how many rows an Access change warning shows; the
+// rest are counted ("and N more").
+const accessReviewRows = 10
+
+// controlBreachRows is how many requests a Control broken diagnostic shows.
+const controlBreachRows = 3
+
+// accessReview is the review of one command's policy changes.
+type accessReview struct {
+	pd *providerData
+	// org is the organization as the command found it, built at the first
+	// change reviewed and kept once it succeeds; a failed read is read
+	// again by the next change (see firstSuccess).
+	org firstSuccess[*review.Org]
+}
+
+func newAccessReview(pd *providerData) *accessReview {
+	return &accessReview{pd: pd, org: newFirstSuccess[*review.Org]()}
+}
+
+// organization is the command's review.Org, from the command's one
+// list_policies (shared with refresh and the lockout guard).
+func (a *accessReview) organization(ctx context.Context) (*review.Org, error) {
+	return a.org.get(ctx, func(ctx context.Context) (*review.Org, error) {
+		list, err := cachedPolicies(ctx, a.pd)
+		if err != nil {
+			return nil, err
+		}
+		policies := make([]policyset.Policy, len(list.all))
+		for i := range list.all {
+			policies[i] = policyset.FromClient(&list.all[i])
+		}
+		return review.NewOrg(policies), nil
+	})
+}
+
+// check reviews one planned change: plan is nil for a delete, state nil
+// for a create.
+func (a *accessReview) check(ctx context.Context, plan, state *policyModel, diags *diag.Diagnostics) {
+	if plan != nil && state != nil && sameDecided(plan, state) {
+		return // a rename, notes or timeouts: no decision moves
+	}
+	name, what := reviewedName(plan, state)
+	if plan != nil && plan.decidedUnknown() {
+		// Terraform plans the change again during the apply, with its
+		// values, and the review runs then. Without controls there is
+		// nothing the apply could refuse, so nothing is said now.
+		tflog.Debug(ctx, "access review: a planned policy change is not known until apply; the apply reviews it", map[string]any{"change": what})
+		if len(a.pd.controls) > 0 {
+			diags.AddWarning("Controls checked at apply: "+name, "The content of "+what+" is known only after apply, so the "+
+				"provider's controls are checked during the apply, before the change is submitted.")
+		}
+		return
+	}
+	org, err := a.organization(ctx)
+	if err != nil {
+		// A reviewer's aid never blocks a plan it cannot make.
+		diags.AddWarning("Access review not made", "The provider could not read the organization's policies to review "+what+": "+err.Error())
+		return
+	}
+	c := reviewChange(plan, state)
+	if rep := org.Report(c); !rep.Empty() {
+		diags.AddWarning("Access change: "+name, rep.Detail(accessReviewRows))
+	}
+	// One warning for all findings of a policy: Terraform's human output
+	// shows only the first of several warnings with the same summary.
+	if found := org.Findings(c); len(found) > 0 {
+		parts := make([]string, len(found))
+		for i, f := range found {
+			parts[i] = f.Kind + ":\n" + f.Detail
+		}
+		diags.AddWarning("Policy finding: "+name, strings.Join(parts, "\n\n"))
+	}
+	if len(a.pd.controls) > 0 {
+		reportBreaches(org.CheckControls(c, a.pd.controls), what, diags)
+	}
+}
+
+// reviewChange is the change for the review: the prior version with its
+// id (an update or a delete), the planned one (a create or an update).
+func reviewChange(plan, state *policyModel) review.Change {
+	var c review.Change
+	if state != nil {
+		before := state.decided()
+		before.ID = state.ID.ValueString()
+		c.Before = &before
+	}
+	if plan != nil {
+		after := plan.decided()
+		if state != nil {
+			after.ID = state.ID.ValueString()
+		}
+		c.After = &after
+	}
+	return c
+}
+
+// reviewedName is the policy's name for a summary (the planned one; the
+// prior one for a delete or while the planned one is unknown) and the
+// change in words, for messages.
+func reviewedName(plan, state *policyModel) (name, what string) {
+	switch {
+	case plan == nil:
+		return state.Name.ValueString(), fmt.Sprintf("deleting policy %q", state.Name.ValueString())
+	case plan.Name.IsUnknown() && state != nil:
+		return state.Name.ValueString(), fmt.Sprintf("updating policy %q", state.Name.ValueString())
+	case plan.Name.IsUnknown():
+		return "(known after apply)", "creating a policy whose name is known after apply"
+	case state != nil:
+		return plan.Name.ValueString(), fmt.Sprintf("updating policy %q", state.Name.ValueString())
+	}
+	return plan.Name.ValueString(), fmt.Sprintf("creating policy %q", plan.Name.ValueString())
+}
+
+// reportBreaches reports the breaches of one change, one diagnostic per
+// control and kind (errors are never merged, but a warning's summary is
+// shown once): the ones the change newly lets through are an error, the
+// ones that broke the control before the plan a warning.
+func reportBreaches(breaches []review.Breach, what string, diags *diag.Diagnostics) {
+	type key struct {
+		name    string
+		already bool
+	}
+	var order []key
+	groups := map[key][]review.Breach{}
+	for _, b := range breaches {
+		k := key{b.Control.Name, b.Already}
+		if _, seen := groups[k]; !seen {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], b)
+	}
+	for _, k := range order {
+		bs := groups[k]
+		ctl := bs[0].Control
+		var text strings.Builder
+		if k.already {
+			fmt.Fprintf(&text, "The organization's policies already broke the control %q (%s) before this plan, so the plan goes on; "+
+				"reviewing %s found:\n", ctl.Name, controlRule(ctl), what)
+		} else {
+			fmt.Fprintf(&text, "After %s, the control %q (%s) no longer holds, in some order the apply may take (each changed "+
+				"policy counted in whichever version allows more):\n", what, ctl.Name, controlRule(ctl))
+		}
+		for i, b := range bs {
+			if i == controlBreachRows {
+				fmt.Fprintf(&text, "  and %d more\n", len(bs)-i)
+				break
+			}
+			text.WriteString(breachLines(b.Row))
+		}
+		if k.already {
+			diags.AddWarning("Control broken before this plan: "+ctl.Name, strings.TrimRight(text.String(), "\n"))
+			continue
+		}
+		text.WriteString("  Each example is a request for provider::custody::policy_decision. Change the policy, or the control " +
+			"in the provider's controls if the change is intended.")
+		diags.AddError("Control broken: "+ctl.Name, text.String())
+	}
+}
+
+// controlRule says what a control allows, in words.
+func controlRule(c review.Control) string {
+	rule := "no one alone"
+	if c.AtMost == review.AtMostDenied {
+		rule = "denied to every non-root user"
+	}
+	return "at most " + c.AtMost + " on " + strings.Join(c.ActivityTypes, ", ") + ": " + rule
+}
+
+// breachLines is a row as the Access change warning writes it: the
+// decision, the words and the example request, indented so that Terraform
+// does not re-wrap them.
+func breachLines(r review.Row) string {
+	return fmt.Sprintf("  %s: %s -> %s\n    %s\n    request = %s\n", r.Type, r.Before, r.After, r.Words, r.Example)
+}
