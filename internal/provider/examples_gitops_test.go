@@ -415,9 +415,12 @@ func copyReviewScript(t *testing.T, dir string) {
 }
 
 // TestGitOpsKitReviewStep runs the plan job's review step, as the
-// workflow has it, on a recorded `terraform plan -json` (testdata/
-// gitops_review/plan.jsonl): the job summary gets, after what it held,
-// the table of testdata/gitops_review/summary.md, one row for each
+// workflow has it, on recorded `terraform plan -json` outputs: the real
+// ones TestAccGitOpsKitReview records with UPDATE_KIT_REVIEW=1
+// (testdata/gitops_review/limit.jsonl and controls.jsonl, each with its
+// table in a .md), and one written by hand (plan.jsonl). The job summary
+// gets, after what it held, the table of the .md file. The hand-written
+// one has (testdata/gitops_review/summary.md) one row for each
 // "Control broken" (first), "Control broken before this plan", "Access
 // review not made", "Access change" and "Policy finding", each with its
 // resource's address, the lines of each detail that say what changes,
@@ -433,6 +436,10 @@ func TestGitOpsKitReviewStep(t *testing.T) {
 	}{
 		{name: "review", plan: string(mustReadFile(t, "testdata/gitops_review/plan.jsonl")),
 			want: string(mustReadFile(t, "testdata/gitops_review/summary.md"))},
+		{name: "limit", plan: string(mustReadFile(t, "testdata/gitops_review/limit.jsonl")),
+			want: string(mustReadFile(t, "testdata/gitops_review/limit.md"))},
+		{name: "controls", plan: string(mustReadFile(t, "testdata/gitops_review/controls.jsonl")),
+			want: string(mustReadFile(t, "testdata/gitops_review/controls.md"))},
 		{name: "nothing to review", plan: `{"@level":"info","@message":"Terraform 1.11.4","type":"version","terraform":"1.11.4","ui":"1.2"}` + "\n",
 			want: "### custody: access review of the plan\n\nNo access change, broken control or policy finding in this plan.\n"},
 	} {
@@ -451,7 +458,14 @@ func TestGitOpsKitReviewStep(t *testing.T) {
 			}
 		})
 	}
-	// The recorded plan's rows, read back from the table: the review's
+	// The README's sample is the recorded controls plan's table.
+	readme := string(mustReadFile(t, filepath.Join(gitopsKit, "README.md")))
+	for _, line := range strings.Split(string(mustReadFile(t, "testdata/gitops_review/controls.md")), "\n") {
+		if strings.HasPrefix(line, "| `") && !strings.Contains(readme, "> "+line+"\n") {
+			t.Errorf("the kit's README should show the recorded table (testdata/gitops_review/controls.md) as its sample; it lacks\n%s", line)
+		}
+	}
+	// The hand-written plan's rows, read back from the table: the review's
 	// diagnostics, each once, errors first.
 	var rows []string
 	for _, line := range strings.Split(string(mustReadFile(t, "testdata/gitops_review/summary.md")), "\n") {
@@ -578,6 +592,11 @@ func TestAccGitOpsKitReview(t *testing.T) {
 		}
 		summary = string(mustReadFile(t, summaryFile))
 		t.Logf("%s: the job summary:\n%s", name, summary)
+		if os.Getenv("UPDATE_KIT_REVIEW") != "" {
+			// Record the real plan and its table for TestGitOpsKitReviewStep.
+			writeFile(t, filepath.Join("testdata", "gitops_review", name+".jsonl"), string(mustReadFile(t, filepath.Join(c.dir, "plan.jsonl"))))
+			writeFile(t, filepath.Join("testdata", "gitops_review", name+".md"), summary)
+		}
 		return strings.TrimSpace(string(mustReadFile(t, outputs))), string(mustReadFile(t, filepath.Join(c.dir, "plan.log"))), summary
 	}
 

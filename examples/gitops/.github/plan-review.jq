@@ -32,13 +32,22 @@ def code:
   gsub("\\|"; "\\|")
   | if test("`") then "`` " + . + " ``" else "`" + . + "`" end;
 
-# The detail's lines that go into the table, trimmed.
+def decision: "^ACTIVITY_TYPE_[A-Z0-9_]+: OUTCOME_[A-Z_]+ -> OUTCOME_[A-Z_]+$";
+
+# The detail's lines that go into the table, trimmed, as {code, text}:
+# each decision line (code) with the words under it (text), "and N more"
+# and "Checked R requests over T activity types."; without decision lines,
+# the first three lines.
 def shown:
   [(.detail // "") | split("\n")[] | sub("^\\s+"; "") | sub("\\s+$"; "") | select(. != "")] as $lines
-  | [$lines[] | select(test("^(ACTIVITY_TYPE_[A-Z0-9_]+: OUTCOME_[A-Z_]+ -> OUTCOME_[A-Z_]+|and [0-9]+ more)"))] as $changes
-  | if ($changes | length) > 0 then $changes
-    elif ($lines | length) > 3 then $lines[:3] + ["…"]
-    else $lines end;
+  | [range(0; $lines | length) as $i | $lines[$i] as $l
+     | if ($l | test(decision)) then
+         {code: $l, text: ($lines[$i + 1] // "" | select(test("^(ACTIVITY_TYPE_|request = |and [0-9]+ more|Checked |Each example)") | not))}
+         // {code: $l, text: ""}
+       elif ($l | test("^(and [0-9]+ more|Checked [0-9]+ requests? over [0-9]+ activity types?)")) then {code: "", text: $l}
+       else empty end] as $rows
+  | if any($rows[]; .code != "") then $rows
+    else [$lines[:3][] | {code: "", text: .}] + (if ($lines | length) > 3 then [{code: "", text: "…"}] else [] end) end;
 
 [inputs | fromjson? | select(type == "object" and .type == "diagnostic") | .diagnostic
   | select(type == "object" and (.summary | type) == "string")
@@ -55,7 +64,7 @@ def shown:
   else
     "| Resource | Kind | Control or policy | What changes |",
     "|---|---|---|---|",
-    ($rows[] | "| \(if .address == "" then "–" else (.address | code) end) | \(.kind)\(if .severity == "error" then " (error)" else "" end) | \(if .name == "" then "–" else (.name | text) end) | \([.lines[] | if test("^ACTIVITY_TYPE_") then code else text end] | join("<br>")) |"),
+    ($rows[] | "| \(if .address == "" then "–" else (.address | code) end) | \(.kind)\(if .severity == "error" then " (error)" else "" end) | \(if .name == "" then "–" else (.name | text) end) | \([.lines[] | [(.code | select(. != "") | code), (.text | select(. != "") | text)] | join(" – ")] | join("<br>")) |"),
     "",
     "By kind: \([kinds[] as $k | [$rows[] | select(.kind == $k)] | length | select(. > 0) | "\($k) \(.)"] | join(", ")). The plan's comment on the pull request has each in full, with an example request that `provider::custody::policy_decision` accepts as is."
   end
