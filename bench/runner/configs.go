@@ -97,15 +97,38 @@ var (
 )
 
 // distinctPolicies is the access review's corpus (issue 31): N policies
-// whose expressions differ per policy, as an organization's do. Policy i
-// allows signing a plain ETH transfer to its own address (0x…i, 40 hex
-// digits) of up to (i + 1) × limit_wei wei; every other one needs a
-// second approver. conditionPhase plans limit_wei = 2000 instead of 1000:
-// every condition changes, and with it every policy's decisions (the
-// transfers to its address between the old and the new limit), so each
-// change gets its access report. renamePhase changes names only: no
-// decision changes, no report.
-var distinctPolicies = custodyProvider + `
+// whose expressions differ per policy, as an organization's do, under the
+// two controls of the GitOps kit's kind. Policy i allows signing a plain
+// ETH transfer to its own address (0x…i, 40 hex digits) of up to
+// (i + 1) × limit_wei wei, with 2, 3 or 4 approvers (i mod 3), so the
+// control "transactions never signed alone" holds and is checked on every
+// change. conditionPhase plans limit_wei = 2000 instead of 1000: every
+// condition changes, and with it every policy's decisions (the transfers
+// to its address between the old and the new limit), so each change gets
+// its access report and its control check. renamePhase changes names
+// only: no decision changes, no report.
+var distinctPolicies = `terraform {
+  required_providers {
+    custody = { source = "custody-labs/custody" }
+  }
+}
+
+# Credentials from the CUSTODY_* environment of the emulator.
+provider "custody" {
+  controls = [
+    {
+      name           = "transactions never signed alone"
+      activity_types = ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2"]
+      at_most        = "consensus"
+    },
+    {
+      name           = "key export denied"
+      activity_types = ["ACTIVITY_TYPE_EXPORT_PRIVATE_KEY", "ACTIVITY_TYPE_EXPORT_WALLET", "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT"]
+      at_most        = "denied"
+    },
+  ]
+}
+
 variable "suffix" {
   type    = string
   default = ""
@@ -121,7 +144,7 @@ resource "custody_policy" "bench" {
   name      = "bench-${count.index}${var.suffix}"
   effect    = "EFFECT_ALLOW"
   condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.data == '0x' && eth.tx.to == '${format("0x%%040x", count.index + 1)}' && eth.tx.value <= ${(count.index + 1) * var.limit_wei}"
-  consensus = count.index %% 2 == 0 ? null : "approvers.count() >= 2"
+  consensus = "approvers.count() >= ${2 + count.index %% 3}"
 }
 `
 
