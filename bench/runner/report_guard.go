@@ -90,6 +90,11 @@ func msOf(bs []goBenchmark, name string) ([]float64, bool) {
 // decisionCosts is the section on the guard and the function.
 func (r *reportWriter) decisionCosts() {
 	r.printf("\n## Policy decisions\n\n")
+	if !r.o.configs["policy"] && !r.o.configs["policy-noguard"] {
+		r.printf("The lockout guard's plans did not run (neither `policy` nor `policy-noguard` in -configs).\n")
+		r.goBenchTable()
+		return
+	}
 	r.printf("The lockout guard works in a plan that changes policies: `%s` renames all N policies (`-var suffix=-renamed`), one guard check per policy, after a refresh whose one `list_policies` the guard reuses. `policy-noguard` is the same provider built with the tag `bench_nolockoutguard`.\n\n", renamePhase)
 	r.printf("| N | configuration | %s wall (s), median (min–max) | requests |\n|---|---|---|---|\n", renamePhase)
 	for _, n := range r.o.ns {
@@ -102,6 +107,11 @@ func (r *reportWriter) decisionCosts() {
 			r.printf("| %d | %s | %s | %s |\n", n, c, spreadPrec(v, 2), allOps(cnt))
 		}
 	}
+	r.goBenchTable()
+}
+
+// goBenchTable is the table of the Go benchmarks of the decision code.
+func (r *reportWriter) goBenchTable() {
 	if len(r.goBench) == 0 {
 		r.printf("\nThe Go benchmarks did not run (-go-bench-count 0).\n")
 		return
