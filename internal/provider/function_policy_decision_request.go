@@ -42,6 +42,11 @@ func readDecisionPolicies(arg argValue) ([]decisionPolicy, *function.FuncError) 
 		if e.isNull() {
 			return nil, e.errorf("is null: each policy is an object with at least an effect")
 		}
+		if !e.known() {
+			// A whole policy not known yet (a resource planned at
+			// validate): the result is unknown, not an error.
+			continue
+		}
 		// A resource's other attributes (id, notes, timeouts, ...) are
 		// ignored: only these are read.
 		attrs, ferr := e.rawAttrs()

@@ -17,7 +17,7 @@ func TestAccProviderControlsValidation(t *testing.T) {
 	}
 	accTest(t, resource.TestCase{Steps: []resource.TestStep{
 		{Config: control(`["ACTIVITY_TYPE_SIGN_TRANSACTON_V2"]`, "consensus"),
-			ExpectError: regexp.MustCompile(`"ACTIVITY_TYPE_SIGN_TRANSACTON_V2" is not an activity type of the service; the\s+closest is\s+ACTIVITY_TYPE_SIGN_TRANSACTION_V2`)},
+			ExpectError: regexp.MustCompile(`"ACTIVITY_TYPE_SIGN_TRANSACTON_V2" is not an activity type of the service;\s+the\s+closest\s+is\s+ACTIVITY_TYPE_SIGN_TRANSACTION_V2`)},
 		{Config: control(`["ACTIVITY_TYPE_SIGN_TRANSACTION_V2"]`, "never"), ExpectError: regexp.MustCompile(`value must be one of`)},
 		{Config: control(`[]`, "denied"), ExpectError: regexp.MustCompile(`list must contain at least 1`)},
 		{Config: control(`["ACTIVITY_TYPE_SIGN_TRANSACTION_V2"]`, "consensus")},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -41,6 +42,14 @@ type accessReview struct {
 	// change reviewed and kept once it succeeds; a failed read is read
 	// again by the next change (see firstSuccess).
 	org firstSuccess[*review.Org]
+
+	mu sync.Mutex
+	// gaveUp is a read that failed after the transport's own retries,
+	// while its caller's context was fine: the service cannot be reached
+	// (an offline plan with skip_credentials_validation, say). It is kept
+	// for the command, so that a plan of N policies does not wait through
+	// the retries N times for N identical warnings' sake.
+	gaveUp error
 }
 
 func newAccessReview(pd *providerData) *accessReview {
@@ -50,17 +59,30 @@ func newAccessReview(pd *providerData) *accessReview {
 // organization is the command's review.Org, from the command's one
 // list_policies (shared with refresh and the lockout guard).
 func (a *accessReview) organization(ctx context.Context) (*review.Org, error) {
-	return a.org.get(ctx, func(ctx context.Context) (*review.Org, error) {
-		list, err := cachedPolicies(ctx, a.pd)
-		if err != nil {
-			return nil, err
+	return a.org.get(ctx, a.readOrganization)
+}
+
+// readOrganization builds the review.Org from the command's one list. It
+// runs for one caller at a time (firstSuccess), so the callers that waited
+// behind a read that gave up find gaveUp set.
+func (a *accessReview) readOrganization(ctx context.Context) (*review.Org, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.gaveUp != nil {
+		return nil, a.gaveUp
+	}
+	list, err := cachedPolicies(ctx, a.pd)
+	if err != nil {
+		if ctx.Err() == nil {
+			a.gaveUp = err
 		}
-		policies := make([]policyset.Policy, len(list.all))
-		for i := range list.all {
-			policies[i] = policyset.FromClient(&list.all[i])
-		}
-		return review.NewOrg(policies), nil
-	})
+		return nil, err
+	}
+	policies := make([]policyset.Policy, len(list.all))
+	for i := range list.all {
+		policies[i] = policyset.FromClient(&list.all[i])
+	}
+	return review.NewOrg(policies), nil
 }
 
 // check reviews one planned change: plan is nil for a delete, state nil
@@ -167,8 +189,8 @@ func reportBreaches(breaches []review.Breach, what string, diags *diag.Diagnosti
 			fmt.Fprintf(&text, "The organization's policies already broke the control %q (%s) before this plan, so the plan goes on; "+
 				"reviewing %s found:\n", ctl.Name, controlRule(ctl), what)
 		} else {
-			fmt.Fprintf(&text, "After %s, the control %q (%s) no longer holds, in some order the apply may take (each changed "+
-				"policy counted in whichever version allows more):\n", what, ctl.Name, controlRule(ctl))
+			fmt.Fprintf(&text, "After %s, with the plan's other policy changes counted so far (each in whichever version allows "+
+				"more, since the apply may make them in any order), the control %q (%s) no longer holds:\n", what, ctl.Name, controlRule(ctl))
 		}
 		for i, b := range bs {
 			if i == controlBreachRows {
@@ -181,8 +203,8 @@ func reportBreaches(breaches []review.Breach, what string, diags *diag.Diagnosti
 			diags.AddWarning("Control broken before this plan: "+ctl.Name, strings.TrimRight(text.String(), "\n"))
 			continue
 		}
-		text.WriteString("  Each example is a request for provider::custody::policy_decision. Change the policy, or the control " +
-			"in the provider's controls if the change is intended.")
+		text.WriteString("\nEach example is a request that provider::custody::policy_decision accepts as is. Change the policy, " +
+			"or the control in the provider's controls if the change is intended.")
 		diags.AddError("Control broken: "+ctl.Name, text.String())
 	}
 }

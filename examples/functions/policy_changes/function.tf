@@ -10,9 +10,7 @@ locals {
   signing_proposed = merge(local.signing_today, { consensus = null })
 
   # One row per sampled request whose decision changes, widening first:
-  # { activity_type, before, after, example, words }. Here every signing
-  # type goes from OUTCOME_REQUIRES_CONSENSUS to OUTCOME_ALLOW for one
-  # approver alone.
+  # { activity_type, before, after, example, words }.
   changes = provider::custody::policy_changes([local.signing_today], [local.signing_proposed])
 }
 
@@ -20,12 +18,22 @@ output "access_changes" {
   value = local.changes
 }
 
-# The same rows can hold a pipeline to "no new access". Each example is a
-# request that provider::custody::policy_decision accepts as is, so a
-# reviewer can replay it.
-check "no_new_access" {
+# The rows can be asserted like any value. Here every row is a signing
+# activity (SIGN_TRANSACTION_V2, SIGN_RAW_PAYLOAD_V2, ETH_SEND_TRANSACTION,
+# ...) that waited for a second approver and is now allowed alone. A
+# pipeline that must refuse new access would assert instead that no row has
+# after == "OUTCOME_ALLOW". Each example is a request that
+# provider::custody::policy_decision accepts as is, so a reviewer can
+# replay it.
+check "signing_alone" {
   assert {
-    condition     = length([for c in local.changes : c if c.after == "OUTCOME_ALLOW"]) == 0
-    error_message = "The change lets requests through alone: ${join("; ", [for c in local.changes : "${c.activity_type}: ${c.words}" if c.after == "OUTCOME_ALLOW"])}"
+    condition     = contains(local.changes[*].activity_type, "ACTIVITY_TYPE_SIGN_TRANSACTION_V2")
+    error_message = "The proposed change should let one approver sign a transaction."
+  }
+  assert {
+    condition = alltrue([
+      for c in local.changes : c.before == "OUTCOME_REQUIRES_CONSENSUS" && c.after == "OUTCOME_ALLOW"
+    ])
+    error_message = "Every row should be allowed alone now: ${join("; ", [for c in local.changes : "${c.activity_type}: ${c.before} -> ${c.after}"])}"
   }
 }

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"math/big"
 	"strings"
 	"sync"
 	"testing"
@@ -185,4 +186,56 @@ func TestCheckControlsSameBreachesEitherOrder(t *testing.T) {
 	if cold == 0 {
 		t.Errorf("no breach with a cold key")
 	}
+}
+
+func TestEther(t *testing.T) {
+	for wei, want := range map[int64]string{0: "0", 1: "0.000000000000000001", 1_500_000_000_000_000_000: "1.5", 2_000_000_000_000_000_000: "2"} {
+		if got := ether(big.NewInt(wei)); got != want {
+			t.Errorf("ether(%d) = %s, want %s", wei, got, want)
+		}
+	}
+}
+
+func TestApproverEmailIsNoted(t *testing.T) {
+	ps := org()
+	after := *find(ps, "p-sign")
+	after.Consensus = "approvers.any(u, u.email == 'cfo@example.com')"
+	r := NewOrg(ps).Report(Change{Before: find(ps, "p-sign"), After: &after})
+	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "approvers[].email") {
+		t.Errorf("notes %q", r.Notes)
+	}
+}
+
+// A weakened consensus on tagged approvers, without a condition: the
+// policy's own tag and count make the approver set that tells.
+func TestReportWeakenedTaggedConsensus(t *testing.T) {
+	ps := []policyset.Policy{{ID: "s", Name: "signers", Effect: client.EffectAllow,
+		Consensus: "approvers.filter(u, u.tags.contains('signer')).count() >= 3"}}
+	after := ps[0]
+	after.Consensus = "approvers.filter(u, u.tags.contains('signer')).count() >= 2"
+	r := report(t, ps, Change{Before: &ps[0], After: &after})
+	found := false
+	for _, row := range r.Rows {
+		if row.Type == signTx && row.After == client.OutcomeAllow && strings.Count(row.Example, `"signer"`) == 2 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no signing row with two signers:\n%s", r.Detail(5))
+	}
+}
+
+// Lifting a deny shows on the requests another policy allows: hot keys
+// sending to a blocked address, allowed alone once the deny is gone.
+func TestReportLiftedDenyJoinsOtherPolicies(t *testing.T) {
+	ps := append(org(), policyset.Policy{ID: "d", Name: "blocked address", Effect: client.EffectDeny,
+		Condition: "activity.type == '" + signTx + "' && eth.tx.to == '0xbad'"})
+	r := report(t, ps, Change{Before: find(ps, "d")})
+	for _, row := range r.Rows {
+		if row.Before == client.OutcomeDenyExplicit && row.After == client.OutcomeAllow && strings.Contains(row.Example, `"hot"`) &&
+			strings.Contains(row.Example, `"0xbad"`) && len(row.Request.Approvers) == 1 {
+			return
+		}
+	}
+	t.Errorf("no row for a hot key sending to 0xbad alone:\n%s", r.Detail(20))
 }

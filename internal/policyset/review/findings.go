@@ -34,8 +34,11 @@ func (o *Org) Findings(c Change) []Finding {
 	holds, applicable, denied, denies := 0, 0, 0, map[string]bool{}
 	types := o.typesOf(&p)
 	requests := 0
+	before := o.lookup(c.Before)
 	for _, typ := range types {
-		for _, s := range o.sample(typ, &p) {
+		// The report's sample (both versions' values): built once for
+		// the report, the findings and the controls of one change.
+		for _, s := range o.sample(typ, before, &p) {
 			requests++
 			st := o.state(s)
 			if st.ev.Outcome(policyset.Policy{Effect: client.EffectAllow, Condition: p.Condition}).Outcome == client.OutcomeAllow {
@@ -84,9 +87,12 @@ func (o *Org) denier(st *reqState, self func(policyset.Policy) bool) string {
 	return best
 }
 
-// sorted are the organization's policies by id, for a stable order.
+// sorted are the organization's policies by id, for a stable order,
+// sorted once per Org.
 func (o *Org) sorted() []policyset.Policy {
-	out := slices.Clone(o.policies)
-	slices.SortFunc(out, func(a, b policyset.Policy) int { return strings.Compare(a.ID, b.ID) })
-	return out
+	if o.byIDOrder == nil {
+		o.byIDOrder = slices.Clone(o.policies)
+		slices.SortFunc(o.byIDOrder, func(a, b policyset.Policy) int { return strings.Compare(a.ID, b.ID) })
+	}
+	return o.byIDOrder
 }

@@ -19,16 +19,17 @@ const (
 // computed so far, kept so that each change costs only the requests of
 // the activity types it can touch. Safe for concurrent use.
 type Org struct {
-	mu       sync.Mutex
-	policies []policyset.Policy
-	byID     map[string]int
-	byType   map[string][]int // the policies that can apply to each type
-	atoms    []exprAtoms      // per policy, lazily
-	walked   []bool
-	bases    map[string]*typeSample  // by type: the organization's samples
-	samples  map[sampleKey][]sampled // a change's samples, bounded
-	reqs     map[string]*reqState    // by example
-	applies  map[string][]string     // by condition text: appliesTo, cached
+	mu        sync.Mutex
+	policies  []policyset.Policy
+	byID      map[string]int
+	byIDOrder []policyset.Policy // the policies sorted by id, for findings
+	byType    map[string][]int   // the policies that can apply to each type
+	atoms     []exprAtoms        // per policy, lazily
+	walked    []bool
+	bases     map[string]*typeSample  // by type: the organization's samples
+	samples   map[sampleKey][]sampled // a change's samples, bounded
+	reqs      map[string]*reqState    // by example
+	applies   map[string][]string     // by condition text: appliesTo, cached
 
 	counted     []counted                  // changes counted into the most permissive state
 	countedKeys map[string]bool            // policyKey of before and after: counted already
@@ -123,16 +124,17 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
 	}
 	ta := gather(all)
 	neutral := maps.Clone(base.neutral)
-	for p, v := range ta.neutrals() {
+	for p, v := range ta.neutral {
 		if _, ok := neutral[p]; !ok {
 			neutral[p] = v
 		}
 	}
-	s := append(slices.Clip(base.sampled), build(typ, ta, neutral, base.full, base.seen)...)
+	s := append(slices.Clip(base.sampled), build(typ, ta, neutral, base.full, base.seeds, base.seen)...)
 	// A change's samples serve its report, findings and controls, asked
 	// one after the other; a plan of many changes must not keep them all.
 	if len(o.samples) > maxCachedSamples {
 		clear(o.samples)
+		o.forgetChangeStates()
 	}
 	o.samples[key] = s
 	return s
@@ -143,6 +145,7 @@ type typeSample struct {
 	sampled []sampled
 	neutral map[string]any
 	full    []policyset.User
+	seeds   []seedSpec      // the organization's conjunctions, to join a change's with
 	seen    map[string]bool // the examples sampled
 }
 
@@ -155,8 +158,8 @@ func (o *Org) baseSample(typ string) *typeSample {
 		all = append(all, o.policyAtoms(i))
 	}
 	ta := gather(all)
-	ts := &typeSample{neutral: ta.neutrals(), full: ta.sets[len(ta.sets)-1], seen: map[string]bool{}}
-	ts.sampled = build(typ, ta, ts.neutral, ts.full, nil)
+	ts := &typeSample{neutral: ta.neutral, full: ta.sets[len(ta.sets)-1], seeds: ta.seeds, seen: map[string]bool{}}
+	ts.sampled = build(typ, ta, ts.neutral, ts.full, nil, nil)
 	for _, s := range ts.sampled {
 		ts.seen[s.example] = true
 	}
@@ -225,4 +228,16 @@ func (o *Org) typesOf(ps ...*policyset.Policy) []string {
 		}
 	}
 	return out
+}
+
+// forgetChangeStates drops the states of requests only past changes
+// sampled (neither the organization's nor kept for controls): a plan of
+// many changes would otherwise keep every one it ever decided.
+func (o *Org) forgetChangeStates() {
+	for ex, st := range o.reqs {
+		typ := st.req.Type
+		if b := o.bases[typ]; (b == nil || !b.seen[ex]) && !o.ctlSeen[typ][ex] {
+			delete(o.reqs, ex)
+		}
+	}
 }

@@ -17,6 +17,9 @@ var activityFields = map[string]bool{"activity.type": true, "activity.kind": tru
 // pathType is the catalogued type of a variable path, and the keyword and
 // field it sets (keyword "" for activity.params, private_key and approvers).
 func pathType(p string) (t *policylang.Type, keyword, field string, ok bool) {
+	if p == "approvers[].email" || p == "approvers[].alias" {
+		return nil, "", "", false // approvers carry ids and tags only: noted, not varied
+	}
 	for _, owner := range []struct{ prefix, st string }{
 		{"activity.params.", "ActivityParams"}, {"private_key.", "PrivateKey"}, {"approvers[].", "User"},
 	} {

@@ -51,70 +51,35 @@ func (o *Org) Report(c Change) Report {
 
 // Compare is the offline form (policy_changes): every sampled request
 // whose decision differs between the whole sets, joint effects included.
-// Only the types some changed policy can apply to can differ: those are
-// decided (and counted in Requests and Types), as in a change's Report.
+// It samples as a report does, the before set being the organization and
+// every changed version the change, so that for one change it gives the
+// same rows as that change's Report. Only the types a changed policy can
+// apply to can differ: those are decided, and counted in Requests and
+// Types.
 func Compare(before, after []policyset.Policy) Report {
 	changed := changedPolicies(before, after)
-	o := NewOrg(union(before, after))
-	bo, ao := o.subset(before), o.subset(after)
+	bo, ao := NewOrg(before), NewOrg(after)
 	var r Report
-	for _, typ := range o.typesOf(changed...) {
+	for _, typ := range bo.typesOf(changed...) {
 		r.Types++
-		for _, s := range o.sample(typ) {
+		for _, s := range bo.sample(typ, changed...) {
 			r.Requests++
-			// One evaluator for both sets: an expression both hold is
-			// evaluated once.
-			st := o.state(s)
-			was, now := decideWith(o, bo, st), decideWith(o, ao, st)
-			if was != now {
+			st := bo.state(s)
+			_, was := bo.baseTally(st)
+			// The after set's policies are decided with the same
+			// evaluator: an expression both sets hold is evaluated once.
+			var t policyset.Tally
+			for _, i := range ao.byType[typ] {
+				t.Add(st.ev.Outcome(ao.policies[i]), 1)
+			}
+			if now := policyset.DecideTally(t, s.req).Outcome; now != was {
 				r.Rows = append(r.Rows, row(s, was, now))
 			}
 		}
 	}
 	sortRows(r.Rows)
-	for _, p := range changed {
-		r.Notes = append(r.Notes, notes(p)...)
-	}
-	slices.Sort(r.Notes)
-	r.Notes = slices.Compact(r.Notes)
+	r.Notes = notes(changed...)
 	return r
-}
-
-// union is both sets' policies, each version once.
-func union(before, after []policyset.Policy) []policyset.Policy {
-	seen := map[string]bool{}
-	var out []policyset.Policy
-	for _, p := range append(slices.Clip(before), after...) {
-		if k := policyKey(&p); !seen[k] {
-			seen[k] = true
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// subset marks which of the Org's policies a set holds.
-func (o *Org) subset(set []policyset.Policy) []bool {
-	index := make(map[string]int, len(o.policies))
-	for i := range o.policies {
-		index[policyKey(&o.policies[i])] = i
-	}
-	in := make([]bool, len(o.policies))
-	for _, p := range set {
-		in[index[policyKey(&p)]] = true
-	}
-	return in
-}
-
-// decideWith decides the request over one set's policies of its type.
-func decideWith(o *Org, in []bool, st *reqState) string {
-	var t policyset.Tally
-	for _, i := range o.byType[st.req.Type] {
-		if in[i] {
-			t.Add(st.ev.Outcome(o.policies[i]), 1)
-		}
-	}
-	return policyset.DecideTally(t, st.req).Outcome
 }
 
 // changedPolicies are the versions whose decision fields are in one set

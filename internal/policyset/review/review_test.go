@@ -70,10 +70,15 @@ func report(t *testing.T, ps []policyset.Policy, c Change) Report {
 	t.Helper()
 	r := NewOrg(ps).Report(c)
 	crossCheck(t, ps, apply(ps, c), r.Rows)
-	cmp := Compare(ps, apply(ps, c))
-	crossCheck(t, ps, apply(ps, c), cmp.Rows)
-	if len(r.Rows) > 0 && len(cmp.Rows) == 0 {
-		t.Errorf("Compare found nothing where Report found %d rows", len(r.Rows))
+	for i := 1; i < len(r.Rows); i++ {
+		a, b := r.Rows[i-1], r.Rows[i]
+		if rank(a.Before, a.After) > rank(b.Before, b.After) {
+			t.Errorf("row %d (%s -> %s) after a less widening one", i, b.Before, b.After)
+		}
+	}
+	// policy_changes gives the same rows as the plan's warning.
+	if cmp := Compare(ps, apply(ps, c)); cmp.Detail(1000) != r.Detail(1000) && !r.Empty() {
+		t.Errorf("Compare:\n%s\nReport:\n%s", cmp.Detail(1000), r.Detail(1000))
 	}
 	return r
 }
@@ -342,5 +347,20 @@ func TestReportNotesWhatItCannotVary(t *testing.T) {
 	}
 	if !strings.Contains(r.Detail(10), "  Note: ") {
 		t.Errorf("detail:\n%s", r.Detail(10))
+	}
+}
+
+func TestDetailLimit(t *testing.T) {
+	r := Report{Rows: make([]Row, 12), Requests: 30, Types: 2, Notes: []string{"n."}}
+	for i := range r.Rows {
+		r.Rows[i] = Row{Type: signTx, Before: client.OutcomeDenyImplicit, After: client.OutcomeAllow, Words: "w", Example: "{ }"}
+	}
+	d := r.Detail(10)
+	if got := strings.Count(d, signTx+": "); got != 10 {
+		t.Errorf("%d rows shown", got)
+	}
+	lines := strings.Split(d, "\n")
+	if want := []string{"  and 2 more", "  Note: n.", "  Checked 30 requests over 2 activity types."}; strings.Join(lines[len(lines)-3:], "|") != strings.Join(want, "|") {
+		t.Errorf("tail %q", lines[len(lines)-3:])
 	}
 }

@@ -36,16 +36,17 @@ type seedSpec struct {
 
 // typeAtoms gathers what the policies of one type compare against.
 type typeAtoms struct {
-	values map[string][]any // path -> sample values
-	seeds  []seedSpec
-	sets   [][]policyset.User // approver sets of every consensus
+	values  map[string][]any // path -> sample values
+	neutral map[string]any   // path -> the value matching none of its literals
+	seeds   []seedSpec
+	sets    [][]policyset.User // approver sets of every consensus
 }
 
 const requesterID = "requester"
 
 // gather merges the atoms of the policies that can apply to a type.
 func gather(all []exprAtoms) typeAtoms {
-	ta := typeAtoms{values: map[string][]any{}}
+	ta := typeAtoms{values: map[string][]any{}, neutral: map[string]any{}}
 	var ids, tags []string
 	var counts []int
 	for _, a := range all {
@@ -59,12 +60,17 @@ func gather(all []exprAtoms) typeAtoms {
 		}
 		ids, tags, counts = append(ids, a.ids...), append(tags, a.tags...), append(counts, a.counts...)
 		own := approverSets(a.ids, a.tags, a.counts, true)
-		for _, g := range a.groups {
+		groups := a.groups
+		if len(groups) == 0 {
+			groups = []group{nil} // a policy without a condition still brings its approver sets
+		}
+		for _, g := range groups {
 			ta.seeds = append(ta.seeds, seedSpec{atoms: g, sets: own})
 		}
 	}
 	for p, vs := range ta.values {
-		ta.values[p] = sortValues(append(vs, neutral(p, vs)))
+		ta.neutral[p] = neutral(p, vs)
+		ta.values[p] = sortValues(append(vs, ta.neutral[p]))
 	}
 	for i := range ta.seeds {
 		ta.seeds[i].sortKey = ta.seeds[i].key()
@@ -168,6 +174,9 @@ func hit(at atom, vs []any, cur any) (any, bool) {
 		return []string{s}, ok
 	}
 	if at.op == "!=" {
+		if cur != nil && !slices.ContainsFunc(at.vals, func(v any) bool { return compareValues(v, cur) == 0 }) {
+			return cur, true // the neutral value already differs
+		}
 		return neutral(at.path, vs), true
 	}
 	n, isNum := at.vals[0].(*big.Int)
@@ -183,20 +192,13 @@ func hit(at atom, vs []any, cur any) (any, bool) {
 	return n, true
 }
 
-// neutrals are the values matching none of the literals, per path.
-func (ta typeAtoms) neutrals() map[string]any {
-	out := make(map[string]any, len(ta.values))
-	for p, vs := range ta.values {
-		out[p] = neutral(p, vs)
-	}
-	return out
-}
-
 // build is the type's sample, deduplicated by example, in order: the
 // neutral request with each approver set, each value of each path from
-// it, then each seed with its sets and its own values. prior holds
+// it, then each seed with its sets and its own values. A change's seeds
+// are also joined with each of the organization's (cross): a deny the
+// change lifts shows on the requests another policy allows. prior holds
 // examples already sampled (the organization's, when ta is a change's).
-func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User, prior map[string]bool) []sampled {
+func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User, cross []seedSpec, prior map[string]bool) []sampled {
 	requester := ta.sets[0]
 	s := sampleSet{typ: typ, seen: map[string]bool{}, prior: prior, base: base}
 	for _, set := range ta.sets {
@@ -209,14 +211,7 @@ func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User,
 		}
 	}
 	for _, sp := range ta.seeds {
-		seed := base
-		var own []string
-		for _, at := range sp.atoms {
-			if v, ok := hit(at, ta.values[at.path], seed[at.path]); ok {
-				seed = with(seed, at.path, v)
-				own = append(own, at.path)
-			}
-		}
+		seed, own := satisfy(base, sp, ta.values)
 		for _, set := range append([][]policyset.User{requester, full}, sp.sets...) {
 			s.add(seed, set)
 		}
@@ -229,8 +224,27 @@ func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User,
 				s.add(with(seed, at.path, v), full)
 			}
 		}
+		for _, other := range cross {
+			joined, _ := satisfy(base, other, ta.values)
+			joined, _ = satisfy(joined, sp, ta.values)
+			s.add(joined, requester)
+			s.add(joined, full)
+		}
 	}
 	return s.out
+}
+
+// satisfy sets, from assign, the paths a seed's atoms name to values that
+// satisfy them, and lists those paths.
+func satisfy(assign map[string]any, sp seedSpec, values map[string][]any) (map[string]any, []string) {
+	var own []string
+	for _, at := range sp.atoms {
+		if v, ok := hit(at, values[at.path], assign[at.path]); ok {
+			assign = with(assign, at.path, v)
+			own = append(own, at.path)
+		}
+	}
+	return assign, own
 }
 
 type sampleSet struct {

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -13,7 +14,7 @@ func words(req policyset.Request, assign, base map[string]any) string {
 	parts := []string{who(req.Approvers), strings.ToLower(strings.ReplaceAll(policyset.DescribeActivity(req.Type).Kind, "_", " "))}
 	for _, p := range sortedKeys(assign) {
 		if compareValues(assign[p], base[p]) != 0 {
-			parts = append(parts, p+" "+describe(assign[p]))
+			parts = append(parts, describePath(p, assign[p]))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -45,4 +46,28 @@ func describe(v any) string {
 		return "holding " + fmt.Sprintf("%q", x)
 	}
 	return fmt.Sprint(v)
+}
+
+// describePath says a value of a path; an Ethereum value also in ether.
+func describePath(p string, v any) string {
+	if n, ok := v.(*big.Int); ok && p == "eth.tx.value" {
+		return fmt.Sprintf("eth.tx.value %s wei (%s ETH)", n, ether(n))
+	}
+	return p + " " + describe(v)
+}
+
+// ether writes wei as ether, exactly: 1500000000000000000 is 1.5.
+func ether(wei *big.Int) string {
+	s := new(big.Int).Abs(wei).String()
+	for len(s) <= 18 {
+		s = "0" + s
+	}
+	whole, frac := s[:len(s)-18], strings.TrimRight(s[len(s)-18:], "0")
+	if wei.Sign() < 0 {
+		whole = "-" + whole
+	}
+	if frac == "" {
+		return whole
+	}
+	return whole + "." + frac
 }
