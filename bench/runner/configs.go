@@ -10,7 +10,7 @@ import (
 // one type, all through count.
 type configuration struct {
 	name     string
-	provider string // provider binary it runs ("custody", "custody-unchecked", "custody-noguard", "floor", "floor-likecustody"), or "" for none
+	provider string // provider binary it runs ("custody", "custody-unchecked", "custody-noguard", "custody-noreview", "floor", "floor-likecustody"), or "" for none
 	// custody: it talks to the emulator. Its requests are counted, and it
 	// can run against an emulator with latency (-latencies); the others'
 	// times do not depend on the emulator.
@@ -27,6 +27,10 @@ type configuration struct {
 	// renames: its resources take var.suffix in their names, and a fourth
 	// phase, renamePhase, plans renaming all of them.
 	renames bool
+	// reconditions: its resources take var.limit_wei in their conditions,
+	// and a phase after renamePhase, conditionPhase, plans changing the
+	// condition of all of them.
+	reconditions bool
 	// latency is the emulator's -fault-latency for this run (0: none);
 	// the runner sets it for the runs at each of -latencies.
 	latency time.Duration
@@ -92,6 +96,58 @@ var (
 		"provider \"custody\" {\n  batching = {\n    enabled = false\n  }\n}", 1)
 )
 
+// distinctPolicies is the access review's corpus (issue 31): N policies
+// whose expressions differ per policy, as an organization's do, under the
+// two controls of the GitOps kit's kind. Policy i allows signing a plain
+// ETH transfer to its own address (0x…i, 40 hex digits) of up to
+// (i + 1) × limit_wei wei, with 2, 3 or 4 approvers (i mod 3), so the
+// control "transactions never signed alone" holds and is checked on every
+// change. conditionPhase plans limit_wei = 2000 instead of 1000: every
+// condition changes, and with it every policy's decisions (the transfers
+// to its address between the old and the new limit), so each change gets
+// its access report and its control check. renamePhase changes names
+// only: no decision changes, no report.
+var distinctPolicies = `terraform {
+  required_providers {
+    custody = { source = "custody-labs/custody" }
+  }
+}
+
+# Credentials from the CUSTODY_* environment of the emulator.
+provider "custody" {
+  controls = [
+    {
+      name           = "transactions never signed alone"
+      activity_types = ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2"]
+      at_most        = "consensus"
+    },
+    {
+      name           = "key export denied"
+      activity_types = ["ACTIVITY_TYPE_EXPORT_PRIVATE_KEY", "ACTIVITY_TYPE_EXPORT_WALLET", "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT"]
+      at_most        = "denied"
+    },
+  ]
+}
+
+variable "suffix" {
+  type    = string
+  default = ""
+}
+
+variable "limit_wei" {
+  type    = number
+  default = 1000
+}
+
+resource "custody_policy" "bench" {
+  count     = %d
+  name      = "bench-${count.index}${var.suffix}"
+  effect    = "EFFECT_ALLOW"
+  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.data == '0x' && eth.tx.to == '${format("0x%%040x", count.index + 1)}' && eth.tx.value <= ${(count.index + 1) * var.limit_wei}"
+  consensus = "approvers.count() >= ${2 + count.index %% 3}"
+}
+`
+
 // policyBatched: policy creates and deletes are batched.
 var policyBatched = map[string]bool{"apply": true, "destroy": true}
 
@@ -108,6 +164,15 @@ var configurations = []configuration{
 	// the plan it works in.
 	{name: "policy-noguard", provider: "custody-noguard", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1, renames: true,
 		batched: policyBatched},
+	// The access review's corpus (distinctPolicies), through the provider
+	// under test and through the same provider built without the access
+	// review (tag bench_noaccessreview): what the review adds to a plan that
+	// renames every policy (renamePhase, no decision changes) and to one
+	// that changes every policy's condition (conditionPhase).
+	{name: "policy-review", provider: "custody", custody: true, resource: "custody_policy", body: distinctPolicies, floor: "floor-shaped", refreshRTTs: 1,
+		renames: true, reconditions: true, batched: policyBatched},
+	{name: "policy-noreview", provider: "custody-noreview", custody: true, resource: "custody_policy", body: distinctPolicies, floor: "floor-shaped", refreshRTTs: 1,
+		renames: true, reconditions: true, batched: policyBatched},
 	// The same policies through the provider built without its plan-time
 	// expression checks (tag bench_nopolicycheck): what the checks add.
 	{name: "policy-unchecked", provider: "custody-unchecked", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1,
@@ -176,3 +241,9 @@ var phases = []string{"apply", "plan", "destroy"}
 // after "plan" by the configurations with renames: the plan the lockout
 // guard works in, one check per policy. It must plan N changes.
 const renamePhase = "plan-rename"
+
+// conditionPhase is a plan that changes the condition of every policy
+// (-var limit_wei=2000), run after renamePhase by the configurations with
+// reconditions: the plan the access review reports on, one report per
+// policy. It must plan N changes.
+const conditionPhase = "plan-condition"

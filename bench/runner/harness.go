@@ -44,6 +44,10 @@ func build(ctx context.Context, root, work string, profiled bool) (*tools, error
 		// The provider without its lockout guard: the policy-noguard
 		// configuration measures what the guard adds to a plan of changes.
 		{filepath.Join(t.realDir, "terraform-provider-custody-noguard"), ".", "bench_nolockoutguard"},
+		// The provider without its access review (issue 31): the
+		// policy-noreview configuration measures what the review adds to a
+		// plan of changes.
+		{filepath.Join(t.realDir, "terraform-provider-custody-noreview"), ".", "bench_noaccessreview"},
 		{filepath.Join(t.realDir, "terraform-provider-floor"), "./bench/floor", ""},
 		// The floor served the way the custody provider is, for the shaped
 		// floor (see bench/floor/main.go).

@@ -301,13 +301,17 @@ func runOne(ctx context.Context, t *tools, c configuration, n, r int, o *options
 	}
 	par := "-parallelism=" + strconv.Itoa(o.parallelism)
 	commands := map[string][]string{
-		"apply":     {"apply", "-auto-approve", "-input=false", "-no-color", par},
-		"plan":      {"plan", "-input=false", "-detailed-exitcode", "-no-color", par},
-		"destroy":   {"destroy", "-auto-approve", "-input=false", "-no-color", par},
-		renamePhase: {"plan", "-input=false", "-detailed-exitcode", "-no-color", par, "-var", "suffix=-renamed"},
+		"apply":        {"apply", "-auto-approve", "-input=false", "-no-color", par},
+		"plan":         {"plan", "-input=false", "-detailed-exitcode", "-no-color", par},
+		"destroy":      {"destroy", "-auto-approve", "-input=false", "-no-color", par},
+		renamePhase:    {"plan", "-input=false", "-detailed-exitcode", "-no-color", par, "-var", "suffix=-renamed"},
+		conditionPhase: {"plan", "-input=false", "-detailed-exitcode", "-no-color", par, "-var", "limit_wei=2000"},
 	}
 	order := phases
-	if c.renames {
+	switch {
+	case c.reconditions:
+		order = []string{"apply", "plan", renamePhase, conditionPhase, "destroy"}
+	case c.renames:
 		order = []string{"apply", "plan", renamePhase, "destroy"}
 	}
 	for _, ph := range order {
@@ -358,7 +362,7 @@ func runPhase(ctx context.Context, t *tools, emu *emulatorProc, dir, phase strin
 	runErr := cmd.Run()
 	p := &phaseResult{wall: time.Since(t0).Seconds()}
 	p.emuCPU = emu.cpuSeconds() - cpu0
-	if phase == renamePhase && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 2 {
+	if (phase == renamePhase || phase == conditionPhase) && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 2 {
 		runErr = nil // changes planned, as it must
 	}
 	if runErr != nil {
@@ -383,10 +387,11 @@ func runPhase(ctx context.Context, t *tools, emu *emulatorProc, dir, phase strin
 		return nil, err
 	}
 	want := map[string]string{
-		"apply":     fmt.Sprintf("Apply complete! Resources: %d added, 0 changed, 0 destroyed.", n),
-		"destroy":   fmt.Sprintf("Destroy complete! Resources: %d destroyed.", n),
-		"plan":      "No changes.",
-		renamePhase: fmt.Sprintf("Plan: 0 to add, %d to change, 0 to destroy.", n),
+		"apply":        fmt.Sprintf("Apply complete! Resources: %d added, 0 changed, 0 destroyed.", n),
+		"destroy":      fmt.Sprintf("Destroy complete! Resources: %d destroyed.", n),
+		"plan":         "No changes.",
+		renamePhase:    fmt.Sprintf("Plan: 0 to add, %d to change, 0 to destroy.", n),
+		conditionPhase: fmt.Sprintf("Plan: 0 to add, %d to change, 0 to destroy.", n),
 	}[phase]
 	if !strings.Contains(string(out), want) {
 		return nil, fmt.Errorf("the output lacks %q; see %s:%s", want, logPath, tail(logPath, 30))

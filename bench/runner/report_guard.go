@@ -6,9 +6,12 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // What the policy decisions cost: the lockout guard in a plan that renames
@@ -29,14 +32,26 @@ type goBenchmark struct {
 }
 
 // functionBenchmarks are the Go benchmarks of the decision code: the
-// function warm and cold, and the guard's own work in a plan.
-const functionBenchmarks = `^Benchmark(PolicyDecisionWarm|PolicyDecisionCold|LockoutGuardPlan)$`
+// function warm and cold, the guard's own work in a plan, and one changed
+// policy's access report warm and cold (issue 31).
+const functionBenchmarks = `^Benchmark(PolicyDecisionWarm|PolicyDecisionCold|LockoutGuardPlan|ReportWarm|ReportCold)$`
 
-// runGoBenchmarks runs functionBenchmarks in internal/provider, count
-// times each, and returns the lines in order.
+// benchmarkPackages are the packages functionBenchmarks are in: the
+// provider, and the access review's pure core.
+var benchmarkPackages = []string{"./internal/provider/", "./internal/policyset/review/"}
+
+// runGoBenchmarks runs functionBenchmarks in benchmarkPackages, count
+// times each, and returns the lines in order. A package that is not in
+// the tree is left out (the report then says its targets were not
+// measured).
 func runGoBenchmarks(ctx context.Context, root string, count int) ([]goBenchmark, error) {
-	cmd := exec.CommandContext(ctx, "go", "test", "-run", "^$", "-bench", functionBenchmarks, "-benchmem",
-		"-count", strconv.Itoa(count), "./internal/provider/")
+	args := []string{"test", "-run", "^$", "-bench", functionBenchmarks, "-benchmem", "-count", strconv.Itoa(count)}
+	for _, p := range benchmarkPackages {
+		if _, err := os.Stat(filepath.Join(root, p)); err == nil {
+			args = append(args, p)
+		}
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -75,6 +90,11 @@ func msOf(bs []goBenchmark, name string) ([]float64, bool) {
 // decisionCosts is the section on the guard and the function.
 func (r *reportWriter) decisionCosts() {
 	r.printf("\n## Policy decisions\n\n")
+	if !r.o.configs["policy"] && !r.o.configs["policy-noguard"] {
+		r.printf("The lockout guard's plans did not run (neither `policy` nor `policy-noguard` in -configs).\n")
+		r.goBenchTable()
+		return
+	}
 	r.printf("The lockout guard works in a plan that changes policies: `%s` renames all N policies (`-var suffix=-renamed`), one guard check per policy, after a refresh whose one `list_policies` the guard reuses. `policy-noguard` is the same provider built with the tag `bench_nolockoutguard`.\n\n", renamePhase)
 	r.printf("| N | configuration | %s wall (s), median (min–max) | requests |\n|---|---|---|---|\n", renamePhase)
 	for _, n := range r.o.ns {
@@ -87,18 +107,25 @@ func (r *reportWriter) decisionCosts() {
 			r.printf("| %d | %s | %s | %s |\n", n, c, spreadPrec(v, 2), allOps(cnt))
 		}
 	}
+	r.goBenchTable()
+}
+
+// goBenchTable is the table of the Go benchmarks of the decision code.
+func (r *reportWriter) goBenchTable() {
 	if len(r.goBench) == 0 {
 		r.printf("\nThe Go benchmarks did not run (-go-bench-count 0).\n")
 		return
 	}
-	r.printf("\nGo benchmarks (`go test -bench '%s' -benchmem ./internal/provider/`), ms per call, median (min–max) over runs:\n\n", functionBenchmarks)
+	r.printf("\nGo benchmarks (`go test -bench '%s' -benchmem %s`), ms per call, median (min–max) over runs:\n\n", functionBenchmarks, strings.Join(benchmarkPackages, " "))
 	r.printf("| benchmark | what it measures | ms/op | B/op | allocs/op |\n|---|---|---|---|---|\n")
 	what := map[string]string{
 		"PolicyDecisionWarm": "`policy_decision` over 1,000 policies (as `values(custody_policy.x)` passes them) and one request, from the protocol's values to the result; expressions already compiled in the process",
 		"PolicyDecisionCold": "the same with 1,000 policies whose expressions the process has never seen: every expression is compiled",
 		"LockoutGuardPlan":   "the guard's own work in a plan of 1,000 policy updates: its baseline (whoami, the cached list, 3 × 1,000 evaluations) and 1,000 checks",
+		"ReportWarm":         "`internal/policyset/review`: one changed policy's access report among 1,000 distinct policies, the organization's outcomes already computed in the command",
+		"ReportCold":         "the same from the protocol's values to the diagnostics, nothing computed before",
 	}
-	for _, name := range []string{"PolicyDecisionWarm", "PolicyDecisionCold", "LockoutGuardPlan"} {
+	for _, name := range []string{"PolicyDecisionWarm", "PolicyDecisionCold", "LockoutGuardPlan", "ReportWarm", "ReportCold"} {
 		v, ok := msOf(r.goBench, name)
 		if !ok {
 			continue
@@ -109,7 +136,7 @@ func (r *reportWriter) decisionCosts() {
 				last = b
 			}
 		}
-		r.printf("| %s | %s | %s | %d | %d |\n", name, what[name], spreadPrec(v, 2), last.bytesOp, last.allocsOps)
+		r.printf("| %s | %s | %s | %d | %d |\n", name, what[name], spreadPrec(v, 3), last.bytesOp, last.allocsOps)
 	}
 }
 

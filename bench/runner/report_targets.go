@@ -37,6 +37,7 @@ func (r *reportWriter) targets(lo, hi int) {
 	r.growthTargets(policy, lats, lo, hi)
 	r.checkTargets()
 	r.decisionTargets()
+	r.reviewTargets()
 	r.requestTargets()
 	r.batchingTargets(lats)
 	r.memoryTarget(hi)

@@ -21,4 +21,40 @@ terraform {
 # Credentials come from the environment (CUSTODY_BASE_URL,
 # CUSTODY_ORGANIZATION_ID, CUSTODY_API_PUBLIC_KEY, CUSTODY_API_PRIVATE_KEY):
 # the repository's secrets in CI, the emulator's export lines locally.
-provider "custody" {}
+#
+# The controls are rules every plan that changes a policy is held to: a
+# plan that would let a non-root user do more than at_most on one of the
+# activity types fails with "Control broken: <name>" on the policy that
+# does it (see README.md, "Controls").
+provider "custody" {
+  controls = [
+    # Raw payloads, which can be anything (a transaction, a message, a
+    # permit), are never signed by one person alone. Transactions
+    # (ACTIVITY_TYPE_SIGN_TRANSACTION_V2) are not in this control on
+    # purpose: the small_transfers policy in main.tf lets one person send
+    # a plain ETH transfer of up to local.transfer_limit_eth, and
+    # tests/decisions.tftest.hcl checks that a single wei more needs a
+    # second approver. Without such a policy, add the type here.
+    {
+      name = "raw payloads never signed alone"
+      activity_types = [
+        "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD",
+        "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+        "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
+      ]
+      at_most = "consensus"
+    },
+    # Keys leave the service through no one, however many approve: only
+    # the root quorum could. deny_key_export in main.tf denies private
+    # key export; nothing allows a wallet's, and this control keeps it so.
+    {
+      name = "key export denied"
+      activity_types = [
+        "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY",
+        "ACTIVITY_TYPE_EXPORT_WALLET",
+        "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT",
+      ]
+      at_most = "denied"
+    },
+  ]
+}

@@ -9,10 +9,13 @@ terraform {
   }
 }
 
+# It lets anyone create a wallet: harmless to the kit's controls (see
+# versions.tf), which a policy allowing every wallet activity, exports
+# included, would break.
 resource "custody_policy" "made_elsewhere" {
   name      = "Made from the dashboard"
   effect    = "EFFECT_ALLOW"
-  condition = "activity.resource == 'WALLET'"
+  condition = "activity.resource == 'WALLET' && activity.action == 'CREATE'"
 }
 
 output "id" {
