@@ -26,7 +26,7 @@ func oneTypeCorpus(n int, limitWei int) []policyset.Policy {
 // n policies of one activity type (each limit doubled): report, findings
 // and controls for each, on one Org.
 func BenchmarkPlanOneType(b *testing.B) {
-	for _, n := range []int{100, 300} {
+	for _, n := range []int{100, 300, 1000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			ps, changed := oneTypeCorpus(n, 1000), oneTypeCorpus(n, 2000)
 			controls := []Control{{Name: "transactions never alone", ActivityTypes: []string{"ACTIVITY_TYPE_SIGN_TRANSACTION_V2"}, AtMost: AtMostConsensus},
