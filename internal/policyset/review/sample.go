@@ -32,6 +32,47 @@ type seedSpec struct {
 	atoms   group
 	sets    [][]policyset.User
 	sortKey string
+	eqs     map[string]map[string]bool // guard path -> the strings it requires
+}
+
+// maxJoins bounds the organization's conjunctions one of a change's is
+// joined with: an organization of many policies of one type (signing
+// policies, each to its own address) must not give each change requests
+// in proportion to their number.
+const maxJoins = 16
+
+// joinable: no guard path on which the two conjunctions require disjoint
+// strings. A join they disagree on satisfies only the change's conjunction
+// (the change's values win), which its own seed already shows.
+func joinable(a, b seedSpec) bool {
+	for p, av := range a.eqs {
+		bv, ok := b.eqs[p]
+		if ok && !slices.ContainsFunc(sortedKeys(av), func(v string) bool { return bv[v] }) {
+			return false
+		}
+	}
+	return true
+}
+
+// eqsOf are the strings a conjunction's equality atoms on guard paths
+// require, by path.
+func eqsOf(g group) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, at := range g {
+		if (at.op != "==" && at.op != "in") || !guardPath(at.path) {
+			continue
+		}
+		vals := map[string]bool{}
+		for _, v := range at.vals {
+			if s, ok := v.(string); ok {
+				vals[s] = true
+			}
+		}
+		if len(vals) == len(at.vals) && len(vals) > 0 {
+			out[at.path] = vals
+		}
+	}
+	return out
 }
 
 // typeAtoms gathers what the policies of one type compare against.
@@ -74,6 +115,7 @@ func gather(all []exprAtoms) typeAtoms {
 	}
 	for i := range ta.seeds {
 		ta.seeds[i].sortKey = ta.seeds[i].key()
+		ta.seeds[i].eqs = eqsOf(ta.seeds[i].atoms)
 	}
 	slices.SortFunc(ta.seeds, func(a, b seedSpec) int { return strings.Compare(a.sortKey, b.sortKey) })
 	ta.seeds = slices.CompactFunc(ta.seeds, func(a, b seedSpec) bool { return a.sortKey == b.sortKey })
@@ -195,8 +237,9 @@ func hit(at atom, vs []any, cur any) (any, bool) {
 // build is the type's sample, deduplicated by example, in order: the
 // neutral request with each approver set, each value of each path from
 // it, then each seed with its sets and its own values. A change's seeds
-// are also joined with each of the organization's (cross): a deny the
-// change lifts shows on the requests another policy allows. prior holds
+// are also joined with the organization's (cross) that agree with it, the
+// first maxJoins in their order: a deny the change lifts shows on the
+// requests another policy allows. prior holds
 // examples already sampled (the organization's, when ta is a change's).
 func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User, cross []seedSpec, prior map[string]bool) []sampled {
 	requester := ta.sets[0]
@@ -224,7 +267,12 @@ func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User,
 				s.add(with(seed, at.path, v), full)
 			}
 		}
+		joins := 0
 		for _, other := range cross {
+			if joins == maxJoins || !joinable(sp, other) {
+				continue
+			}
+			joins++
 			joined, _ := satisfy(base, other, ta.values)
 			joined, _ = satisfy(joined, sp, ta.values)
 			s.add(joined, requester)
