@@ -46,6 +46,7 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 	if fresh {
 		o.countedKeys[key] = true
 		o.counted = append(o.counted, ch)
+		o.indexCounted(len(o.counted) - 1)
 	}
 	var out []Breach
 	for _, typ := range types {
@@ -94,8 +95,8 @@ func (o *Org) countInto(st *reqState, newest counted, fresh bool) {
 		return
 	}
 	st.perm, _ = o.baseTally(st)
-	for _, ch := range o.counted {
-		if ch.types[st.req.Type] && (o.mayCount(ch.before, st.req) || o.mayCount(ch.after, st.req)) {
+	for _, k := range o.countedFor(st.req) {
+		if ch := o.counted[k]; ch.types[st.req.Type] {
 			st.perm = permissive(st, st.perm, ch)
 		}
 	}

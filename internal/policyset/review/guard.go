@@ -18,7 +18,18 @@ import (
 // without the field (an error, also nothing) is never skipped.
 type guard struct {
 	path string
+	ref  fieldRef
 	vals map[string]bool
+}
+
+// fieldRef is where a guard path's value sits in a request: a keyword's
+// field, or the activity's params' when kw is "". Resolved once, since
+// pathType costs more than the lookup.
+type fieldRef struct{ kw, field string }
+
+func refOf(p string) fieldRef {
+	_, kw, field, _ := pathType(p)
+	return fieldRef{kw: kw, field: field}
 }
 
 // guardOf is the condition's first guard by path, false when it has none.
@@ -47,7 +58,7 @@ func guardOf(condition string) (guard, bool) {
 			vals[s] = true
 		}
 		if vals != nil && (best.path == "" || at.path < best.path) {
-			best = guard{path: at.path, vals: vals}
+			best = guard{path: at.path, ref: refOf(at.path), vals: vals}
 		}
 	}
 	return best, best.path != ""
@@ -65,11 +76,10 @@ func guardPath(p string) bool {
 
 // reqValue is the request's string at a guard path, as the evaluator
 // reads it; false when the request has none there (or not a string).
-func reqValue(req policyset.Request, p string) (string, bool) {
-	_, kw, field, _ := pathType(p)
+func reqValue(req policyset.Request, r fieldRef) (string, bool) {
 	var m map[string]any
-	if kw != "" {
-		v, ok := req.Keyword(kw)
+	if r.kw != "" {
+		v, ok := req.Keyword(r.kw)
 		if !ok {
 			return "", false
 		}
@@ -77,7 +87,7 @@ func reqValue(req policyset.Request, p string) (string, bool) {
 	} else {
 		m = req.Params
 	}
-	s, ok := m[field].(string)
+	s, ok := m[r.field].(string)
 	return s, ok
 }
 
@@ -91,7 +101,7 @@ func (o *Org) mayCount(p *policyset.Policy, req policyset.Request) bool {
 	if !ok {
 		return true
 	}
-	v, known := reqValue(req, g.path)
+	v, known := reqValue(req, g.ref)
 	return !known || g.vals[v]
 }
 

@@ -15,6 +15,7 @@ type reqIndex struct {
 }
 
 type pathIndex struct {
+	ref     fieldRef
 	byValue map[string][]int
 	unknown []int // positions with no value there: never skipped
 }
@@ -26,27 +27,27 @@ func newReqIndex(items []sampled) *reqIndex {
 // add appends a request, keeping the paths indexed so far up to date.
 func (x *reqIndex) add(s sampled) {
 	x.items = append(x.items, s)
-	for p, pi := range x.byPath {
-		pi.put(p, s, len(x.items)-1)
+	for _, pi := range x.byPath {
+		pi.put(s, len(x.items)-1)
 	}
 }
 
-func (pi *pathIndex) put(p string, s sampled, i int) {
-	if v, ok := reqValue(s.req, p); ok {
+func (pi *pathIndex) put(s sampled, i int) {
+	if v, ok := reqValue(s.req, pi.ref); ok {
 		pi.byValue[v] = append(pi.byValue[v], i)
 	} else {
 		pi.unknown = append(pi.unknown, i)
 	}
 }
 
-func (x *reqIndex) path(p string) *pathIndex {
-	pi, ok := x.byPath[p]
+func (x *reqIndex) path(g guard) *pathIndex {
+	pi, ok := x.byPath[g.path]
 	if !ok {
-		pi = &pathIndex{byValue: map[string][]int{}}
+		pi = &pathIndex{ref: g.ref, byValue: map[string][]int{}}
 		for i, s := range x.items {
-			pi.put(p, s, i)
+			pi.put(s, i)
 		}
-		x.byPath[p] = pi
+		x.byPath[g.path] = pi
 	}
 	return pi
 }
@@ -65,7 +66,7 @@ func (o *Org) positions(x *reqIndex, out []int, ps ...*policyset.Policy) []int {
 			}
 			continue
 		}
-		pi := x.path(g.path)
+		pi := x.path(g)
 		for _, v := range sortedKeys(g.vals) {
 			out = append(out, pi.byValue[v]...)
 		}
@@ -81,13 +82,14 @@ type typePolicies struct {
 	free    []int                       // no guard: every request
 	byPath  map[string]map[string][]int // guard path -> value -> policies
 	anyPath map[string][]int            // guard path -> all its policies
+	refs    map[string]fieldRef
 }
 
 func (o *Org) typeIndex(typ string) *typePolicies {
 	if tp, ok := o.polIndex[typ]; ok {
 		return tp
 	}
-	tp := &typePolicies{byPath: map[string]map[string][]int{}, anyPath: map[string][]int{}}
+	tp := &typePolicies{byPath: map[string]map[string][]int{}, anyPath: map[string][]int{}, refs: map[string]fieldRef{}}
 	for _, i := range o.byType[typ] {
 		g, ok := o.guard(o.policies[i].Condition)
 		if !ok {
@@ -101,6 +103,7 @@ func (o *Org) typeIndex(typ string) *typePolicies {
 			tp.byPath[g.path][v] = append(tp.byPath[g.path][v], i)
 		}
 		tp.anyPath[g.path] = append(tp.anyPath[g.path], i)
+		tp.refs[g.path] = g.ref
 	}
 	o.polIndex[typ] = tp
 	return tp
@@ -112,7 +115,7 @@ func (o *Org) typeIndex(typ string) *typePolicies {
 func (tp *typePolicies) countable(req policyset.Request) []int {
 	out := slices.Clone(tp.free)
 	for p, byValue := range tp.byPath {
-		if v, ok := reqValue(req, p); ok {
+		if v, ok := reqValue(req, tp.refs[p]); ok {
 			out = append(out, byValue[v]...)
 		} else {
 			out = append(out, tp.anyPath[p]...)

@@ -37,8 +37,9 @@ type Org struct {
 	ctlSeen     map[string]map[string]bool // by type: their examples
 	ctl         map[string]*ctlType        // by type: the requests controls judge, indexed
 
-	guards   map[string]cachedGuard   // by condition text
-	polIndex map[string]*typePolicies // by type: its policies by guard
+	countedIdx *countedIndex            // o.counted by guard
+	guards     map[string]cachedGuard   // by condition text
+	polIndex   map[string]*typePolicies // by type: its policies by guard
 }
 
 // reqState is one sampled request's evaluator (which memoizes each
@@ -64,7 +65,7 @@ func NewOrg(policies []policyset.Policy) *Org {
 		walked: make([]bool, len(policies)), samples: map[sampleKey][]sampled{}, bases: map[string]*typeSample{}, reqs: map[string]*reqState{},
 		applies: map[string][]string{}, reported: map[string]bool{}, countedKeys: map[string]bool{},
 		ctlSeen: map[string]map[string]bool{}, ctl: map[string]*ctlType{},
-		guards: map[string]cachedGuard{}, polIndex: map[string]*typePolicies{}}
+		countedIdx: newCountedIndex(), guards: map[string]cachedGuard{}, polIndex: map[string]*typePolicies{}}
 	for i, p := range policies {
 		o.byID[p.ID] = i
 		for _, t := range o.appliesTo(p) {

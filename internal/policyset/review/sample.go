@@ -47,11 +47,20 @@ const maxJoins = 16
 func joinable(a, b seedSpec) bool {
 	for p, av := range a.eqs {
 		bv, ok := b.eqs[p]
-		if ok && !slices.ContainsFunc(sortedKeys(av), func(v string) bool { return bv[v] }) {
+		if ok && !overlap(av, bv) {
 			return false
 		}
 	}
 	return true
+}
+
+func overlap(a, b map[string]bool) bool {
+	for v := range a {
+		if b[v] {
+			return true
+		}
+	}
+	return false
 }
 
 // eqsOf are the strings a conjunction's equality atoms on guard paths
