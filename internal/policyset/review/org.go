@@ -39,6 +39,7 @@ type Org struct {
 
 	countedIdx *countedIndex            // o.counted by guard
 	guards     map[string]cachedGuard   // by condition text
+	noGuards   bool                     // tests: decide every request with every policy
 	polIndex   map[string]*typePolicies // by type: its policies by guard
 }
 
