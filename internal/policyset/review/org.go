@@ -157,7 +157,7 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) view {
 			neutral[p] = v
 		}
 	}
-	s := build(typ, ta, neutral, base.full, base.seeds, base.seen)
+	s := build(typ, ta, neutral, base.full, base.joins, base.seen)
 	// A change's samples serve its report, findings and controls, asked
 	// one after the other; a plan of many changes must not keep them all.
 	if len(o.samples) > maxCachedSamples {
@@ -173,7 +173,7 @@ type typeSample struct {
 	sampled []sampled
 	neutral map[string]any
 	full    []policyset.User
-	seeds   []seedSpec      // the organization's conjunctions, to join a change's with
+	joins   *seedJoins      // the organization's conjunctions, to join a change's with
 	seen    map[string]bool // the examples sampled
 	idx     *reqIndex       // sampled, indexed by guard paths
 }
@@ -187,7 +187,7 @@ func (o *Org) baseSample(typ string) *typeSample {
 		all = append(all, o.policyAtoms(i))
 	}
 	ta := gather(all)
-	ts := &typeSample{neutral: ta.neutral, full: ta.sets[len(ta.sets)-1], seeds: ta.seeds, seen: map[string]bool{}}
+	ts := &typeSample{neutral: ta.neutral, full: ta.sets[len(ta.sets)-1], joins: newSeedJoins(ta.seeds), seen: map[string]bool{}}
 	ts.sampled = build(typ, ta, ts.neutral, ts.full, nil, nil)
 	for _, s := range ts.sampled {
 		ts.seen[s.example] = true

@@ -35,55 +35,6 @@ type seedSpec struct {
 	eqs     map[string]map[string]bool // guard path -> the strings it requires
 }
 
-// maxJoins bounds the organization's conjunctions one of a change's is
-// joined with: an organization of many policies of one type (signing
-// policies, each to its own address) must not give each change requests
-// in proportion to their number.
-const maxJoins = 16
-
-// joinable: no guard path on which the two conjunctions require disjoint
-// strings. A join they disagree on satisfies only the change's conjunction
-// (the change's values win), which its own seed already shows.
-func joinable(a, b seedSpec) bool {
-	for p, av := range a.eqs {
-		bv, ok := b.eqs[p]
-		if ok && !overlap(av, bv) {
-			return false
-		}
-	}
-	return true
-}
-
-func overlap(a, b map[string]bool) bool {
-	for v := range a {
-		if b[v] {
-			return true
-		}
-	}
-	return false
-}
-
-// eqsOf are the strings a conjunction's equality atoms on guard paths
-// require, by path.
-func eqsOf(g group) map[string]map[string]bool {
-	out := map[string]map[string]bool{}
-	for _, at := range g {
-		if (at.op != "==" && at.op != "in") || !guardPath(at.path) {
-			continue
-		}
-		vals := map[string]bool{}
-		for _, v := range at.vals {
-			if s, ok := v.(string); ok {
-				vals[s] = true
-			}
-		}
-		if len(vals) == len(at.vals) && len(vals) > 0 {
-			out[at.path] = vals
-		}
-	}
-	return out
-}
-
 // typeAtoms gathers what the policies of one type compare against.
 type typeAtoms struct {
 	values  map[string][]any // path -> sample values
@@ -250,7 +201,7 @@ func hit(at atom, vs []any, cur any) (any, bool) {
 // first maxJoins in their order: a deny the change lifts shows on the
 // requests another policy allows. prior holds
 // examples already sampled (the organization's, when ta is a change's).
-func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User, cross []seedSpec, prior map[string]bool) []sampled {
+func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User, cross *seedJoins, prior map[string]bool) []sampled {
 	requester := ta.sets[0]
 	s := sampleSet{typ: typ, seen: map[string]bool{}, prior: prior, base: base}
 	for _, set := range ta.sets {
@@ -276,12 +227,7 @@ func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User,
 				s.add(with(seed, at.path, v), full)
 			}
 		}
-		joins := 0
-		for _, other := range cross {
-			if joins == maxJoins || !joinable(sp, other) {
-				continue
-			}
-			joins++
+		for _, other := range cross.with(sp) {
 			joined, _ := satisfy(base, other, ta.values)
 			joined, _ = satisfy(joined, sp, ta.values)
 			s.add(joined, requester)
