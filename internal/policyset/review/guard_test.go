@@ -2,6 +2,8 @@ package review
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,5 +67,39 @@ func TestReqValueReadsTheRequest(t *testing.T) {
 	}
 	if n == 0 {
 		t.Error("no request rules a policy out: the index skips nothing")
+	}
+}
+
+// The indexes keep the review deterministic: the organization's policies
+// in another order give the same reports, and the changes in another
+// order the same breaches over the command.
+func TestOneTypeOrderFree(t *testing.T) {
+	ps, changed := oneTypeCorpus(30, 1000), oneTypeCorpus(30, 2000)
+	rev := slices.Clone(ps)
+	slices.Reverse(rev)
+	controls := []Control{{Name: "no signing", ActivityTypes: []string{signTx}, AtMost: AtMostDenied}}
+	run := func(org []policyset.Policy, order []int) (reports map[int]string, breaches []string) {
+		o, reports := NewOrg(org), map[int]string{}
+		for _, k := range order {
+			c := Change{Before: &ps[k], After: &changed[k]}
+			reports[k] = o.Report(c).Detail(1000)
+			for _, b := range o.CheckControls(c, controls) {
+				breaches = append(breaches, b.Row.Example+b.Row.Before+b.Row.After)
+			}
+		}
+		slices.Sort(breaches)
+		return reports, breaches
+	}
+	fwd, backwd := make([]int, len(ps)), make([]int, len(ps))
+	for i := range fwd {
+		fwd[i], backwd[i] = i, len(ps)-1-i
+	}
+	r1, b1 := run(ps, fwd)
+	r2, b2 := run(rev, backwd)
+	if !maps.Equal(r1, r2) || !slices.Equal(b1, b2) {
+		t.Errorf("order changes the review: %d vs %d breaches", len(b1), len(b2))
+	}
+	if len(b1) == 0 || r1[3] == "" {
+		t.Errorf("nothing to compare: %d breaches, report %q", len(b1), r1[3])
 	}
 }
