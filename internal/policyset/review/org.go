@@ -157,7 +157,7 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) view {
 			neutral[p] = v
 		}
 	}
-	s := build(typ, ta, neutral, base.full, base.joins, base.seen)
+	s, _ := build(typ, ta, neutral, base.full, base.joins, base.seen)
 	// A change's samples serve its report, findings and controls, asked
 	// one after the other; a plan of many changes must not keep them all.
 	if len(o.samples) > maxCachedSamples {
@@ -173,9 +173,9 @@ type typeSample struct {
 	sampled []sampled
 	neutral map[string]any
 	full    []policyset.User
-	joins   *seedJoins      // the organization's conjunctions, to join a change's with
-	seen    map[string]bool // the examples sampled
-	idx     *reqIndex       // sampled, indexed by guard paths
+	joins   *seedJoins // the organization's conjunctions, to join a change's with
+	seen    *seen      // the examples sampled, the assignments tried
+	idx     *reqIndex  // sampled, indexed by guard paths
 }
 
 func (o *Org) baseSample(typ string) *typeSample {
@@ -187,11 +187,8 @@ func (o *Org) baseSample(typ string) *typeSample {
 		all = append(all, o.policyAtoms(i))
 	}
 	ta := gather(all)
-	ts := &typeSample{neutral: ta.neutral, full: ta.sets[len(ta.sets)-1], joins: newSeedJoins(ta.seeds), seen: map[string]bool{}}
-	ts.sampled = build(typ, ta, ts.neutral, ts.full, nil, nil)
-	for _, s := range ts.sampled {
-		ts.seen[s.example] = true
-	}
+	ts := &typeSample{neutral: ta.neutral, full: ta.sets[len(ta.sets)-1], joins: newSeedJoins(ta.seeds)}
+	ts.sampled, ts.seen = build(typ, ta, ts.neutral, ts.full, nil, nil)
 	ts.idx = newReqIndex(ts.sampled)
 	o.bases[typ] = ts
 	return ts
@@ -267,7 +264,7 @@ func (o *Org) typesOf(ps ...*policyset.Policy) []string {
 func (o *Org) forgetChangeStates() {
 	for ex, st := range o.reqs {
 		typ := st.req.Type
-		if b := o.bases[typ]; (b == nil || !b.seen[ex]) && !o.ctlSeen[typ][ex] {
+		if b := o.bases[typ]; (b == nil || !b.seen.examples[ex]) && !o.ctlSeen[typ][ex] {
 			delete(o.reqs, ex)
 		}
 	}
