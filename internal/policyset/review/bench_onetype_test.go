@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -26,11 +27,12 @@ func oneTypeCorpus(n int, limitWei int) []policyset.Policy {
 // n policies of one activity type (each limit doubled): report, findings
 // and controls for each, on one Org.
 func BenchmarkPlanOneType(b *testing.B) {
-	for _, n := range []int{100, 300} {
+	for _, n := range []int{100, 300, 1000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			ps, changed := oneTypeCorpus(n, 1000), oneTypeCorpus(n, 2000)
 			controls := []Control{{Name: "transactions never alone", ActivityTypes: []string{"ACTIVITY_TYPE_SIGN_TRANSACTION_V2"}, AtMost: AtMostConsensus},
 				{Name: "export denied", ActivityTypes: []string{"ACTIVITY_TYPE_EXPORT_PRIVATE_KEY"}, AtMost: AtMostDenied}}
+			var kept uint64
 			for i := 0; i < b.N; i++ {
 				o := NewOrg(ps)
 				for k := range ps {
@@ -39,7 +41,15 @@ func BenchmarkPlanOneType(b *testing.B) {
 					o.Findings(c)
 					o.CheckControls(c, controls)
 				}
+				b.StopTimer()
+				runtime.GC()
+				var m runtime.MemStats
+				runtime.ReadMemStats(&m)
+				runtime.KeepAlive(o) // what the Org holds at the end of the plan
+				kept = max(kept, m.HeapAlloc)
+				b.StartTimer()
 			}
+			b.ReportMetric(float64(kept)/(1<<20), "MiB-kept")
 		})
 	}
 }

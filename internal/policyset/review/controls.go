@@ -2,6 +2,7 @@ package review
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -45,6 +46,7 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 	if fresh {
 		o.countedKeys[key] = true
 		o.counted = append(o.counted, ch)
+		o.indexCounted(len(o.counted) - 1)
 	}
 	var out []Breach
 	for _, typ := range types {
@@ -53,7 +55,24 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 		if !slices.ContainsFunc(controls, func(ctl Control) bool { return slices.Contains(ctl.ActivityTypes, typ) }) {
 			continue
 		}
-		for _, s := range o.controlSample(typ, before, c.After) {
+		ct := o.controlSample(typ, before, c.After)
+		if key := controlsKey(controls); ct.key != key {
+			ct.key, ct.judged = key, 0
+		}
+		// Judged already with these controls, a request can newly break
+		// one only when this change moves its most permissive tally,
+		// which it can only where one of its versions may count.
+		var todo []int
+		if fresh {
+			todo = o.positions(ct.idx, nil, before, c.After)
+			todo = todo[:sortSearch(todo, ct.judged)]
+		}
+		for i := ct.judged; i < len(ct.idx.items); i++ {
+			todo = append(todo, i)
+		}
+		ct.judged = len(ct.idx.items)
+		for _, i := range todo {
+			s := ct.idx.items[i]
 			st := o.state(s)
 			o.countInto(st, ch, fresh)
 			for _, ctl := range controls {
@@ -76,8 +95,8 @@ func (o *Org) countInto(st *reqState, newest counted, fresh bool) {
 		return
 	}
 	st.perm, _ = o.baseTally(st)
-	for _, ch := range o.counted {
-		if ch.types[st.req.Type] {
+	for _, k := range o.countedFor(st.req) {
+		if ch := o.counted[k]; ch.types[st.req.Type] {
 			st.perm = permissive(st, st.perm, ch)
 		}
 	}
@@ -137,20 +156,47 @@ func policyKey(p *policyset.Policy) string {
 	return p.ID + "\x00" + p.Effect + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
 }
 
+// ctlType is the requests controls judge for one type: the type's
+// sample with the requests every change checked so far added, indexed.
+type ctlType struct {
+	idx    *reqIndex
+	key    string // the controls the first judged requests were judged with
+	judged int    // requests judged, with every change counted so far
+}
+
 // controlSample is the type's sample with the requests every change
 // checked so far added: a request one change's values made is judged
 // again when a later change moves its type, so the breaches found over a
 // command do not depend on the order the changes arrive in.
-func (o *Org) controlSample(typ string, extra ...*policyset.Policy) []sampled {
-	base := o.baseSample(typ)
-	if o.ctlSeen[typ] == nil {
+func (o *Org) controlSample(typ string, extra ...*policyset.Policy) *ctlType {
+	v := o.sample(typ, extra...)
+	ct := o.ctl[typ]
+	if ct == nil {
+		ct = &ctlType{idx: newReqIndex(slices.Clip(v.base.sampled))}
+		o.ctl[typ] = ct
 		o.ctlSeen[typ] = map[string]bool{}
 	}
-	for _, s := range o.sample(typ, extra...)[len(base.sampled):] {
+	for _, s := range v.extra {
 		if !o.ctlSeen[typ][s.example] {
 			o.ctlSeen[typ][s.example] = true
-			o.ctlExtra[typ] = append(o.ctlExtra[typ], s)
+			ct.idx.add(s)
 		}
 	}
-	return append(slices.Clip(base.sampled), o.ctlExtra[typ]...)
+	return ct
+}
+
+// controlsKey identifies a list of controls: judged with others, every
+// request is judged again.
+func controlsKey(controls []Control) string {
+	var b strings.Builder
+	for _, c := range controls {
+		b.WriteString(c.Name + "\x00" + strings.Join(c.ActivityTypes, ",") + "\x00" + c.AtMost + "\x01")
+	}
+	return b.String()
+}
+
+// sortSearch is the number of sorted positions below n.
+func sortSearch(sorted []int, n int) int {
+	i, _ := slices.BinarySearch(sorted, n)
+	return i
 }

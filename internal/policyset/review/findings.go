@@ -38,8 +38,11 @@ func (o *Org) Findings(c Change) []Finding {
 	for _, typ := range types {
 		// The report's sample (both versions' values): built once for
 		// the report, the findings and the controls of one change.
-		for _, s := range o.sample(typ, before, &p) {
-			requests++
+		v := o.sample(typ, before, &p)
+		requests += v.len()
+		// Only where p can count can its condition hold or p allow.
+		for _, i := range o.movable(v, &p) {
+			s := v.at(i)
 			st := o.state(s)
 			if st.ev.Outcome(policyset.Policy{Effect: client.EffectAllow, Condition: p.Condition}).Outcome == client.OutcomeAllow {
 				holds++
@@ -73,7 +76,7 @@ func (o *Org) Findings(c Change) []Finding {
 // explicitly, other than the changed one; "" when none does.
 func (o *Org) denier(st *reqState, self func(policyset.Policy) bool) string {
 	best := ""
-	for _, i := range o.byType[st.req.Type] {
+	for _, i := range o.typeIndex(st.req.Type).countable(st.req) {
 		q := o.policies[i]
 		if self(q) || q.Effect != client.EffectDeny {
 			continue

@@ -34,8 +34,13 @@ type Org struct {
 	counted     []counted                  // changes counted into the most permissive state
 	countedKeys map[string]bool            // policyKey of before and after: counted already
 	reported    map[string]bool            // control name + example: breaches already returned
-	ctlExtra    map[string][]sampled       // by type: the requests changes added, for controls
 	ctlSeen     map[string]map[string]bool // by type: their examples
+	ctl         map[string]*ctlType        // by type: the requests controls judge, indexed
+
+	countedIdx *countedIndex            // o.counted by guard
+	guards     map[string]cachedGuard   // by condition text
+	noGuards   bool                     // tests: decide every request with every policy
+	polIndex   map[string]*typePolicies // by type: its policies by guard
 }
 
 // reqState is one sampled request's evaluator (which memoizes each
@@ -60,7 +65,8 @@ func NewOrg(policies []policyset.Policy) *Org {
 	o := &Org{policies: policies, byID: map[string]int{}, byType: map[string][]int{}, atoms: make([]exprAtoms, len(policies)),
 		walked: make([]bool, len(policies)), samples: map[sampleKey][]sampled{}, bases: map[string]*typeSample{}, reqs: map[string]*reqState{},
 		applies: map[string][]string{}, reported: map[string]bool{}, countedKeys: map[string]bool{},
-		ctlExtra: map[string][]sampled{}, ctlSeen: map[string]map[string]bool{}}
+		ctlSeen: map[string]map[string]bool{}, ctl: map[string]*ctlType{},
+		countedIdx: newCountedIndex(), guards: map[string]cachedGuard{}, polIndex: map[string]*typePolicies{}}
 	for i, p := range policies {
 		o.byID[p.ID] = i
 		for _, t := range o.appliesTo(p) {
@@ -101,12 +107,34 @@ func (o *Org) policyAtoms(i int) exprAtoms {
 	return o.atoms[i]
 }
 
+// view is a type's sample: the organization's part, then a change's.
+// They are kept apart so that a change neither copies nor walks the
+// organization's part (its index finds the requests the change can move).
+type view struct {
+	base  *typeSample
+	extra []sampled
+}
+
+func (v view) len() int { return len(v.base.sampled) + len(v.extra) }
+
+func (v view) at(i int) sampled {
+	if i < len(v.base.sampled) {
+		return v.base.sampled[i]
+	}
+	return v.extra[i-len(v.base.sampled)]
+}
+
+// all is the sample as one list, for Compare, which decides all of it.
+func (v view) all() []sampled {
+	return append(slices.Clip(v.base.sampled), v.extra...)
+}
+
 // sample is the type's sample from the organization's policies, followed
 // by the requests the extra ones (a change's versions) add: their own
 // values varied from the organization's neutral request, their seeds and
 // approver sets. The organization's part is built once per type, so a
 // change costs its own requests, not the whole sample again.
-func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
+func (o *Org) sample(typ string, extra ...*policyset.Policy) view {
 	base := o.baseSample(typ)
 	key := sampleKey{typ: typ}
 	var all []exprAtoms
@@ -117,10 +145,10 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
 		}
 	}
 	if key.extra == "" {
-		return base.sampled
+		return view{base: base}
 	}
 	if s, ok := o.samples[key]; ok {
-		return s
+		return view{base: base, extra: s}
 	}
 	ta := gather(all)
 	neutral := maps.Clone(base.neutral)
@@ -129,7 +157,7 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
 			neutral[p] = v
 		}
 	}
-	s := append(slices.Clip(base.sampled), build(typ, ta, neutral, base.full, base.seeds, base.seen)...)
+	s, _ := build(typ, ta, neutral, base.full, base.joins, base.seen)
 	// A change's samples serve its report, findings and controls, asked
 	// one after the other; a plan of many changes must not keep them all.
 	if len(o.samples) > maxCachedSamples {
@@ -137,7 +165,7 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) []sampled {
 		o.forgetChangeStates()
 	}
 	o.samples[key] = s
-	return s
+	return view{base: base, extra: s}
 }
 
 // typeSample is the organization's sample of one type.
@@ -145,8 +173,9 @@ type typeSample struct {
 	sampled []sampled
 	neutral map[string]any
 	full    []policyset.User
-	seeds   []seedSpec      // the organization's conjunctions, to join a change's with
-	seen    map[string]bool // the examples sampled
+	joins   *seedJoins // the organization's conjunctions, to join a change's with
+	seen    *seen      // the examples sampled, the assignments tried
+	idx     *reqIndex  // sampled, indexed by guard paths
 }
 
 func (o *Org) baseSample(typ string) *typeSample {
@@ -158,11 +187,9 @@ func (o *Org) baseSample(typ string) *typeSample {
 		all = append(all, o.policyAtoms(i))
 	}
 	ta := gather(all)
-	ts := &typeSample{neutral: ta.neutral, full: ta.sets[len(ta.sets)-1], seeds: ta.seeds, seen: map[string]bool{}}
-	ts.sampled = build(typ, ta, ts.neutral, ts.full, nil, nil)
-	for _, s := range ts.sampled {
-		ts.seen[s.example] = true
-	}
+	ts := &typeSample{neutral: ta.neutral, full: ta.sets[len(ta.sets)-1], joins: newSeedJoins(ta.seeds)}
+	ts.sampled, ts.seen = build(typ, ta, ts.neutral, ts.full, nil, nil)
+	ts.idx = newReqIndex(ts.sampled)
 	o.bases[typ] = ts
 	return ts
 }
@@ -178,10 +205,11 @@ func (o *Org) state(s sampled) *reqState {
 }
 
 // baseTally is the request's tally over the organization's policies that
-// can apply to its type, computed once.
+// can apply to its type, computed once; the policies whose guards rule
+// the request out count nothing and are not evaluated.
 func (o *Org) baseTally(st *reqState) (policyset.Tally, string) {
 	if !st.baseReady {
-		for _, i := range o.byType[st.req.Type] {
+		for _, i := range o.typeIndex(st.req.Type).countable(st.req) {
 			st.base.Add(st.ev.Outcome(o.policies[i]), 1)
 		}
 		st.decision = policyset.DecideTally(st.base, st.req).Outcome
@@ -236,7 +264,7 @@ func (o *Org) typesOf(ps ...*policyset.Policy) []string {
 func (o *Org) forgetChangeStates() {
 	for ex, st := range o.reqs {
 		typ := st.req.Type
-		if b := o.bases[typ]; (b == nil || !b.seen[ex]) && !o.ctlSeen[typ][ex] {
+		if b := o.bases[typ]; (b == nil || !b.seen.examples[ex]) && !o.ctlSeen[typ][ex] {
 			delete(o.reqs, ex)
 		}
 	}

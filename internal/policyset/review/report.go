@@ -27,8 +27,11 @@ func (o *Org) Report(c Change) Report {
 	var r Report
 	for _, typ := range o.typesOf(before, c.After) {
 		r.Types++
-		for _, s := range o.sample(typ, before, c.After) {
-			r.Requests++
+		v := o.sample(typ, before, c.After)
+		r.Requests += v.len()
+		// A request neither version can count for keeps its decision.
+		for _, i := range o.movable(v, before, c.After) {
+			s := v.at(i)
 			st := o.state(s)
 			t, was := o.baseTally(st)
 			t.Add(outcome(st, before), -1)
@@ -62,7 +65,7 @@ func Compare(before, after []policyset.Policy) Report {
 	var r Report
 	for _, typ := range bo.typesOf(changed...) {
 		r.Types++
-		for _, s := range bo.sample(typ, changed...) {
+		for _, s := range bo.sample(typ, changed...).all() {
 			r.Requests++
 			st := bo.state(s)
 			_, was := bo.baseTally(st)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
@@ -32,6 +33,7 @@ type seedSpec struct {
 	atoms   group
 	sets    [][]policyset.User
 	sortKey string
+	eqs     map[string]map[string]bool // guard path -> the strings it requires
 }
 
 // typeAtoms gathers what the policies of one type compare against.
@@ -74,6 +76,7 @@ func gather(all []exprAtoms) typeAtoms {
 	}
 	for i := range ta.seeds {
 		ta.seeds[i].sortKey = ta.seeds[i].key()
+		ta.seeds[i].eqs = eqsOf(ta.seeds[i].atoms)
 	}
 	slices.SortFunc(ta.seeds, func(a, b seedSpec) int { return strings.Compare(a.sortKey, b.sortKey) })
 	ta.seeds = slices.CompactFunc(ta.seeds, func(a, b seedSpec) bool { return a.sortKey == b.sortKey })
@@ -195,12 +198,13 @@ func hit(at atom, vs []any, cur any) (any, bool) {
 // build is the type's sample, deduplicated by example, in order: the
 // neutral request with each approver set, each value of each path from
 // it, then each seed with its sets and its own values. A change's seeds
-// are also joined with each of the organization's (cross): a deny the
-// change lifts shows on the requests another policy allows. prior holds
+// are also joined with the organization's (cross) that agree with it, the
+// first maxJoins in their order: a deny the change lifts shows on the
+// requests another policy allows. prior holds
 // examples already sampled (the organization's, when ta is a change's).
-func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User, cross []seedSpec, prior map[string]bool) []sampled {
+func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User, cross *seedJoins, prior *seen) ([]sampled, *seen) {
 	requester := ta.sets[0]
-	s := sampleSet{typ: typ, seen: map[string]bool{}, prior: prior, base: base}
+	s := sampleSet{typ: typ, seen: seen{examples: map[string]bool{}, tried: map[string]bool{}}, prior: prior, base: base}
 	for _, set := range ta.sets {
 		s.add(base, set)
 	}
@@ -224,14 +228,14 @@ func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User,
 				s.add(with(seed, at.path, v), full)
 			}
 		}
-		for _, other := range cross {
+		for _, other := range cross.with(sp) {
 			joined, _ := satisfy(base, other, ta.values)
 			joined, _ = satisfy(joined, sp, ta.values)
 			s.add(joined, requester)
 			s.add(joined, full)
 		}
 	}
-	return s.out
+	return s.out, &s.seen
 }
 
 // satisfy sets, from assign, the paths a seed's atoms name to values that
@@ -248,23 +252,55 @@ func satisfy(assign map[string]any, sp seedSpec, values map[string][]any) (map[s
 }
 
 type sampleSet struct {
-	typ         string
-	seen, prior map[string]bool
-	base        map[string]any
-	out         []sampled
+	typ   string
+	seen  seen
+	prior *seen // the organization's, when building a change's; or nil
+	base  map[string]any
+	out   []sampled
 }
 
+// seen are the examples sampled, and the assignments tried (by
+// assignKey): an assignment tried before gives a request already sampled
+// (or refused), so it is skipped before its request and example are
+// built, which most of a change's are.
+type seen struct{ examples, tried map[string]bool }
+
 func (s *sampleSet) add(assign map[string]any, approvers []policyset.User) {
+	k := assignKey(assign, approvers)
+	if s.seen.tried[k] || (s.prior != nil && s.prior.tried[k]) {
+		return
+	}
+	s.seen.tried[k] = true
 	req, ok := request(s.typ, assign, approvers)
 	if !ok {
 		return
 	}
 	ex := example(req)
-	if s.seen[ex] || s.prior[ex] {
+	if s.seen.examples[ex] || (s.prior != nil && s.prior.examples[ex]) {
 		return
 	}
-	s.seen[ex] = true
+	s.seen.examples[ex] = true
 	s.out = append(s.out, sampled{req: req, example: ex, words: words(req, assign, s.base)})
+}
+
+// assignKey identifies an assignment and approver set: equal keys give
+// equal requests (request is a function of them).
+func assignKey(assign map[string]any, approvers []policyset.User) string {
+	var b strings.Builder
+	for _, p := range sortedKeys(assign) {
+		switch v := assign[p].(type) {
+		case *big.Int:
+			b.WriteString(p + "=n" + v.String() + ";")
+		case string:
+			b.WriteString(p + "=" + strconv.Quote(v) + ";")
+		default:
+			fmt.Fprintf(&b, "%s=%T%#v;", p, v, v)
+		}
+	}
+	for _, u := range approvers {
+		fmt.Fprintf(&b, "|%q%q", u.ID, u.Tags)
+	}
+	return b.String()
 }
 
 // with is assign with p set to v, a copy.
