@@ -17,7 +17,7 @@ func oneTypeCorpus(n int, limitWei int) []policyset.Policy {
 	out := make([]policyset.Policy, n)
 	for i := range out {
 		out[i] = policyset.Policy{ID: fmt.Sprintf("p-%04d", i), Name: fmt.Sprintf("policy %d", i), Effect: client.EffectAllow,
-			Condition: fmt.Sprintf("activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.to == '0x%040x' && eth.tx.value <= %d", i+1, limitWei*(i+1)),
+			Condition: fmt.Sprintf("activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.data == '0x' && eth.tx.to == '0x%040x' && eth.tx.value <= %d", i+1, limitWei*(i+1)),
 			Consensus: fmt.Sprintf("approvers.count() >= %d", 2+i%3)}
 	}
 	return out

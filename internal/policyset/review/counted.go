@@ -61,5 +61,9 @@ func (o *Org) countedFor(req policyset.Request) []int {
 		}
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	out = slices.Compact(out)
+	return slices.DeleteFunc(out, func(i int) bool {
+		ch := o.counted[i]
+		return !o.mayCountAny(req, ch.before, ch.after)
+	})
 }

@@ -76,7 +76,7 @@ func (o *Org) Findings(c Change) []Finding {
 // explicitly, other than the changed one; "" when none does.
 func (o *Org) denier(st *reqState, self func(policyset.Policy) bool) string {
 	best := ""
-	for _, i := range o.typeIndex(st.req.Type).countable(st.req) {
+	for _, i := range o.countable(st.req) {
 		q := o.policies[i]
 		if self(q) || q.Effect != client.EffectDeny {
 			continue

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
@@ -32,17 +33,19 @@ func refOf(p string) fieldRef {
 	return fieldRef{kw: kw, field: field}
 }
 
-// guardOf is the condition's first guard by path, false when it has none.
-func guardOf(condition string) (guard, bool) {
+// guardsOf are every guard of the condition, by path: a request must
+// agree with all of them for the policy to count. None when the condition
+// is not one conjunction or does not parse.
+func guardsOf(condition string) []guard {
 	n, err := policylang.Parse(condition)
 	if condition == "" || err != nil {
-		return guard{}, false
+		return nil
 	}
 	if len(disjuncts(n)) != 1 {
-		return guard{}, false
+		return nil
 	}
 	w := walker{out: &exprAtoms{}, lambdas: map[string]string{}}
-	var best guard
+	var out []guard
 	for _, c := range conjuncts(n) {
 		at, ok := w.atomOf(c)
 		if !ok || (at.op != "==" && at.op != "in") || !guardPath(at.path) || len(at.vals) == 0 {
@@ -57,11 +60,24 @@ func guardOf(condition string) (guard, bool) {
 			}
 			vals[s] = true
 		}
-		if vals != nil && (best.path == "" || at.path < best.path) {
-			best = guard{path: at.path, ref: refOf(at.path), vals: vals}
+		if vals != nil {
+			out = append(out, guard{path: at.path, ref: refOf(at.path), vals: vals})
 		}
 	}
-	return best, best.path != ""
+	slices.SortStableFunc(out, func(a, b guard) int { return strings.Compare(a.path, b.path) })
+	return out
+}
+
+// guardOf is the condition's first guard by path, the one the indexes
+// file it under; false when it has none. The others still rule requests
+// out (mayCount), so a guard every policy shares (eth.tx.data == '0x')
+// does not make every policy a candidate for every request.
+func guardOf(condition string) (guard, bool) {
+	gs := guardsOf(condition)
+	if len(gs) == 0 {
+		return guard{}, false
+	}
+	return gs[0], true
 }
 
 // guardPath: a string field the sampler sets through a keyword or the
@@ -97,12 +113,22 @@ func (o *Org) mayCount(p *policyset.Policy, req policyset.Request) bool {
 	if p == nil {
 		return false
 	}
-	g, ok := o.guard(p.Condition)
-	if !ok {
-		return true
+	for _, g := range o.allGuards(p.Condition) {
+		if v, known := reqValue(req, g.ref); known && !g.vals[v] {
+			return false
+		}
 	}
-	v, known := reqValue(req, g.ref)
-	return !known || g.vals[v]
+	return true
+}
+
+// mayCountAny tells whether one of ps may count for the request.
+func (o *Org) mayCountAny(req policyset.Request, ps ...*policyset.Policy) bool {
+	for _, p := range ps {
+		if o.mayCount(p, req) {
+			return true
+		}
+	}
+	return false
 }
 
 // guard is guardOf, cached per condition text.
@@ -112,13 +138,55 @@ func (o *Org) guard(condition string) (guard, bool) {
 		return guard{}, false
 	}
 	if !ok {
-		g.g, g.ok = guardOf(condition)
-		o.guards[condition] = g
+		g = o.cacheGuards(condition)
 	}
 	return g.g, g.ok
 }
 
+// allGuards are guardsOf, cached per condition text; none in tests that
+// turn the guards off.
+func (o *Org) allGuards(condition string) []guard {
+	if o.noGuards {
+		return nil
+	}
+	g, ok := o.guards[condition]
+	if !ok {
+		g = o.cacheGuards(condition)
+	}
+	return g.all
+}
+
+// cacheGuards caches the condition's guards and chooses the one the
+// indexes file it under: the most selective so far, the guard whose
+// values the conditions seen before it required least often (ties: by
+// path). A guard every policy shares (eth.tx.data == '0x') would put every
+// policy in one bucket; its neighbour eth.tx.to == '<own address>' puts
+// each in its own. The choice only decides how much the indexes prune:
+// mayCount checks every guard, so results are the same whatever it is.
+func (o *Org) cacheGuards(condition string) cachedGuard {
+	all := guardsOf(condition)
+	g := cachedGuard{all: all, ok: len(all) > 0}
+	best := -1
+	for _, c := range all {
+		seen := 0
+		for v := range c.vals {
+			seen += o.guardSeen[c.path+"\x00"+v]
+		}
+		if best < 0 || seen < best {
+			g.g, best = c, seen
+		}
+	}
+	for _, c := range all {
+		for v := range c.vals {
+			o.guardSeen[c.path+"\x00"+v]++
+		}
+	}
+	o.guards[condition] = g
+	return g
+}
+
 type cachedGuard struct {
-	g  guard
-	ok bool
+	g   guard
+	ok  bool
+	all []guard
 }

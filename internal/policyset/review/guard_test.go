@@ -51,8 +51,14 @@ func TestGuardsChangeNothing(t *testing.T) {
 			}
 		}
 	}
-	if g, ok := guardOf(ps[0].Condition); !ok || g.path != "eth.tx.to" {
-		t.Fatalf("guard of %q: %v %v", ps[0].Condition, g, ok)
+	if gs := guardsOf(ps[0].Condition); len(gs) != 2 || gs[0].path != "eth.tx.data" || gs[1].path != "eth.tx.to" {
+		t.Fatalf("guards of %q: %v", ps[0].Condition, gs)
+	}
+	// Indexed under its own address, not the data every policy requires.
+	o := NewOrg(ps)
+	o.guard(ps[0].Condition)
+	if g, _ := o.guard(ps[1].Condition); g.path != "eth.tx.to" {
+		t.Errorf("the second policy is filed under %s, want eth.tx.to", g.path)
 	}
 }
 
@@ -61,7 +67,7 @@ func TestReqValueReadsTheRequest(t *testing.T) {
 	o := NewOrg(oneTypeCorpus(3, 1000))
 	n := 0
 	for _, s := range o.baseSample(signTx).sampled {
-		if len(o.typeIndex(signTx).countable(s.req)) < 3 {
+		if len(o.countable(s.req)) < 3 {
 			n++
 		}
 	}

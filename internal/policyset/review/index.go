@@ -73,7 +73,10 @@ func (o *Org) positions(x *reqIndex, out []int, ps ...*policyset.Policy) []int {
 		out = append(out, pi.unknown...)
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	out = slices.Compact(out)
+	// The index looked at one guard of each policy; the others rule out
+	// more (a guard all policies share finds every request).
+	return slices.DeleteFunc(out, func(i int) bool { return !o.mayCountAny(x.items[i].req, ps...) })
 }
 
 // typePolicies indexes a type's policies by their guards, so that a
@@ -109,10 +112,16 @@ func (o *Org) typeIndex(typ string) *typePolicies {
 	return tp
 }
 
-// countable are the type's policies that can count for the request; a
-// policy guarded by several values of one path is listed once per value
-// the request can have, which is one.
-func (tp *typePolicies) countable(req policyset.Request) []int {
+// countable are the type's policies that can count for the request, by
+// every guard of each (see candidates).
+func (o *Org) countable(req policyset.Request) []int {
+	return slices.DeleteFunc(o.typeIndex(req.Type).candidates(req), func(i int) bool { return !o.mayCount(&o.policies[i], req) })
+}
+
+// candidates are the type's policies the index, by one guard of each,
+// cannot rule out for the request; a policy guarded by several values of
+// one path is listed once per value the request can have, which is one.
+func (tp *typePolicies) candidates(req policyset.Request) []int {
 	out := slices.Clone(tp.free)
 	for p, byValue := range tp.byPath {
 		if v, ok := reqValue(req, tp.refs[p]); ok {

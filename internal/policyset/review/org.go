@@ -39,6 +39,7 @@ type Org struct {
 
 	countedIdx *countedIndex            // o.counted by guard
 	guards     map[string]cachedGuard   // by condition text
+	guardSeen  map[string]int           // path and value -> how many guards cached so far require it
 	noGuards   bool                     // tests: decide every request with every policy
 	polIndex   map[string]*typePolicies // by type: its policies by guard
 }
@@ -66,7 +67,7 @@ func NewOrg(policies []policyset.Policy) *Org {
 		walked: make([]bool, len(policies)), samples: map[sampleKey][]sampled{}, bases: map[string]*typeSample{}, reqs: map[string]*reqState{},
 		applies: map[string][]string{}, reported: map[string]bool{}, countedKeys: map[string]bool{},
 		ctlSeen: map[string]map[string]bool{}, ctl: map[string]*ctlType{},
-		countedIdx: newCountedIndex(), guards: map[string]cachedGuard{}, polIndex: map[string]*typePolicies{}}
+		countedIdx: newCountedIndex(), guards: map[string]cachedGuard{}, guardSeen: map[string]int{}, polIndex: map[string]*typePolicies{}}
 	for i, p := range policies {
 		o.byID[p.ID] = i
 		for _, t := range o.appliesTo(p) {
@@ -209,7 +210,7 @@ func (o *Org) state(s sampled) *reqState {
 // the request out count nothing and are not evaluated.
 func (o *Org) baseTally(st *reqState) (policyset.Tally, string) {
 	if !st.baseReady {
-		for _, i := range o.typeIndex(st.req.Type).countable(st.req) {
+		for _, i := range o.countable(st.req) {
 			st.base.Add(st.ev.Outcome(o.policies[i]), 1)
 		}
 		st.decision = policyset.DecideTally(st.base, st.req).Outcome
