@@ -68,18 +68,6 @@ func guardsOf(condition string) []guard {
 	return out
 }
 
-// guardOf is the condition's first guard by path, the one the indexes
-// file it under; false when it has none. The others still rule requests
-// out (mayCount), so a guard every policy shares (eth.tx.data == '0x')
-// does not make every policy a candidate for every request.
-func guardOf(condition string) (guard, bool) {
-	gs := guardsOf(condition)
-	if len(gs) == 0 {
-		return guard{}, false
-	}
-	return gs[0], true
-}
-
 // guardPath: a string field the sampler sets through a keyword or the
 // activity's params, whose value reqValue can read back.
 func guardPath(p string) bool {
@@ -131,7 +119,8 @@ func (o *Org) mayCountAny(req policyset.Request, ps ...*policyset.Policy) bool {
 	return false
 }
 
-// guard is guardOf, cached per condition text.
+// guard is the guard the indexes file the condition under (see
+// cacheGuards), cached per condition text.
 func (o *Org) guard(condition string) (guard, bool) {
 	g, ok := o.guards[condition]
 	if o.noGuards {
