@@ -79,58 +79,28 @@ func (o *Org) positions(x *reqIndex, out []int, ps ...*policyset.Policy) []int {
 	return slices.DeleteFunc(out, func(i int) bool { return !o.mayCountAny(x.items[i].req, ps...) })
 }
 
-// typePolicies indexes a type's policies by their guards, so that a
-// request's base tally evaluates only those that can count for it.
-type typePolicies struct {
-	free    []int                       // no guard: every request
-	byPath  map[string]map[string][]int // guard path -> value -> policies
-	anyPath map[string][]int            // guard path -> all its policies
-	refs    map[string]fieldRef
-}
-
-func (o *Org) typeIndex(typ string) *typePolicies {
-	if tp, ok := o.polIndex[typ]; ok {
-		return tp
+// typeIndex files a type's policies by their guards, so that a request's
+// base tally evaluates only those that can count for it.
+func (o *Org) typeIndex(typ string) *guardIndex {
+	if x, ok := o.polIndex[typ]; ok {
+		return x
 	}
-	tp := &typePolicies{byPath: map[string]map[string][]int{}, anyPath: map[string][]int{}, refs: map[string]fieldRef{}}
+	x := newGuardIndex()
 	for _, i := range o.byType[typ] {
-		g, ok := o.guard(o.policies[i].Condition)
-		if !ok {
-			tp.free = append(tp.free, i)
-			continue
+		if g, ok := o.guard(o.policies[i].Condition); ok {
+			x.file(g, i)
+		} else {
+			x.free = append(x.free, i)
 		}
-		if tp.byPath[g.path] == nil {
-			tp.byPath[g.path] = map[string][]int{}
-		}
-		for v := range g.vals {
-			tp.byPath[g.path][v] = append(tp.byPath[g.path][v], i)
-		}
-		tp.anyPath[g.path] = append(tp.anyPath[g.path], i)
-		tp.refs[g.path] = g.ref
 	}
-	o.polIndex[typ] = tp
-	return tp
+	o.polIndex[typ] = x
+	return x
 }
 
 // countable are the type's policies that can count for the request, by
-// every guard of each (see candidates).
+// every guard of each.
 func (o *Org) countable(req policyset.Request) []int {
 	return slices.DeleteFunc(o.typeIndex(req.Type).candidates(req), func(i int) bool { return !o.mayCount(&o.policies[i], req) })
-}
-
-// candidates are the type's policies the index, by one guard of each,
-// cannot rule out for the request; a policy guarded by several values of
-// one path is listed once per value the request can have, which is one.
-func (tp *typePolicies) candidates(req policyset.Request) []int {
-	out := slices.Clone(tp.free)
-	for p, byValue := range tp.byPath {
-		if v, ok := reqValue(req, tp.refs[p]); ok {
-			out = append(out, byValue[v]...)
-		} else {
-			out = append(out, tp.anyPath[p]...)
-		}
-	}
-	return out
 }
 
 // movable are the positions of the view where one of ps may count: the

@@ -37,11 +37,11 @@ type Org struct {
 	ctlSeen     map[string]map[string]bool // by type: their examples
 	ctl         map[string]*ctlType        // by type: the requests controls judge, indexed
 
-	countedIdx *countedIndex            // o.counted by guard
-	guards     map[string]cachedGuard   // by condition text
-	guardSeen  map[string]int           // path and value -> how many guards cached so far require it
-	noGuards   bool                     // tests: decide every request with every policy
-	polIndex   map[string]*typePolicies // by type: its policies by guard
+	countedIdx *guardIndex            // o.counted by guard
+	guards     map[string]cachedGuard // by condition text
+	guardSeen  map[string]int         // path and value -> how many guards cached so far require it
+	noGuards   bool                   // tests: decide every request with every policy
+	polIndex   map[string]*guardIndex // by type: its policies by guard
 }
 
 // reqState is one sampled request's evaluator (which memoizes each
@@ -67,7 +67,7 @@ func NewOrg(policies []policyset.Policy) *Org {
 		walked: make([]bool, len(policies)), samples: map[sampleKey][]sampled{}, bases: map[string]*typeSample{}, reqs: map[string]*reqState{},
 		applies: map[string][]string{}, reported: map[string]bool{}, countedKeys: map[string]bool{},
 		ctlSeen: map[string]map[string]bool{}, ctl: map[string]*ctlType{},
-		countedIdx: newCountedIndex(), guards: map[string]cachedGuard{}, guardSeen: map[string]int{}, polIndex: map[string]*typePolicies{}}
+		countedIdx: newGuardIndex(), guards: map[string]cachedGuard{}, guardSeen: map[string]int{}, polIndex: map[string]*guardIndex{}}
 	for i, p := range policies {
 		o.byID[p.ID] = i
 		for _, t := range o.appliesTo(p) {
