@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -31,6 +32,12 @@ import (
 // accessReviewRows is how many rows an Access change warning shows; the
 // rest are counted ("and N more").
 const accessReviewRows = 10
+
+// reviewReadWait bounds the review's read of the organization's policies
+// when it is the command's first: a plan against a service that is down
+// says "Access review not made" after it, rather than waiting through
+// the transport's retries.
+const reviewReadWait = 5 * time.Second
 
 // controlBreachRows is how many requests a Control broken diagnostic shows.
 const controlBreachRows = 3
@@ -71,9 +78,18 @@ func (a *accessReview) readOrganization(ctx context.Context) (*review.Org, error
 	if a.gaveUp != nil {
 		return nil, a.gaveUp
 	}
-	list, err := cachedPolicies(ctx, a.pd)
+	// A reviewer's aid must not hold a plan up: against a service that is
+	// down, the transport would retry for minutes. The wait is bounded,
+	// and a read that ran out while the plan's own context is fine is kept
+	// as the command's answer (gaveUp).
+	readCtx, cancel := context.WithTimeout(ctx, reviewReadWait)
+	defer cancel()
+	list, err := cachedPolicies(readCtx, a.pd)
 	if err != nil {
 		if ctx.Err() == nil {
+			if readCtx.Err() != nil {
+				err = fmt.Errorf("no answer within %s: %w", reviewReadWait, err)
+			}
 			a.gaveUp = err
 		}
 		return nil, err
