@@ -3,6 +3,7 @@ package review
 import (
 	"iter"
 	"slices"
+	"strings"
 )
 
 // maxJoins bounds the organization's conjunctions one of a change's is
@@ -14,28 +15,60 @@ const maxJoins = 16
 // joinable: no guard path on which the two conjunctions require disjoint
 // strings. A join they disagree on satisfies only the change's conjunction
 // (the change's values win), which its own seed already shows.
+// Both lists are sorted by path, so one walk of the two compares them.
 func joinable(a, b seedSpec) bool {
-	for p, av := range a.eqs {
-		bv, ok := b.eqs[p]
-		if ok && !overlap(av, bv) {
-			return false
+	i, k := 0, 0
+	for i < len(a.eqs) && k < len(b.eqs) {
+		switch c := strings.Compare(a.eqs[i].path, b.eqs[k].path); {
+		case c < 0:
+			i++
+		case c > 0:
+			k++
+		default:
+			if !overlap(a.eqs[i].vals, b.eqs[k].vals) {
+				return false
+			}
+			i, k = i+1, k+1
 		}
 	}
 	return true
 }
 
-func overlap(a, b map[string]bool) bool {
-	for v := range a {
-		if b[v] {
+// overlap: the two sorted lists share a string.
+func overlap(a, b []string) bool {
+	i, k := 0, 0
+	for i < len(a) && k < len(b) {
+		switch c := strings.Compare(a[i], b[k]); {
+		case c < 0:
+			i++
+		case c > 0:
+			k++
+		default:
 			return true
 		}
 	}
 	return false
 }
 
+// eqPath is one guard path of a conjunction and the strings it requires,
+// sorted.
+type eqPath struct {
+	path string
+	vals []string
+}
+
+// eqsAt are the strings eqs requires on p, if any.
+func eqsAt(eqs []eqPath, p string) ([]string, bool) {
+	i, ok := slices.BinarySearchFunc(eqs, p, func(e eqPath, p string) int { return strings.Compare(e.path, p) })
+	if !ok {
+		return nil, false
+	}
+	return eqs[i].vals, true
+}
+
 // eqsOf are the strings a conjunction's equality atoms on guard paths
-// require, by path.
-func eqsOf(g group) map[string]map[string]bool {
+// require, by path, sorted by path.
+func eqsOf(g group) []eqPath {
 	out := map[string]map[string]bool{}
 	for _, at := range g {
 		if (at.op != "==" && at.op != "in") || !guardPath(at.path) {
@@ -51,7 +84,11 @@ func eqsOf(g group) map[string]map[string]bool {
 			out[at.path] = vals
 		}
 	}
-	return out
+	eqs := make([]eqPath, 0, len(out))
+	for _, p := range sortedKeys(out) {
+		eqs = append(eqs, eqPath{path: p, vals: sortedKeys(out[p])})
+	}
+	return eqs
 }
 
 // seedJoins are the organization's conjunctions of one type, in order,
@@ -68,16 +105,15 @@ type seedJoins struct {
 func newSeedJoins(seeds []seedSpec) *seedJoins {
 	j := &seedJoins{seeds: seeds, byPath: map[string]map[string][]int{}}
 	for i, sd := range seeds {
-		ps := sortedKeys(sd.eqs)
-		if len(ps) == 0 {
+		if len(sd.eqs) == 0 {
 			j.free = append(j.free, i)
 			continue
 		}
-		p := ps[0]
+		p := sd.eqs[0].path
 		if j.byPath[p] == nil {
 			j.byPath[p] = map[string][]int{}
 		}
-		for v := range sd.eqs[p] {
+		for _, v := range sd.eqs[0].vals {
 			j.byPath[p][v] = append(j.byPath[p][v], i)
 		}
 	}
@@ -93,12 +129,12 @@ func (j *seedJoins) with(sp seedSpec) []seedSpec {
 	}
 	cand, narrowed := slices.Clone(j.free), true
 	for p, byValue := range j.byPath {
-		vals, ok := sp.eqs[p]
+		vals, ok := eqsAt(sp.eqs, p)
 		if !ok {
 			narrowed = false // walk them all, in order, to the bound
 			break
 		}
-		for _, v := range sortedKeys(vals) {
+		for _, v := range vals {
 			cand = append(cand, byValue[v]...)
 		}
 	}

@@ -33,7 +33,7 @@ type seedSpec struct {
 	atoms   group
 	sets    [][]policyset.User
 	sortKey string
-	eqs     map[string]map[string]bool // guard path -> the strings it requires
+	eqs     []eqPath // guard paths, sorted, and the strings each requires
 }
 
 // typeAtoms gathers what the policies of one type compare against.
