@@ -286,21 +286,40 @@ func (s *sampleSet) add(assign map[string]any, approvers []policyset.User) {
 // assignKey identifies an assignment and approver set: equal keys give
 // equal requests (request is a function of them).
 func assignKey(assign map[string]any, approvers []policyset.User) string {
-	var b strings.Builder
+	b := make([]byte, 0, 256)
 	for _, p := range sortedKeys(assign) {
+		b = append(b, p...)
+		b = append(b, '=')
 		switch v := assign[p].(type) {
 		case *big.Int:
-			b.WriteString(p + "=n" + v.String() + ";")
+			b = append(b, 'n')
+			b = v.Append(b, 10)
 		case string:
-			b.WriteString(p + "=" + strconv.Quote(v) + ";")
+			b = strconv.AppendQuote(b, v)
+		case bool:
+			b = append(b, 'b')
+			b = strconv.AppendBool(b, v)
+		case []string:
+			b = append(b, 'l', '[')
+			for _, s := range v {
+				b = strconv.AppendQuote(b, s)
+			}
+			b = append(b, ']')
 		default:
-			fmt.Fprintf(&b, "%s=%T%#v;", p, v, v)
+			b = fmt.Appendf(b, "%T%#v", v, v)
 		}
+		b = append(b, ';')
 	}
 	for _, u := range approvers {
-		fmt.Fprintf(&b, "|%q%q", u.ID, u.Tags)
+		b = append(b, '|')
+		b = strconv.AppendQuote(b, u.ID)
+		b = append(b, '[')
+		for _, t := range u.Tags {
+			b = strconv.AppendQuote(b, t)
+		}
+		b = append(b, ']')
 	}
-	return b.String()
+	return string(b)
 }
 
 // with is assign with p set to v, a copy.
