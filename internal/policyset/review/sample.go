@@ -348,9 +348,18 @@ func sortValues(vs []any) []any {
 }
 
 func compareValues(a, b any) int {
-	if x, ok := a.(*big.Int); ok {
+	switch x := a.(type) {
+	case *big.Int:
 		if y, ok := b.(*big.Int); ok {
 			return x.Cmp(y)
+		}
+	case string: // "string x" against "string y" is x against y
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y)
+		}
+	case bool: // "bool false" sorts before "bool true"
+		if y, ok := b.(bool); ok {
+			return strings.Compare(strconv.FormatBool(x), strconv.FormatBool(y))
 		}
 	}
 	return strings.Compare(fmt.Sprintf("%T %v", a, a), fmt.Sprintf("%T %v", b, b))
