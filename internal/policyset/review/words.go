@@ -51,7 +51,7 @@ func describe(v any) string {
 // describePath says a value of a path; an Ethereum value also in ether.
 func describePath(p string, v any) string {
 	if n, ok := v.(*big.Int); ok && p == "eth.tx.value" {
-		return fmt.Sprintf("eth.tx.value %s wei (%s ETH)", n, ether(n))
+		return "eth.tx.value " + n.String() + " wei (" + ether(n) + " ETH)"
 	}
 	return p + " " + describe(v)
 }
@@ -59,8 +59,8 @@ func describePath(p string, v any) string {
 // ether writes wei as ether, exactly: 1500000000000000000 is 1.5.
 func ether(wei *big.Int) string {
 	s := new(big.Int).Abs(wei).String()
-	for len(s) <= 18 {
-		s = "0" + s
+	if len(s) <= 18 { // pad to one digit before the point, at once
+		s = strings.Repeat("0", 19-len(s)) + s
 	}
 	whole, frac := s[:len(s)-18], strings.TrimRight(s[len(s)-18:], "0")
 	if wei.Sign() < 0 {
