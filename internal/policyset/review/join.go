@@ -92,53 +92,64 @@ func eqsOf(g group) []eqPath {
 }
 
 // seedJoins are the organization's conjunctions of one type, in order,
-// indexed by the strings their first guard path requires, so that a
-// change's conjunction finds those that agree with it without walking
-// all of them (an organization of n signing policies, each to its own
-// address, has n).
+// indexed by every guard path: by the strings a conjunction requires on
+// it, or as lacking it. A change's conjunction finds those that agree
+// with it through the path that narrows them most, without walking all
+// of them (an organization of n signing policies, each to its own
+// address, has n, all requiring the same eth.tx.data).
 type seedJoins struct {
-	seeds  []seedSpec
-	free   []int                       // seeds of no guard path
-	byPath map[string]map[string][]int // path -> string -> seeds
+	seeds   []seedSpec
+	byPath  map[string]map[string][]int // path -> string -> seeds
+	lacking map[string][]int            // path -> seeds requiring nothing of it
 }
 
 func newSeedJoins(seeds []seedSpec) *seedJoins {
-	j := &seedJoins{seeds: seeds, byPath: map[string]map[string][]int{}}
+	j := &seedJoins{seeds: seeds, byPath: map[string]map[string][]int{}, lacking: map[string][]int{}}
+	for _, sd := range seeds {
+		for _, e := range sd.eqs {
+			if j.byPath[e.path] == nil {
+				j.byPath[e.path] = map[string][]int{}
+			}
+		}
+	}
 	for i, sd := range seeds {
-		if len(sd.eqs) == 0 {
-			j.free = append(j.free, i)
-			continue
-		}
-		p := sd.eqs[0].path
-		if j.byPath[p] == nil {
-			j.byPath[p] = map[string][]int{}
-		}
-		for _, v := range sd.eqs[0].vals {
-			j.byPath[p][v] = append(j.byPath[p][v], i)
+		for p, byValue := range j.byPath {
+			vals, ok := eqsAt(sd.eqs, p)
+			if !ok {
+				j.lacking[p] = append(j.lacking[p], i)
+				continue
+			}
+			for _, v := range vals {
+				byValue[v] = append(byValue[v], i)
+			}
 		}
 	}
 	return j
 }
 
-// with are the first maxJoins seeds, in order, joinable with sp. When sp
-// requires strings on every indexed path, only the seeds the index gives
-// for them (and those of no indexed path) can agree.
+// with are the first maxJoins seeds, in order, joinable with sp. A seed
+// that requires strings of a path sp requires some of agrees with sp
+// only if it requires one of them too: on the path that leaves fewest,
+// only those seeds and the ones lacking the path can be joinable.
 func (j *seedJoins) with(sp seedSpec) []seedSpec {
 	if j == nil {
 		return nil
 	}
-	cand, narrowed := slices.Clone(j.free), true
-	for p, byValue := range j.byPath {
-		vals, ok := eqsAt(sp.eqs, p)
+	best, bestN := "", -1
+	for _, e := range sp.eqs {
+		byValue, ok := j.byPath[e.path]
 		if !ok {
-			narrowed = false // walk them all, in order, to the bound
-			break
+			continue
 		}
-		for _, v := range vals {
-			cand = append(cand, byValue[v]...)
+		n := len(j.lacking[e.path])
+		for _, v := range e.vals {
+			n += len(byValue[v])
+		}
+		if bestN < 0 || n < bestN {
+			best, bestN = e.path, n
 		}
 	}
-	if !narrowed {
+	if bestN < 0 {
 		return j.first(sp, func(yield func(int) bool) {
 			for i := range j.seeds {
 				if !yield(i) {
@@ -146,6 +157,12 @@ func (j *seedJoins) with(sp seedSpec) []seedSpec {
 				}
 			}
 		})
+	}
+	cand := make([]int, 0, bestN)
+	cand = append(cand, j.lacking[best]...)
+	vals, _ := eqsAt(sp.eqs, best)
+	for _, v := range vals {
+		cand = append(cand, j.byPath[best][v]...)
 	}
 	slices.Sort(cand)
 	return j.first(sp, slices.Values(slices.Compact(cand)))
