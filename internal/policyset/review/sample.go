@@ -257,6 +257,15 @@ type sampleSet struct {
 	prior *seen // the organization's, when building a change's; or nil
 	base  map[string]any
 	out   []sampled
+	kind  string             // the type's words, once
+	who   map[apprRef]string // each approver set's words, once
+}
+
+// apprRef names an approver set by its backing array: the sampler passes
+// the same few sets, never changed, to every add.
+type apprRef struct {
+	first *policyset.User
+	n     int
 }
 
 // seen are the examples sampled, and the assignments tried (by
@@ -280,7 +289,22 @@ func (s *sampleSet) add(assign map[string]any, approvers []policyset.User) {
 		return
 	}
 	s.seen.examples[ex] = true
-	s.out = append(s.out, sampled{req: req, example: ex, words: words(req, assign, s.base)})
+	if s.kind == "" {
+		s.kind = kindWords(s.typ)
+	}
+	var ref apprRef
+	if len(approvers) > 0 {
+		ref = apprRef{first: &approvers[0], n: len(approvers)}
+	}
+	w, ok := s.who[ref]
+	if !ok || ref.first == nil {
+		if s.who == nil {
+			s.who = map[apprRef]string{}
+		}
+		w = who(approvers)
+		s.who[ref] = w
+	}
+	s.out = append(s.out, sampled{req: req, example: ex, words: words(w, s.kind, assign, s.base)})
 }
 
 // assignKey identifies an assignment and approver set: equal keys give

@@ -10,14 +10,20 @@ import (
 
 // words says who and what a request concerns: the approvers, the
 // activity, and the values that distinguish it from the neutral request.
-func words(req policyset.Request, assign, base map[string]any) string {
-	parts := []string{who(req.Approvers), strings.ToLower(strings.ReplaceAll(policyset.DescribeActivity(req.Type).Kind, "_", " "))}
+// who and kind are who(the approvers) and kindWords(the type).
+func words(who, kind string, assign, base map[string]any) string {
+	parts := []string{who, kind}
 	for _, p := range sortedKeys(assign) {
 		if compareValues(assign[p], base[p]) != 0 {
 			parts = append(parts, describePath(p, assign[p]))
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// kindWords names an activity type's kind in words.
+func kindWords(typ string) string {
+	return strings.ToLower(strings.ReplaceAll(policyset.DescribeActivity(typ).Kind, "_", " "))
 }
 
 func who(users []policyset.User) string {
