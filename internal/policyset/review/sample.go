@@ -259,6 +259,26 @@ type sampleSet struct {
 	out   []sampled
 	kind  string             // the type's words, once
 	who   map[apprRef]string // each approver set's words, once
+	keys  []string           // the paths of the last assignment, sorted
+}
+
+// keysOf are assign's paths, sorted: most assignments of a sample set
+// copy one base, so the last sorted list is reused when it fits.
+func (s *sampleSet) keysOf(assign map[string]any) []string {
+	if len(s.keys) == len(assign) && s.keys != nil {
+		fits := true
+		for _, k := range s.keys {
+			if _, ok := assign[k]; !ok {
+				fits = false
+				break
+			}
+		}
+		if fits {
+			return s.keys
+		}
+	}
+	s.keys = sortedKeys(assign)
+	return s.keys
 }
 
 // apprRef names an approver set by its backing array: the sampler passes
@@ -275,12 +295,13 @@ type apprRef struct {
 type seen struct{ examples, tried map[string]bool }
 
 func (s *sampleSet) add(assign map[string]any, approvers []policyset.User) {
-	k := assignKey(assign, approvers)
+	keys := s.keysOf(assign)
+	k := assignKey(assign, keys, approvers)
 	if s.seen.tried[k] || (s.prior != nil && s.prior.tried[k]) {
 		return
 	}
 	s.seen.tried[k] = true
-	req, ok := request(s.typ, assign, approvers)
+	req, ok := request(s.typ, assign, keys, approvers)
 	if !ok {
 		return
 	}
@@ -304,14 +325,15 @@ func (s *sampleSet) add(assign map[string]any, approvers []policyset.User) {
 		w = who(approvers)
 		s.who[ref] = w
 	}
-	s.out = append(s.out, sampled{req: req, example: ex, words: words(w, s.kind, assign, s.base)})
+	s.out = append(s.out, sampled{req: req, example: ex, words: words(w, s.kind, assign, keys, s.base)})
 }
 
 // assignKey identifies an assignment and approver set: equal keys give
 // equal requests (request is a function of them).
-func assignKey(assign map[string]any, approvers []policyset.User) string {
+// keys are assign's, sorted.
+func assignKey(assign map[string]any, keys []string, approvers []policyset.User) string {
 	b := make([]byte, 0, 256)
-	for _, p := range sortedKeys(assign) {
+	for _, p := range keys {
 		b = append(b, p...)
 		b = append(b, '=')
 		switch v := assign[p].(type) {

@@ -10,10 +10,11 @@ import (
 
 // words says who and what a request concerns: the approvers, the
 // activity, and the values that distinguish it from the neutral request.
-// who and kind are who(the approvers) and kindWords(the type).
-func words(who, kind string, assign, base map[string]any) string {
+// who and kind are who(the approvers) and kindWords(the type); keys are
+// assign's, sorted.
+func words(who, kind string, assign map[string]any, keys []string, base map[string]any) string {
 	parts := []string{who, kind}
-	for _, p := range sortedKeys(assign) {
+	for _, p := range keys {
 		if compareValues(assign[p], base[p]) != 0 {
 			parts = append(parts, describePath(p, assign[p]))
 		}
