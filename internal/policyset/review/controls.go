@@ -140,8 +140,11 @@ func (o *Org) breach(ctl Control, s sampled, st *reqState) (Breach, bool) {
 	}
 	now := policyset.DecideTally(st.perm, s.req).Outcome
 	_, was := o.baseTally(st)
-	key := ctl.Name + "\x00" + s.example
-	if !breaks(now) || o.reported[key] {
+	if !breaks(now) {
+		return Breach{}, false
+	}
+	key := ctl.Name + "\x00" + s.example // built only for a request that breaks it
+	if o.reported[key] {
 		return Breach{}, false
 	}
 	o.reported[key] = true

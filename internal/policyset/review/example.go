@@ -3,6 +3,7 @@ package review
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,20 +16,32 @@ import (
 // (eth = { tx = {...} }), every object's keys sorted.
 func example(req policyset.Request) string {
 	var b strings.Builder
-	b.WriteString("{ type = " + hclString(req.Type) + ", approvers = [")
+	b.Grow(256)
+	b.WriteString("{ type = ")
+	writeHCLString(&b, req.Type)
+	b.WriteString(", approvers = [")
 	for i, u := range req.Approvers {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("{ id = " + hclString(u.ID))
+		b.WriteString("{ id = ")
+		writeHCLString(&b, u.ID)
 		if len(u.Tags) > 0 {
-			b.WriteString(", tags = " + hclValue(languageValue(u.Tags)))
+			b.WriteString(", tags = [")
+			for k, t := range u.Tags {
+				if k > 0 {
+					b.WriteString(", ")
+				}
+				writeHCLString(&b, t)
+			}
+			b.WriteByte(']')
 		}
 		b.WriteString(" }")
 	}
 	b.WriteString("]")
 	if len(req.Params) > 0 {
-		b.WriteString(", params = " + hclValue(req.Params))
+		b.WriteString(", params = ")
+		writeHCLValue(&b, req.Params)
 	}
 	if k := req.PrivateKey; k != nil {
 		key := map[string]any{"tags": languageValue(k.Tags)}
@@ -42,30 +55,50 @@ func example(req policyset.Request) string {
 				key[name] = v
 			}
 		}
-		b.WriteString(", private_key = " + hclValue(key))
+		b.WriteString(", private_key = ")
+		writeHCLValue(&b, key)
 	}
-	attrs := map[string]any{}
+	// The keyword attributes, sorted by attribute (conditionKeywords'
+	// order need not be): a dotted keyword's namespace gathers its keys.
+	var attrs []kwAttr
 	for _, kw := range conditionKeywords {
 		v, ok := req.Keyword(kw)
 		if !ok {
 			continue
 		}
-		if ns, inner, dotted := strings.Cut(kw, "."); dotted {
-			m, _ := attrs[ns].(map[string]any)
-			if m == nil {
-				m = map[string]any{}
-				attrs[ns] = m
-			}
-			m[inner] = v
-		} else {
-			attrs[kw] = v
+		ns, inner, dotted := strings.Cut(kw, ".")
+		if !dotted {
+			attrs = append(attrs, kwAttr{name: kw, v: v})
+			continue
 		}
+		i := slices.IndexFunc(attrs, func(a kwAttr) bool { return a.name == ns && a.ns != nil })
+		if i < 0 {
+			attrs = append(attrs, kwAttr{name: ns, ns: map[string]any{}})
+			i = len(attrs) - 1
+		}
+		attrs[i].ns[inner] = v
 	}
-	for _, a := range sortedKeys(attrs) {
-		b.WriteString(", " + a + " = " + hclValue(attrs[a]))
+	slices.SortStableFunc(attrs, func(a, b kwAttr) int { return strings.Compare(a.name, b.name) })
+	for _, a := range attrs {
+		b.WriteString(", ")
+		b.WriteString(a.name)
+		b.WriteString(" = ")
+		if a.ns != nil {
+			writeHCLValue(&b, a.ns)
+		} else {
+			writeHCLValue(&b, a.v)
+		}
 	}
 	b.WriteString(" }")
 	return b.String()
+}
+
+// kwAttr is one keyword attribute of an example: a keyword's value, or a
+// namespace's keys (ns).
+type kwAttr struct {
+	name string
+	v    any
+	ns   map[string]any
 }
 
 // maxExact is 2^53: larger integers are written as decimal strings, since
@@ -73,55 +106,84 @@ func example(req policyset.Request) string {
 var maxExact = new(big.Int).Lsh(big.NewInt(1), 53)
 
 func hclValue(v any) string {
-	switch x := v.(type) {
-	case string:
-		return hclString(x)
-	case bool:
-		return strconv.FormatBool(x)
-	case *big.Int:
-		if new(big.Int).Abs(x).Cmp(maxExact) > 0 {
-			return hclString(x.String())
-		}
-		return x.String()
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = hclValue(e)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	case map[string]any:
-		keys := sortedKeys(x)
-		parts := make([]string, len(keys))
-		for i, k := range keys {
-			parts[i] = hclKey(k) + " = " + hclValue(x[k])
-		}
-		return "{ " + strings.Join(parts, ", ") + " }"
-	}
-	return hclString(fmt.Sprint(v))
+	var b strings.Builder
+	writeHCLValue(&b, v)
+	return b.String()
 }
 
-func hclKey(k string) string {
+// writeHCLValue writes v as hclValue renders it.
+func writeHCLValue(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case string:
+		writeHCLString(b, x)
+	case bool:
+		b.WriteString(strconv.FormatBool(x))
+	case *big.Int:
+		if x.IsInt64() && x.Int64() <= 1<<53 && x.Int64() >= -(1<<53) {
+			b.WriteString(strconv.FormatInt(x.Int64(), 10))
+		} else if new(big.Int).Abs(x).Cmp(maxExact) > 0 {
+			writeHCLString(b, x.String())
+		} else {
+			b.WriteString(x.String())
+		}
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeHCLValue(b, e)
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		b.WriteString("{ ")
+		for i, k := range sortedKeys(x) {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeHCLKey(b, k)
+			b.WriteString(" = ")
+			writeHCLValue(b, x[k])
+		}
+		b.WriteString(" }")
+	default:
+		writeHCLString(b, fmt.Sprint(v))
+	}
+}
+
+// writeHCLKey writes an object key: bare when HCL reads it as an
+// identifier, else quoted.
+func writeHCLKey(b *strings.Builder, k string) {
 	for i, r := range k {
 		letter := r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
 		if !letter && (i == 0 || r < '0' || r > '9') && r != '-' {
-			return hclString(k)
+			writeHCLString(b, k)
+			return
 		}
 	}
 	if k == "" {
-		return `""`
+		b.WriteString(`""`)
+		return
 	}
-	return k
+	b.WriteString(k)
 }
 
 // hclString quotes s with HCL's escapes; ${ and %{ are doubled so that
 // Terraform reads them as text, not as a template.
 func hclString(s string) string {
 	var b strings.Builder
+	writeHCLString(&b, s)
+	return b.String()
+}
+
+// writeHCLString writes s as hclString renders it.
+func writeHCLString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for i, r := range s {
 		switch {
 		case r == '"' || r == '\\':
-			b.WriteString(`\` + string(r))
+			b.WriteByte('\\')
+			b.WriteRune(r)
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\r':
@@ -129,13 +191,13 @@ func hclString(s string) string {
 		case r == '\t':
 			b.WriteString(`\t`)
 		case (r == '$' || r == '%') && strings.HasPrefix(s[i+1:], "{"):
-			b.WriteString(string(r) + string(r))
+			b.WriteRune(r)
+			b.WriteRune(r)
 		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04x`, r)
+			fmt.Fprintf(b, `\u%04x`, r)
 		default:
 			b.WriteRune(r)
 		}
 	}
 	b.WriteByte('"')
-	return b.String()
 }

@@ -138,11 +138,9 @@ func (v view) all() []sampled {
 func (o *Org) sample(typ string, extra ...*policyset.Policy) view {
 	base := o.baseSample(typ)
 	key := sampleKey{typ: typ}
-	var all []exprAtoms
 	for _, p := range extra {
 		if p != nil {
 			key.extra += p.Condition + "\x00" + p.Consensus + "\x00" + p.Time + "\x01"
-			all = append(all, walkPolicy(p.Condition, p.Consensus, p.Time))
 		}
 	}
 	if key.extra == "" {
@@ -150,6 +148,14 @@ func (o *Org) sample(typ string, extra ...*policyset.Policy) view {
 	}
 	if s, ok := o.samples[key]; ok {
 		return view{base: base, extra: s}
+	}
+	// Walked only when not cached: a change's report, findings and
+	// controls each ask for its sample.
+	var all []exprAtoms
+	for _, p := range extra {
+		if p != nil {
+			all = append(all, walkPolicy(p.Condition, p.Consensus, p.Time))
+		}
 	}
 	ta := gather(all)
 	neutral := maps.Clone(base.neutral)

@@ -2,6 +2,7 @@ package review
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
@@ -16,7 +17,30 @@ var activityFields = map[string]bool{"activity.type": true, "activity.kind": tru
 
 // pathType is the catalogued type of a variable path, and the keyword and
 // field it sets (keyword "" for activity.params, private_key and approvers).
+// The catalogue does not change, so a catalogued path's answer is kept
+// (the sampler asks for every path of every sampled request); only those,
+// a finite set, so that arbitrary paths do not grow the cache.
 func pathType(p string) (t *policylang.Type, keyword, field string, ok bool) {
+	if v, hit := pathTypes.Load(p); hit {
+		pt := v.(pathTyped) //nolint:forcetypeassert // only pathTyped is stored
+		return pt.t, pt.keyword, pt.field, true
+	}
+	t, keyword, field, ok = lookupPathType(p)
+	if ok {
+		pathTypes.Store(p, pathTyped{t: t, keyword: keyword, field: field})
+	}
+	return t, keyword, field, ok
+}
+
+// pathTypes caches pathType's catalogued answers.
+var pathTypes sync.Map // path -> pathTyped
+
+type pathTyped struct {
+	t              *policylang.Type
+	keyword, field string
+}
+
+func lookupPathType(p string) (t *policylang.Type, keyword, field string, ok bool) {
 	if p == "approvers[].email" || p == "approvers[].alias" {
 		return nil, "", "", false // approvers carry ids and tags only: noted, not varied
 	}

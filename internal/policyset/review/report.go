@@ -117,17 +117,23 @@ func row(s sampled, before, after string) Row {
 // sortRows orders rows widening first, then by activity type in catalogue
 // order; the sort is stable, so the sample's order stays within a type.
 func sortRows(rows []Row) {
-	order := map[string]int{}
-	for i, t := range policyTypes {
-		order[t] = i
-	}
 	slices.SortStableFunc(rows, func(a, b Row) int {
 		if d := rank(a.Before, a.After) - rank(b.Before, b.After); d != 0 {
 			return d
 		}
-		return order[a.Type] - order[b.Type]
+		return typeOrder[a.Type] - typeOrder[b.Type]
 	})
 }
+
+// typeOrder is each type's place in policyTypes, built once: every
+// report sorts its rows by it.
+var typeOrder = func() map[string]int {
+	order := make(map[string]int, len(policyTypes))
+	for i, t := range policyTypes {
+		order[t] = i
+	}
+	return order
+}()
 
 // notes name what a changed policy reads that the sampler cannot vary.
 func notes(ps ...*policyset.Policy) []string {

@@ -9,11 +9,12 @@ import (
 
 // request builds the policyset request for an assignment of values to
 // paths; false when a keyword refuses the values (never for values the
-// catalogue types, which are the only ones the sampler makes).
-func request(typ string, assign map[string]any, approvers []policyset.User) (policyset.Request, bool) {
+// catalogue types, which are the only ones the sampler makes). keys are
+// assign's, sorted.
+func request(typ string, assign map[string]any, keys []string, approvers []policyset.User) (policyset.Request, bool) {
 	req := policyset.Request{Type: typ, Approvers: approvers}
 	keywords := map[string]map[string]any{}
-	for _, p := range sortedKeys(assign) {
+	for _, p := range keys {
 		v := assign[p]
 		_, kw, field, _ := pathType(p)
 		switch {

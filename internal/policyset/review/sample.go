@@ -33,7 +33,7 @@ type seedSpec struct {
 	atoms   group
 	sets    [][]policyset.User
 	sortKey string
-	eqs     map[string]map[string]bool // guard path -> the strings it requires
+	eqs     []eqPath // guard paths, sorted, and the strings each requires
 }
 
 // typeAtoms gathers what the policies of one type compare against.
@@ -257,6 +257,35 @@ type sampleSet struct {
 	prior *seen // the organization's, when building a change's; or nil
 	base  map[string]any
 	out   []sampled
+	kind  string             // the type's words, once
+	who   map[apprRef]string // each approver set's words, once
+	keys  []string           // the paths of the last assignment, sorted
+}
+
+// keysOf are assign's paths, sorted: most assignments of a sample set
+// copy one base, so the last sorted list is reused when it fits.
+func (s *sampleSet) keysOf(assign map[string]any) []string {
+	if len(s.keys) == len(assign) && s.keys != nil {
+		fits := true
+		for _, k := range s.keys {
+			if _, ok := assign[k]; !ok {
+				fits = false
+				break
+			}
+		}
+		if fits {
+			return s.keys
+		}
+	}
+	s.keys = sortedKeys(assign)
+	return s.keys
+}
+
+// apprRef names an approver set by its backing array: the sampler passes
+// the same few sets, never changed, to every add.
+type apprRef struct {
+	first *policyset.User
+	n     int
 }
 
 // seen are the examples sampled, and the assignments tried (by
@@ -266,12 +295,13 @@ type sampleSet struct {
 type seen struct{ examples, tried map[string]bool }
 
 func (s *sampleSet) add(assign map[string]any, approvers []policyset.User) {
-	k := assignKey(assign, approvers)
+	keys := s.keysOf(assign)
+	k := assignKey(assign, keys, approvers)
 	if s.seen.tried[k] || (s.prior != nil && s.prior.tried[k]) {
 		return
 	}
 	s.seen.tried[k] = true
-	req, ok := request(s.typ, assign, approvers)
+	req, ok := request(s.typ, assign, keys, approvers)
 	if !ok {
 		return
 	}
@@ -280,27 +310,62 @@ func (s *sampleSet) add(assign map[string]any, approvers []policyset.User) {
 		return
 	}
 	s.seen.examples[ex] = true
-	s.out = append(s.out, sampled{req: req, example: ex, words: words(req, assign, s.base)})
+	if s.kind == "" {
+		s.kind = kindWords(s.typ)
+	}
+	var ref apprRef
+	if len(approvers) > 0 {
+		ref = apprRef{first: &approvers[0], n: len(approvers)}
+	}
+	w, ok := s.who[ref]
+	if !ok || ref.first == nil {
+		if s.who == nil {
+			s.who = map[apprRef]string{}
+		}
+		w = who(approvers)
+		s.who[ref] = w
+	}
+	s.out = append(s.out, sampled{req: req, example: ex, words: words(w, s.kind, assign, keys, s.base)})
 }
 
 // assignKey identifies an assignment and approver set: equal keys give
 // equal requests (request is a function of them).
-func assignKey(assign map[string]any, approvers []policyset.User) string {
-	var b strings.Builder
-	for _, p := range sortedKeys(assign) {
+// keys are assign's, sorted.
+func assignKey(assign map[string]any, keys []string, approvers []policyset.User) string {
+	b := make([]byte, 0, 256)
+	for _, p := range keys {
+		b = append(b, p...)
+		b = append(b, '=')
 		switch v := assign[p].(type) {
 		case *big.Int:
-			b.WriteString(p + "=n" + v.String() + ";")
+			b = append(b, 'n')
+			b = v.Append(b, 10)
 		case string:
-			b.WriteString(p + "=" + strconv.Quote(v) + ";")
+			b = strconv.AppendQuote(b, v)
+		case bool:
+			b = append(b, 'b')
+			b = strconv.AppendBool(b, v)
+		case []string:
+			b = append(b, 'l', '[')
+			for _, s := range v {
+				b = strconv.AppendQuote(b, s)
+			}
+			b = append(b, ']')
 		default:
-			fmt.Fprintf(&b, "%s=%T%#v;", p, v, v)
+			b = fmt.Appendf(b, "%T%#v", v, v)
 		}
+		b = append(b, ';')
 	}
 	for _, u := range approvers {
-		fmt.Fprintf(&b, "|%q%q", u.ID, u.Tags)
+		b = append(b, '|')
+		b = strconv.AppendQuote(b, u.ID)
+		b = append(b, '[')
+		for _, t := range u.Tags {
+			b = strconv.AppendQuote(b, t)
+		}
+		b = append(b, ']')
 	}
-	return b.String()
+	return string(b)
 }
 
 // with is assign with p set to v, a copy.
@@ -329,9 +394,18 @@ func sortValues(vs []any) []any {
 }
 
 func compareValues(a, b any) int {
-	if x, ok := a.(*big.Int); ok {
+	switch x := a.(type) {
+	case *big.Int:
 		if y, ok := b.(*big.Int); ok {
 			return x.Cmp(y)
+		}
+	case string: // "string x" against "string y" is x against y
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y)
+		}
+	case bool: // "bool false" sorts before "bool true"
+		if y, ok := b.(bool); ok {
+			return strings.Compare(strconv.FormatBool(x), strconv.FormatBool(y))
 		}
 	}
 	return strings.Compare(fmt.Sprintf("%T %v", a, a), fmt.Sprintf("%T %v", b, b))

@@ -10,14 +10,21 @@ import (
 
 // words says who and what a request concerns: the approvers, the
 // activity, and the values that distinguish it from the neutral request.
-func words(req policyset.Request, assign, base map[string]any) string {
-	parts := []string{who(req.Approvers), strings.ToLower(strings.ReplaceAll(policyset.DescribeActivity(req.Type).Kind, "_", " "))}
-	for _, p := range sortedKeys(assign) {
+// who and kind are who(the approvers) and kindWords(the type); keys are
+// assign's, sorted.
+func words(who, kind string, assign map[string]any, keys []string, base map[string]any) string {
+	parts := []string{who, kind}
+	for _, p := range keys {
 		if compareValues(assign[p], base[p]) != 0 {
 			parts = append(parts, describePath(p, assign[p]))
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// kindWords names an activity type's kind in words.
+func kindWords(typ string) string {
+	return strings.ToLower(strings.ReplaceAll(policyset.DescribeActivity(typ).Kind, "_", " "))
 }
 
 func who(users []policyset.User) string {
@@ -51,7 +58,7 @@ func describe(v any) string {
 // describePath says a value of a path; an Ethereum value also in ether.
 func describePath(p string, v any) string {
 	if n, ok := v.(*big.Int); ok && p == "eth.tx.value" {
-		return fmt.Sprintf("eth.tx.value %s wei (%s ETH)", n, ether(n))
+		return "eth.tx.value " + n.String() + " wei (" + ether(n) + " ETH)"
 	}
 	return p + " " + describe(v)
 }
@@ -59,8 +66,8 @@ func describePath(p string, v any) string {
 // ether writes wei as ether, exactly: 1500000000000000000 is 1.5.
 func ether(wei *big.Int) string {
 	s := new(big.Int).Abs(wei).String()
-	for len(s) <= 18 {
-		s = "0" + s
+	if len(s) <= 18 { // pad to one digit before the point, at once
+		s = strings.Repeat("0", 19-len(s)) + s
 	}
 	whole, frac := s[:len(s)-18], strings.TrimRight(s[len(s)-18:], "0")
 	if wei.Sign() < 0 {
