@@ -102,8 +102,8 @@ func TestAccTimedOutBatchIsAdopted(t *testing.T) {
 	})
 }
 
-// TestItemsFault: which batch failures are retried item by item.
-func TestItemsFault(t *testing.T) {
+// TestSplitsBatch: which batch failures are retried item by item.
+func TestSplitsBatch(t *testing.T) {
 	failed := func(code int) error {
 		return &client.ActivityError{ActivityID: "a", Status: client.StatusFailed, Failure: &client.Status{Code: code, Message: "m"}}
 	}
@@ -122,8 +122,8 @@ func TestItemsFault(t *testing.T) {
 		"a lost answer":                          {&client.OutcomeUnknownError{Operation: "create_policies", Err: errors.New("EOF")}, false},
 		"unavailable":                            {&client.RetryError{Attempts: 6, Last: &client.APIError{HTTPStatus: 503}}, false},
 	} {
-		if got := itemsFault(tc.err); got != tc.split {
-			t.Errorf("%s: itemsFault = %v, want %v", name, got, tc.split)
+		if got := splitsBatch(tc.err); got != tc.split {
+			t.Errorf("%s: splitsBatch = %v, want %v", name, got, tc.split)
 		}
 	}
 }

@@ -12,9 +12,23 @@ import (
 
 // Terraform runs up to -parallelism creates and deletes at once, each in
 // its own call to the provider. Where the service takes several objects in
-// one activity (create_policies, delete_policies, ...), the gatherer makes
-// the calls of one kind that arrive together into one batch: one activity,
-// one approval, and one change for the approvers to read whole.
+// one activity (create_policies, delete_policies, ...), the batcher makes
+// the calls of one kind that arrive together into one activity: one
+// approval, and one change for the approvers to read whole.
+//
+// The words of this file and batch_run.go, one idea each:
+//   - a wave is the operations Terraform runs at the same time;
+//   - a batch is operations of one kind that go out as one activity; the
+//     batcher gathers them;
+//   - an operation or a batch is sent when it leaves the provider, and
+//     submitted by the client (the request, and the wait for the
+//     activity);
+//   - an operation goes alone when it is sent as an activity of its own
+//     item: where batching is off, where it would save no approval
+//     (sendsAlone), or when its batch is split;
+//   - a batch is split when the service refused it for what one item may
+//     have caused alone (splitsBatch): whoever sent the batch then sends
+//     each member alone, so that only that item fails, with its own error.
 //
 // The rule, measured in bench/RESULTS.md: a batch is sent
 //   - when it is as large as the largest batch of its kind so far:
@@ -27,8 +41,11 @@ import (
 //     milliseconds of each other on an idle machine);
 //   - and never later than sendAfter after its first member.
 // A lone create thus waits 25 ms, and a wide apply fills its batches. A
-// larger send_after makes the gathering patient in proportion, for a
-// loaded machine whose waves arrive slowly.
+// larger send_after makes the batcher patient in proportion, for a loaded
+// machine whose waves arrive slowly.
+//
+// A batch is sent by the member that fills it, or else by its timer's
+// goroutine; the others wait for their own itemActivity.
 
 // quietShare is the share of sendAfter a batch waits for one more member.
 const quietShare = 20
@@ -36,92 +53,90 @@ const quietShare = 20
 // DefaultBatchSendAfter is the longest a member waits for others.
 const DefaultBatchSendAfter = 500 * time.Millisecond
 
-// gatherer collects batches by key (the operation and what must be shared,
+// batcher gathers batches by key (the operation and what must be shared,
 // such as the user of OAuth providers).
-type gatherer struct {
+type batcher struct {
 	sendAfter, quiet time.Duration
+	// always: batching.enabled was set true, so every operation is
+	// batched, even where the provider is sure it needs no approval.
+	always bool
 
 	mu      sync.Mutex
-	open    map[string]*gathering
+	open    map[string]*batch
 	maxSize map[string]int // the largest batch sent, by key
 }
 
-func newGatherer(sendAfter time.Duration) *gatherer {
-	return &gatherer{sendAfter: sendAfter, quiet: sendAfter / quietShare, open: map[string]*gathering{}, maxSize: map[string]int{}}
+func newBatcher(sendAfter time.Duration) *batcher {
+	return &batcher{sendAfter: sendAfter, quiet: sendAfter / quietShare, open: map[string]*batch{}, maxSize: map[string]int{}}
 }
 
-// gathering is one batch being gathered, then sent.
-type gathering struct {
+// batch is the operations of one kind being gathered, then sent.
+type batch struct {
 	key     string
+	kind    batchKind
+	c       *client.Client
 	members []*batchMember
 	first   time.Time
 	timer   *time.Timer
-	send    sendBatch
-	split   splitBatch
 }
 
 // batchMember is one operation in a batch: its item, its context (whose
-// deadline is its timeout) and, once done is closed, its outcome.
+// deadline is its timeout) and, once done is closed, what became of it.
 type batchMember struct {
 	item    any
 	ctx     context.Context
 	timeout time.Duration // the operation's own, for messages
 	done    chan struct{}
-	out     batchOutcome
+	got     itemActivity
 }
 
-// batchOutcome is what a member gets back: the activity and its position
-// in it, or the error of the whole batch. alone asks the member to send
-// its item by itself: the batch failed for one item's sake, and only that
-// item's own request can say which.
-type batchOutcome struct {
-	act   *client.Activity
-	pos   int
-	err   error
-	alone bool
-	// limit is the strictest of the members' timeouts, which the batch
-	// ran on.
+// itemActivity is what became of one item: the activity that holds it and
+// its position there, or the error of the activity it was sent in.
+type itemActivity struct {
+	act *client.Activity
+	pos int
+	err error
+	// limit is the timeout the activity's wait ran on: the strictest of
+	// its members' for a batch.
 	limit time.Duration
 }
 
-// sendBatch sends items as one activity, on ctx, whose item i belongs to
-// the i-th member. The activity comes back with most errors too.
-type sendBatch func(ctx context.Context, items []any) (*client.Activity, error)
-
-// splitBatch tells an error that one item may have caused alone, so that
-// each member should send its own item.
-type splitBatch func(err error) bool
-
-// errNotSent is the outcome of a member whose context ended before its
+// errNotSent is what becomes of a member whose context ended before its
 // batch was sent: nothing of it reached the service.
 var errNotSent = errors.New("not sent: the operation ended while it waited for others to batch with")
 
-// join adds item to the batch of key and waits for its outcome. send and
-// split are the batch's, the same for every member of one key.
-func (g *gatherer) join(ctx context.Context, key string, item any, timeout time.Duration, send sendBatch, split splitBatch) batchOutcome {
+// join adds item to the batch of its kind and waits for what becomes of it.
+func (g *batcher) join(ctx context.Context, c *client.Client, kind batchKind, item any, timeout time.Duration) itemActivity {
 	m := &batchMember{item: item, ctx: ctx, timeout: timeout, done: make(chan struct{})}
+	key := kind.key()
 	g.mu.Lock()
 	b, ok := g.open[key]
 	if !ok {
-		b = &gathering{key: key, first: time.Now(), send: send, split: split}
+		b = &batch{key: key, kind: kind, c: c, first: time.Now()}
 		g.open[key] = b
 	}
 	b.members = append(b.members, m)
 	if full := g.maxSize[key]; full > 1 && len(b.members) >= full {
-		g.fireLocked(b)
+		g.closeLocked(b)
+		g.mu.Unlock()
+		b.send()
+		return m.got
+	}
+	wait := min(g.quiet, time.Until(b.first.Add(g.sendAfter)))
+	if b.timer == nil {
+		b.timer = time.AfterFunc(wait, func() {
+			if g.close(b) {
+				b.send()
+			}
+		})
 	} else {
-		wait := min(g.quiet, time.Until(b.first.Add(g.sendAfter)))
-		if b.timer == nil {
-			b.timer = time.AfterFunc(wait, func() { g.fire(b) })
-		} else {
-			b.timer.Reset(wait)
-		}
+		b.timer.Reset(wait)
 	}
 	g.mu.Unlock()
 
 	select {
 	case <-m.done:
-		return m.out
+		return m.got
 	case <-ctx.Done():
 	}
 	// Interrupted or out of time: leave the batch if it has not gone yet.
@@ -133,68 +148,91 @@ func (g *gatherer) join(ctx context.Context, key string, item any, timeout time.
 			delete(g.open, key)
 		}
 		g.mu.Unlock()
-		return batchOutcome{err: errors.Join(errNotSent, ctx.Err())}
+		return itemActivity{err: errors.Join(errNotSent, ctx.Err()), limit: timeout}
 	}
 	g.mu.Unlock()
-	<-m.done // sent: the outcome is coming, and must not be lost
-	return m.out
+	<-m.done // sent: what became of it is coming, and must not be lost
+	return m.got
 }
 
-func (g *gatherer) fire(b *gathering) {
+// close takes b out of the open batches, if it is still open, for its
+// caller to send; new members of its key start a new batch.
+func (g *batcher) close(b *batch) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.open[b.key] == b {
-		g.fireLocked(b)
+	if g.open[b.key] != b {
+		return false
 	}
+	g.closeLocked(b)
+	return true
 }
 
-// fireLocked sends b: new members of its key start a new batch.
-func (g *gatherer) fireLocked(b *gathering) {
+func (g *batcher) closeLocked(b *batch) {
 	if b.timer != nil {
 		b.timer.Stop()
 	}
 	delete(g.open, b.key)
 	g.maxSize[b.key] = max(g.maxSize[b.key], len(b.members))
-	go b.run()
 }
 
-// run sends the batch on a context that ends at the earliest of its
-// members' deadlines, the strictest timeout, and when one of them is
-// canceled (Terraform interrupts them all at once), and hands each member
-// its outcome.
-func (b *gathering) run() {
-	// The first member's values (its logger: the batch's log lines and
-	// the INFO line of an approval wait reach Terraform's log), none of
-	// its cancellation or deadline.
-	ctx, cancel := context.WithCancelCause(context.WithoutCancel(b.members[0].ctx))
-	defer cancel(nil)
-	var deadline time.Time
+// send submits b as one activity and gives each member what became of its
+// item. A batch the service refused for one item's sake is split: each
+// member is sent alone, on its own context, so that only that item fails.
+func (b *batch) send() {
 	items := make([]any, len(b.members))
 	for i, m := range b.members {
 		items[i] = m.item
+	}
+	ctx, limit, cancel := b.context()
+	act, err := b.kind.submit(ctx, b.c, items)
+	cancel()
+	if err != nil && len(b.members) > 1 && splitsBatch(err) {
+		for _, m := range b.members {
+			go func() {
+				act, err := b.kind.submit(m.ctx, b.c, []any{m.item})
+				m.got = itemActivity{act: act, err: err, limit: m.timeout}
+				close(m.done)
+			}()
+		}
+		return
+	}
+	for i, m := range b.members {
+		m.got = itemActivity{act: act, pos: i, err: err, limit: limit}
+		close(m.done)
+	}
+}
+
+// context is the one the batch is submitted on: it ends at the earliest of
+// its members' deadlines, the strictest timeout (limit), and when one of
+// them is canceled (Terraform interrupts them all at once). It carries the
+// first member's values (its logger: the batch's log lines and the INFO
+// line of a wait for approvals reach Terraform's log), none of its
+// cancellation or deadline.
+func (b *batch) context() (context.Context, time.Duration, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(b.members[0].ctx))
+	var deadline time.Time
+	limit := b.members[0].timeout
+	stops := make([]func() bool, 0, len(b.members))
+	for _, m := range b.members {
+		limit = min(limit, m.timeout)
 		if d, ok := m.ctx.Deadline(); ok && (deadline.IsZero() || d.Before(deadline)) {
 			deadline = d
 		}
-		stop := context.AfterFunc(m.ctx, func() {
+		stops = append(stops, context.AfterFunc(m.ctx, func() {
 			if errors.Is(m.ctx.Err(), context.Canceled) {
 				cancel(context.Cause(m.ctx))
 			}
-		})
-		defer stop()
+		}))
 	}
-	limit := b.members[0].timeout
-	for _, m := range b.members {
-		limit = min(limit, m.timeout)
-	}
+	cancelDeadline := context.CancelFunc(func() {})
 	if !deadline.IsZero() {
-		var cancelDeadline context.CancelFunc
 		ctx, cancelDeadline = context.WithDeadline(ctx, deadline)
-		defer cancelDeadline()
 	}
-	act, err := b.send(ctx, items)
-	alone := err != nil && len(b.members) > 1 && b.split(err)
-	for i, m := range b.members {
-		m.out = batchOutcome{act: act, pos: i, err: err, alone: alone, limit: limit}
-		close(m.done)
+	return ctx, limit, func() {
+		for _, stop := range stops {
+			stop()
+		}
+		cancelDeadline()
+		cancel(nil)
 	}
 }

@@ -12,25 +12,33 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-// recordingSend is a sendBatch that records the batches it was given and
-// answers each with an activity whose id names the batch.
+// recordingSend is a batchKind.submit that records the batches it was
+// given and answers each with an activity whose id names the batch, and
+// with err for a batch of more than one item (errAlone for one alone).
 type recordingSend struct {
-	mu      sync.Mutex
-	batches [][]any
-	sentAt  []time.Time
-	err     error
-	split   bool
+	mu       sync.Mutex
+	batches  [][]any
+	sentAt   []time.Time
+	err      error
+	errAlone func(item any) error
 }
 
-func (r *recordingSend) send(_ context.Context, items []any) (*client.Activity, error) {
+func (r *recordingSend) submit(_ context.Context, _ *client.Client, items []any) (*client.Activity, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.batches = append(r.batches, slices.Clone(items))
 	r.sentAt = append(r.sentAt, time.Now())
-	return &client.Activity{ID: fmt.Sprintf("batch-%d", len(r.batches))}, r.err
+	act := &client.Activity{ID: fmt.Sprintf("batch-%d", len(r.batches))}
+	if len(items) == 1 && r.errAlone != nil {
+		return act, r.errAlone(items[0])
+	}
+	return act, r.err
 }
 
-func (r *recordingSend) splits(error) bool { return r.split }
+// kind is a batchKind of the operation named key whose submits r records.
+func (r *recordingSend) kind(key string) batchKind {
+	return batchKind{shape: client.ItemShape{Op: client.Operation{Name: key}}, submit: r.submit}
+}
 
 func (r *recordingSend) sizes() []int {
 	r.mu.Lock()
@@ -42,27 +50,27 @@ func (r *recordingSend) sizes() []int {
 	return out
 }
 
-// joinAll joins n items at once and returns their outcomes by item.
-func joinAll(t *testing.T, g *gatherer, key string, n int, rs *recordingSend) []batchOutcome {
+// joinAll joins n items at once and returns what became of each.
+func joinAll(t *testing.T, g *batcher, key string, n int, rs *recordingSend) []itemActivity {
 	t.Helper()
-	out := make([]batchOutcome, n)
+	out := make([]itemActivity, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = g.join(t.Context(), key, i, time.Minute, rs.send, rs.splits)
+			out[i] = g.join(t.Context(), nil, rs.kind(key), i, time.Minute)
 		}()
 	}
 	wg.Wait()
 	return out
 }
 
-// TestGathererBatchesWhatArrivesTogether: items that arrive together go out
+// TestBatcherBatchesWhatArrivesTogether: items that arrive together go out
 // as one batch, and each member gets the batch's activity and its own
 // item's position in it, never another's.
-func TestGathererBatchesWhatArrivesTogether(t *testing.T) {
-	g := newGatherer(time.Second)
+func TestBatcherBatchesWhatArrivesTogether(t *testing.T) {
+	g := newBatcher(time.Second)
 	rs := &recordingSend{}
 	out := joinAll(t, g, "k", 20, rs)
 	if got := rs.sizes(); !slices.Equal(got, []int{20}) {
@@ -78,26 +86,26 @@ func TestGathererBatchesWhatArrivesTogether(t *testing.T) {
 	}
 }
 
-// TestGathererSendsALoneItemAfterTheQuietGap: a lone create waits for
+// TestBatcherSendsALoneItemAfterTheQuietGap: a lone create waits for
 // others a twentieth of send_after (25 ms at the default), not send_after.
-func TestGathererSendsALoneItemAfterTheQuietGap(t *testing.T) {
-	g := newGatherer(DefaultBatchSendAfter)
+func TestBatcherSendsALoneItemAfterTheQuietGap(t *testing.T) {
+	g := newBatcher(DefaultBatchSendAfter)
 	rs := &recordingSend{}
 	start := time.Now()
-	o := g.join(t.Context(), "k", "only", time.Minute, rs.send, rs.splits)
+	o := g.join(t.Context(), nil, rs.kind("k"), "only", time.Minute)
 	took := time.Since(start)
 	if quiet := g.quiet; o.err != nil || o.pos != 0 || took < quiet || took > 10*quiet {
 		t.Fatalf("%+v after %v; want position 0 after about %v", o, took, quiet)
 	}
 }
 
-// TestGathererSendsAFullWaveAtOnce: once a batch of k went out, the next k
+// TestBatcherSendsAFullWaveAtOnce: once a batch of k went out, the next k
 // members of the key go out as soon as the k-th arrives.
-func TestGathererSendsAFullWaveAtOnce(t *testing.T) {
-	g := newGatherer(10 * time.Second)
+func TestBatcherSendsAFullWaveAtOnce(t *testing.T) {
+	g := newBatcher(10 * time.Second)
 	g.quiet = 5 * time.Second // only a full wave can send in time
-	g.maxSize["k"] = 4
 	rs := &recordingSend{}
+	g.maxSize[rs.kind("k").key()] = 4
 	start := time.Now()
 	joinAll(t, g, "k", 4, rs)
 	if took := time.Since(start); took > time.Second {
@@ -108,17 +116,17 @@ func TestGathererSendsAFullWaveAtOnce(t *testing.T) {
 	}
 }
 
-// TestGathererNeverWaitsPastSendAfter: members that keep arriving within
+// TestBatcherNeverWaitsPastSendAfter: members that keep arriving within
 // the quiet gap are sent send_after after the first.
-func TestGathererNeverWaitsPastSendAfter(t *testing.T) {
-	g := newGatherer(200 * time.Millisecond)
+func TestBatcherNeverWaitsPastSendAfter(t *testing.T) {
+	g := newBatcher(200 * time.Millisecond)
 	g.quiet = 100 * time.Millisecond
 	rs := &recordingSend{}
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := range 30 {
 		wg.Add(1)
-		go func() { defer wg.Done(); g.join(t.Context(), "k", i, time.Minute, rs.send, rs.splits) }()
+		go func() { defer wg.Done(); g.join(t.Context(), nil, rs.kind("k"), i, time.Minute) }()
 		time.Sleep(20 * time.Millisecond)
 	}
 	wg.Wait()
@@ -131,9 +139,9 @@ func TestGathererNeverWaitsPastSendAfter(t *testing.T) {
 	}
 }
 
-// TestGathererKeysDoNotMix: items of different keys never share a batch.
-func TestGathererKeysDoNotMix(t *testing.T) {
-	g := newGatherer(time.Second)
+// TestBatcherKeysDoNotMix: items of different keys never share a batch.
+func TestBatcherKeysDoNotMix(t *testing.T) {
+	g := newBatcher(time.Second)
 	a, b := &recordingSend{}, &recordingSend{}
 	var wg sync.WaitGroup
 	for i := range 6 {
@@ -141,9 +149,9 @@ func TestGathererKeysDoNotMix(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			if i%2 == 0 {
-				g.join(t.Context(), "create_oauth_providers/userId=u1", i, time.Minute, a.send, a.splits)
+				g.join(t.Context(), nil, a.kind("create_oauth_providers/userId=u1"), i, time.Minute)
 			} else {
-				g.join(t.Context(), "create_oauth_providers/userId=u2", i, time.Minute, b.send, b.splits)
+				g.join(t.Context(), nil, b.kind("create_oauth_providers/userId=u2"), i, time.Minute)
 			}
 		}()
 	}
@@ -153,39 +161,67 @@ func TestGathererKeysDoNotMix(t *testing.T) {
 	}
 }
 
-// TestGathererSplitsAFaultOfOneItem: a batch that fails for one item's
-// sake tells every member to send its own; any other error is every
-// member's, unchanged.
-func TestGathererSplitsAFaultOfOneItem(t *testing.T) {
-	boom := errors.New("refused")
-	for _, split := range []bool{true, false} {
-		g := newGatherer(time.Second)
-		rs := &recordingSend{err: boom, split: split}
-		for _, o := range joinAll(t, g, "k", 3, rs) {
-			if o.alone != split || !errors.Is(o.err, boom) {
-				t.Fatalf("split=%v: outcome %+v", split, o)
-			}
+// TestBatcherSplitsAFaultOfOneItem: a batch that the service refused for
+// what one item may have caused alone is split by its sender: each member
+// is sent alone and gets what became of its own item, so that only the bad
+// item fails. Any other error is every member's, unchanged, and nothing is
+// sent again.
+func TestBatcherSplitsAFaultOfOneItem(t *testing.T) {
+	refused := &client.ActivityError{ActivityID: "act-batch", Status: client.StatusFailed}
+	bad := errors.New("item 1 is bad")
+	g := newBatcher(time.Second)
+	rs := &recordingSend{err: refused, errAlone: func(item any) error {
+		if item == 1 {
+			return bad
+		}
+		return nil
+	}}
+	out := joinAll(t, g, "k", 3, rs)
+	if got := rs.sizes(); !slices.Equal(got, []int{3, 1, 1, 1}) {
+		t.Fatalf("batches of %v, want the batch of 3 and each item alone", got)
+	}
+	for item, o := range out {
+		if o.pos != 0 || o.act == nil || o.act.ID == "batch-1" {
+			t.Fatalf("item %d: %+v, want its own activity", item, o)
+		}
+		if sent := rs.batches[slices.IndexFunc(rs.batches, func(b []any) bool { return len(b) == 1 && b[0] == item })]; sent[0] != item {
+			t.Fatalf("item %d was not sent alone", item)
+		}
+		if wantBad := item == 1; errors.Is(o.err, bad) != wantBad || (!wantBad && o.err != nil) {
+			t.Fatalf("item %d: error %v", item, o.err)
 		}
 	}
+
+	// A denial is the batch's whole: not split.
+	denied := &client.ActivityError{ActivityID: "act-denied", Status: client.StatusFailed,
+		Failure: &client.Status{Code: client.CodePermissionDenied}}
+	rs = &recordingSend{err: denied}
+	for _, o := range joinAll(t, newBatcher(time.Second), "k", 3, rs) {
+		if !errors.Is(o.err, denied) {
+			t.Fatalf("a denied batch's member got %+v", o)
+		}
+	}
+	if got := rs.sizes(); !slices.Equal(got, []int{3}) {
+		t.Fatalf("a denied batch was sent as %v, want once whole", got)
+	}
 	// A batch of one has nothing to split.
-	g := newGatherer(time.Second)
-	rs := &recordingSend{err: boom, split: true}
-	if o := g.join(t.Context(), "k", 1, time.Minute, rs.send, rs.splits); o.alone {
-		t.Fatalf("a lone member was told to go alone: %+v", o)
+	rs = &recordingSend{err: refused}
+	if o := newBatcher(time.Second).join(t.Context(), nil, rs.kind("k"), 1, time.Minute); !errors.Is(o.err, refused) || len(rs.batches) != 1 {
+		t.Fatalf("a lone member got %+v after %d sends", o, len(rs.batches))
 	}
 }
 
-// TestGathererLetsAnEndedMemberLeave: a member whose context ends before
+// TestBatcherLetsAnEndedMemberLeave: a member whose context ends before
 // its batch goes out leaves it, unsent; the others are sent without it.
-func TestGathererLetsAnEndedMemberLeave(t *testing.T) {
-	g := newGatherer(time.Second)
+func TestBatcherLetsAnEndedMemberLeave(t *testing.T) {
+	g := newBatcher(time.Second)
 	g.quiet = 300 * time.Millisecond
 	rs := &recordingSend{}
 	ctx, cancel := context.WithCancel(t.Context())
-	left := make(chan batchOutcome)
-	go func() { left <- g.join(ctx, "k", "leaves", time.Minute, rs.send, rs.splits) }()
-	stays := make(chan batchOutcome)
-	go func() { stays <- g.join(t.Context(), "k", "stays", time.Minute, rs.send, rs.splits) }()
+	left := make(chan itemActivity)
+	go func() { left <- g.join(ctx, nil, rs.kind("k"), "leaves", time.Minute) }()
+	stays := make(chan itemActivity)
+	go func() { stays <- g.join(t.Context(), nil, rs.kind("k"), "stays", time.Minute) }()
 	time.Sleep(50 * time.Millisecond)
 	cancel()
 	if o := <-left; !errors.Is(o.err, errNotSent) {
@@ -196,15 +232,15 @@ func TestGathererLetsAnEndedMemberLeave(t *testing.T) {
 	}
 }
 
-// TestGathererSendsOnTheStrictestDeadline: the batch's context ends at the
+// TestBatcherSendsOnTheStrictestDeadline: the batch's context ends at the
 // earliest of its members' deadlines.
-func TestGathererSendsOnTheStrictestDeadline(t *testing.T) {
-	g := newGatherer(time.Second)
+func TestBatcherSendsOnTheStrictestDeadline(t *testing.T) {
+	g := newBatcher(time.Second)
 	var got time.Time
-	send := func(ctx context.Context, _ []any) (*client.Activity, error) {
+	kind := batchKind{shape: client.ItemShape{Op: client.Operation{Name: "k"}}, submit: func(ctx context.Context, _ *client.Client, _ []any) (*client.Activity, error) {
 		got, _ = ctx.Deadline()
 		return &client.Activity{}, ctx.Err()
-	}
+	}}
 	early := time.Now().Add(time.Minute)
 	var wg sync.WaitGroup
 	limits := make([]time.Duration, 3)
@@ -214,7 +250,7 @@ func TestGathererSendsOnTheStrictestDeadline(t *testing.T) {
 			defer wg.Done()
 			ctx, cancel := context.WithDeadline(t.Context(), time.Now().Add(d))
 			defer cancel()
-			limits[i] = g.join(ctx, "k", d, d, send, func(error) bool { return false }).limit
+			limits[i] = g.join(ctx, nil, kind, d, d).limit
 		}()
 	}
 	wg.Wait()

@@ -12,9 +12,9 @@ import (
 // batchKind is an operation that takes several objects in one activity.
 type batchKind struct {
 	shape client.ItemShape
-	// send submits items (the shape's items, as the caller gave them) as
-	// one activity with c and waits for it.
-	send func(ctx context.Context, c *client.Client, items []any) (*client.Activity, error)
+	// submit submits items (the shape's items, as the caller gave them)
+	// as one activity with c and waits for it.
+	submit func(ctx context.Context, c *client.Client, items []any) (*client.Activity, error)
 }
 
 // key names the batches of k: its operation and its scope, written by fmt,
@@ -25,7 +25,7 @@ func (k batchKind) key() string {
 }
 
 // submitItems adapts a typed submit of a batch operation, whose params
-// build makes from the items, to batchKind.send.
+// build makes from the items, to batchKind.submit.
 func submitItems[I, P, R any](submit submitFunc[P, R], build func(items []I) P) func(context.Context, *client.Client, []any) (*client.Activity, error) {
 	return func(ctx context.Context, c *client.Client, items []any) (*client.Activity, error) {
 		typed := make([]I, len(items))
@@ -48,45 +48,34 @@ func submitItems[I, P, R any](submit submitFunc[P, R], build func(items []I) P) 
 // activity that did it and the item's position in it:
 //   - an activity an earlier run left waiting for approval that holds the
 //     item is adopted (AdoptItem), however it was grouped;
-//   - else the item joins a batch of the operations of its kind that
-//     Terraform runs at the same time (when batching is on);
-//   - a batch that failed for one item's sake is retried item by item, so
-//     that only that item fails, with its own error.
+//   - else the item goes alone where batching would save no approval
+//     (sendsAlone), or joins a batch of the operations of its kind that
+//     Terraform runs at the same time, which the batcher sends (and splits,
+//     when the service refuses it for one item's sake).
 func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind batchKind, item any) (*client.Activity, int, error) {
 	started := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	act, pos, err := pd.client.AdoptItem(ctx, kind.shape, item)
-	if act != nil || err != nil {
-		return act, pos, explainActivityError(ctx, pd.client, err, timeout, time.Since(started))
-	}
-	if pd.batches != nil {
-		out := pd.batches.join(ctx, kind.key(), item, timeout, func(bctx context.Context, items []any) (*client.Activity, error) {
-			// The batch waits for approvals as long as its strictest
-			// member's timeout allows (bctx ends then).
-			return kind.send(bctx, pd.client, items)
-		}, itemsFault)
-		if !out.alone {
-			// A wait for approvals that ran out ran out on the batch's
-			// strictest timeout, which the error must name.
-			limit := timeout
-			if out.limit > 0 && out.limit < limit {
-				limit = out.limit
-			}
-			err := explainActivityError(ctx, pd.client, out.err, limit, time.Since(started))
-			var ex *explainedError
-			var pending *client.ApprovalRequiredError
-			if limit < timeout && ctx.Err() == nil && errors.As(out.err, &pending) && errors.As(err, &ex) {
-				ex.note += " The batch this resource was sent in waited as long as the strictest timeout among its resources."
-			}
-			return out.act, out.pos, err
+	got := itemActivity{limit: timeout}
+	got.act, got.pos, got.err = pd.client.AdoptItem(ctx, kind.shape, item)
+	if got.act == nil && got.err == nil {
+		if sent, alone := pd.sendsAlone(ctx, kind); alone {
+			got.act, got.err = kind.submit(ctx, pd.client, []any{item})
+			sent()
+		} else {
+			got = pd.batches.join(ctx, pd.client, kind, item, timeout)
 		}
 	}
-	act, err = kind.send(ctx, pd.client, []any{item})
-	return act, 0, explainActivityError(ctx, pd.client, err, timeout, time.Since(started))
+	err := explainActivityError(ctx, pd.client, got.err, got.limit, time.Since(started))
+	var ex *explainedError
+	var waiting *client.ApprovalRequiredError
+	if got.limit < timeout && ctx.Err() == nil && errors.As(got.err, &waiting) && errors.As(err, &ex) {
+		ex.note += " The batch this resource was sent in waited as long as the strictest timeout among its resources."
+	}
+	return got.act, got.pos, err
 }
 
-// itemsFault tells a batch failure that one item may have caused alone: the
+// splitsBatch tells a batch failure that one item may have caused alone: the
 // service refused the request as invalid (a 4xx other than a refusal of
 // the credentials, a rate limit or an address that is not the service's),
 // or the activity failed for another reason than a policy's denial (an
@@ -95,7 +84,7 @@ func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind 
 // answer is the batch's as a whole, and each member reports it: a batch
 // that may have committed is never split and resent, whatever refusal a
 // retry of it met (the members get placeholders; lost_create.go).
-func itemsFault(err error) bool {
+func splitsBatch(err error) bool {
 	var unknown *client.OutcomeUnknownError
 	if errors.As(err, &unknown) {
 		return false

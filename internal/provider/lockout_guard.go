@@ -87,7 +87,12 @@ type lockoutGuard struct {
 	base   firstSuccess[*guardBase]
 	quorum firstSuccess[*client.Quorum]
 
-	mu sync.Mutex // guards the changes, slots and tallies of base
+	mu sync.Mutex // guards the changes, slots and tallies of base, and alone
+
+	// alone counts the operations sent alone that are not answered yet,
+	// and aloneAnswered is closed when none is left (lockout_guard_alone.go).
+	alone         int
+	aloneAnswered chan struct{}
 }
 
 // plannedPolicyChange is one planned change of a custody_policy.
@@ -186,6 +191,8 @@ func (g *lockoutGuard) check(ctx context.Context, c plannedPolicyChange, diags *
 		diags.AddWarning("Policy lockout check left to apply", unknownChangeText(c))
 		return
 	}
+	var answered <-chan struct{}
+	defer func() { awaitAlone(ctx, answered) }() // once g.mu is unlocked
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	prev := base.worstTallies()
@@ -194,15 +201,16 @@ func (g *lockoutGuard) check(ctx context.Context, c plannedPolicyChange, diags *
 		return
 	}
 	found := g.judge(ctx, base, prev)
-	if len(found) == 0 {
-		return
+	if len(found) > 0 {
+		g.reportLockout(base, gc, found, false, diags)
+		if !g.skip && locks(found) {
+			// A refused change is not made (at apply, Terraform goes on
+			// with the others): it must not count against them.
+			base.uncount(gc)
+			return
+		}
 	}
-	g.reportLockout(base, gc, found, false, diags)
-	if !g.skip && locks(found) {
-		// A refused change is not made (at apply, Terraform goes on with
-		// the others): it must not count against them.
-		base.uncount(gc)
-	}
+	answered = g.aloneToAwait(ctx, base)
 }
 
 // locks says whether the findings hold a lockout, not only waits.
@@ -221,6 +229,8 @@ func (g *lockoutGuard) allowDelete(ctx context.Context, id, what string, diags *
 			" leaves Terraform able to change policies: "+err.Error())
 		return true
 	}
+	var answered <-chan struct{}
+	defer func() { awaitAlone(ctx, answered) }() // once g.mu is unlocked
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	prev := base.worstTallies()
@@ -229,15 +239,15 @@ func (g *lockoutGuard) allowDelete(ctx context.Context, id, what string, diags *
 		return true // a policy the organization did not hold when the apply began
 	}
 	found := g.judge(ctx, base, prev)
-	if len(found) == 0 {
-		return true
+	if len(found) > 0 {
+		g.reportLockout(base, gc, found, true, diags)
+		if !g.skip && locks(found) {
+			base.uncount(gc)
+			return false
+		}
 	}
-	g.reportLockout(base, gc, found, true, diags)
-	if g.skip || !locks(found) {
-		return true
-	}
-	base.uncount(gc)
-	return false
+	answered = g.aloneToAwait(ctx, base)
+	return true
 }
 
 // applied tells the guard that the apply made c: from now on its slot

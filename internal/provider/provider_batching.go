@@ -45,8 +45,10 @@ func batchingAttribute() schema.Attribute {
 		Attributes: map[string]schema.Attribute{
 			"enabled": schema.BoolAttribute{
 				Optional: true,
-				MarkdownDescription: "Whether to batch (default `true`). Off, every create and delete is its own activity, " +
-					"as before batching. Falls back to `" + envBatchingEnabled + "` (`true` or `false`).",
+				MarkdownDescription: "Whether to batch. Unset, an operation is batched unless the provider is sure that its " +
+					"user may make it without approvals (see the provider documentation's section on batching), since then a batch " +
+					"saves no approval and only makes each wave wait for its one answer. `true` batches every operation; `false` " +
+					"none: every create and delete is its own activity. Falls back to `" + envBatchingEnabled + "` (`true` or `false`).",
 			},
 			"send_after": schema.StringAttribute{
 				Optional:   true,
@@ -63,9 +65,10 @@ func batchingAttribute() schema.Attribute {
 }
 
 // batchingSettings reads the batching object, each attribute falling back
-// to its variable, and returns the gatherer to use, nil when batching is
-// off.
-func batchingSettings(ctx context.Context, v types.Object, diags *diag.Diagnostics) *gatherer {
+// to its variable, and returns the batcher to use, nil when batching is
+// off. Set true, batching is always on; unset, it is on where it can save
+// an approval (sendsAlone).
+func batchingSettings(ctx context.Context, v types.Object, diags *diag.Diagnostics) *batcher {
 	var m batchingModel
 	if v.IsUnknown() {
 		diags.AddAttributeError(path.Root("batching"), "Unknown batching",
@@ -93,7 +96,26 @@ func batchingSettings(ctx context.Context, v types.Object, diags *diag.Diagnosti
 	if enabledText != "" && !enabled { // on unless set off
 		return nil
 	}
-	return newGatherer(sendAfter)
+	g := newBatcher(sendAfter)
+	g.always = enabledText != ""
+	return g
+}
+
+// sendsAlone says whether an operation of kind goes alone rather than in a
+// batch, and then returns sent, to call once it has been submitted. It
+// goes alone where batching is off, and, unless batching.enabled is set
+// true, where the provider is sure that it needs no approval
+// (lockoutGuard.holdAlone): a batch exists to save approvals, and costs
+// each of its waves the time it waits for its one answer. Anything less
+// than sure is batched.
+func (pd *providerData) sendsAlone(ctx context.Context, kind batchKind) (sent func(), alone bool) {
+	switch {
+	case pd.batches == nil:
+		return func() {}, true
+	case pd.batches.always || pd.guard == nil:
+		return nil, false
+	}
+	return pd.guard.holdAlone(ctx, kind.shape.Op.Type)
 }
 
 // settingValue is a setting's text: v's when set, else the variable's.

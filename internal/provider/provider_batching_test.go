@@ -26,8 +26,9 @@ func batchingObject(enabled *bool, sendAfter *string) types.Object {
 		map[string]attr.Value{"enabled": e, "send_after": s})
 }
 
-// TestBatchingSettings: batching is on by default with send_after 500ms;
-// the block's values win over the variables, which fill in what the block
+// TestBatchingSettings: batching is on by default with send_after 500ms,
+// where it saves approvals (not always); set true, it is always on; the
+// block's values win over the variables, which fill in what the block
 // leaves out; a wrong value names the setting and its variable.
 func TestBatchingSettings(t *testing.T) {
 	off, on, long := false, true, "4s"
@@ -36,6 +37,7 @@ func TestBatchingSettings(t *testing.T) {
 		block     types.Object
 		env       map[string]string
 		on        bool
+		always    bool
 		sendAfter time.Duration
 		problem   string
 	}{
@@ -43,7 +45,9 @@ func TestBatchingSettings(t *testing.T) {
 		{name: "off in the block", block: batchingObject(&off, nil), on: false},
 		{name: "off in the environment", block: types.ObjectNull(batchingAttrTypes()), env: map[string]string{envBatchingEnabled: "false"}, on: false},
 		{name: "the block wins", block: batchingObject(&on, &long), env: map[string]string{envBatchingEnabled: "false", envBatchingSendAfter: "1s"},
-			on: true, sendAfter: 4 * time.Second},
+			on: true, always: true, sendAfter: 4 * time.Second},
+		{name: "on in the environment", block: types.ObjectNull(batchingAttrTypes()), env: map[string]string{envBatchingEnabled: "true"},
+			on: true, always: true, sendAfter: DefaultBatchSendAfter},
 		{name: "send_after from the environment", block: batchingObject(nil, nil), env: map[string]string{envBatchingSendAfter: "2s"},
 			on: true, sendAfter: 2 * time.Second},
 		{name: "enabled not a bool", block: types.ObjectNull(batchingAttrTypes()), env: map[string]string{envBatchingEnabled: "sometimes"},
@@ -63,7 +67,10 @@ func TestBatchingSettings(t *testing.T) {
 				return
 			}
 			if diags.HasError() || (g != nil) != tc.on {
-				t.Fatalf("gatherer %v, diagnostics %v; want batching on = %v", g, diags, tc.on)
+				t.Fatalf("batcher %v, diagnostics %v; want batching on = %v", g, diags, tc.on)
+			}
+			if g != nil && g.always != tc.always {
+				t.Fatalf("batching always = %v, want %v", g.always, tc.always)
 			}
 			if g != nil && g.sendAfter != tc.sendAfter {
 				t.Fatalf("send_after %v, want %v", g.sendAfter, tc.sendAfter)

@@ -32,7 +32,7 @@ type providerData struct {
 	controls []review.Control
 	// batches gathers the creates and deletes that go out as one activity;
 	// nil when batching is off.
-	batches *gatherer
+	batches *batcher
 }
 
 func newProviderData(c *client.Client, approval time.Duration) *providerData {

@@ -276,7 +276,7 @@ func oauthProviderCreates(userID string) batchKind {
 	shape.Scope = map[string]any{"userId": userID}
 	return batchKind{
 		shape: shape,
-		send: submitItems((*client.Client).CreateOauthProviders, func(items []client.OauthProviderParams) client.CreateOauthProvidersParams {
+		submit: submitItems((*client.Client).CreateOauthProviders, func(items []client.OauthProviderParams) client.CreateOauthProvidersParams {
 			return client.CreateOauthProvidersParams{UserID: userID, OauthProviders: items}
 		}),
 	}
@@ -285,7 +285,7 @@ func oauthProviderCreates(userID string) batchKind {
 func oauthProviderDeletes(userID string) batchKind {
 	return batchKind{
 		shape: client.ItemShape{Op: client.OpDeleteOauthProviders, ItemsKey: "providerIds", Scope: map[string]any{"userId": userID}},
-		send: submitItems((*client.Client).DeleteOauthProviders, func(ids []string) client.DeleteOauthProvidersParams {
+		submit: submitItems((*client.Client).DeleteOauthProviders, func(ids []string) client.DeleteOauthProvidersParams {
 			return client.DeleteOauthProvidersParams{UserID: userID, ProviderIDs: ids}
 		}),
 	}

@@ -210,14 +210,14 @@ var policyCreatedID = createdID(policyCreates.shape, func(r client.CreatePolicie
 var (
 	policyCreates = batchKind{
 		shape: client.ItemShape{Op: client.OpCreatePolicies, ItemsKey: "policies"},
-		send: submitItems((*client.Client).CreatePolicies,
+		submit: submitItems((*client.Client).CreatePolicies,
 			func(items []client.PolicyParams) client.CreatePoliciesParams {
 				return client.CreatePoliciesParams{Policies: items}
 			}),
 	}
 	policyDeletes = batchKind{
 		shape: client.ItemShape{Op: client.OpDeletePolicies, ItemsKey: "policyIds"},
-		send: submitItems((*client.Client).DeletePolicies,
+		submit: submitItems((*client.Client).DeletePolicies,
 			func(ids []string) client.DeletePoliciesParams { return client.DeletePoliciesParams{PolicyIDs: ids} }),
 	}
 )

@@ -20,8 +20,9 @@ resource "custody_policy" "many" {
 `, n, prefix))
 }
 
-// TestAccPolicy_roundTrips: creates made together are one submit (a
-// batch), an update is one submit, and nothing is read back; a refresh of five policies is one list_policies; and
+// TestAccPolicy_roundTrips: each create is one submit (the root user needs
+// no approval, so they are not batched; the root quorum that says so is
+// read once), an update is one submit, and nothing is read back; a refresh of five policies is one list_policies; and
 // the activity-sourced timestamps leave nothing for a refresh to report as
 // changed outside Terraform.
 func TestAccPolicy_roundTrips(t *testing.T) {
@@ -40,7 +41,8 @@ func TestAccPolicy_roundTrips(t *testing.T) {
 				PreConfig: snapshot,
 				Config:    policyRequestsTestConfig(e, 5, "first"),
 				Check: accRequestsSince(e, &before, "creating 5 policies", map[string]int{
-					"submit/create_policies": 1, "query/get_policy": 0, "query/list_policies": 2, "query/list_activities": 1}),
+					"submit/create_policies": 5, "query/get_organization_configs": 1, "query/get_policy": 0, "query/list_policies": 2,
+					"query/list_activities": 1}),
 				ConfigPlanChecks: quiet,
 			},
 			{

@@ -120,7 +120,7 @@ var privateKeyTagCreatedID = createdID(client.ItemShape{Op: client.OpCreatePriva
 // privateKeyTagDeletes batches the deletes of tags (see runItem).
 var privateKeyTagDeletes = batchKind{
 	shape: client.ItemShape{Op: client.OpDeletePrivateKeyTags, ItemsKey: "privateKeyTagIds"},
-	send: submitItems((*client.Client).DeletePrivateKeyTags,
+	submit: submitItems((*client.Client).DeletePrivateKeyTags,
 		func(ids []string) client.DeletePrivateKeyTagsParams {
 			return client.DeletePrivateKeyTagsParams{PrivateKeyTagIDs: ids}
 		}),
