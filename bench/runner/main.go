@@ -72,7 +72,7 @@ func parseOptions(args []string) (*options, error) {
 	known := append(slices.Clone(names), adoptName)
 	only := fs.String("configs", strings.Join(known, ","), "comma-separated configurations to run (the targets need policy and floor-shaped; adopt is the adoption of an organization, not N resources)")
 	lats := fs.String("latencies", "0,50ms", "comma-separated emulator latencies (-fault-latency of every request) to run -latency-configs at; every configuration runs at 0, which must be in the list")
-	latOnly := fs.String("latency-configs", "policy,policy-nobatch", "comma-separated configurations that talk to the emulator to run at each non-zero -latencies value too")
+	latOnly := fs.String("latency-configs", "policy,policy-nobatch,policy-batched", "comma-separated configurations that talk to the emulator to run at each non-zero -latencies value too")
 	fs.IntVar(&o.runs, "runs", 3, "runs of every configuration at every N")
 	fs.IntVar(&o.parallelism, "parallelism", 10, "terraform -parallelism for every apply, plan and destroy")
 	fs.StringVar(&o.out, "out", "bench/RESULTS.md", "where to write the report (relative to the module root)")
