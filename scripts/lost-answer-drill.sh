@@ -18,7 +18,9 @@
 # has jitter, so -fault-stale-retry-rate 1 refuses the other retries of a
 # committed body too. That refusal proves nothing of the first attempt, and
 # the organization must still end with exactly N policies.
-# CUSTODY_BATCHING_ENABLED=false runs either variant with batching off.
+# CUSTODY_BATCHING_ENABLED=false runs either variant with batching off, and
+# true with every create batched (unset, the root user's creates, which need
+# no approval, go alone).
 set -euo pipefail
 
 N="${DRILL_N:-200}"
@@ -125,7 +127,7 @@ held() {
 faults=(-fault-drop-rate "$DROP_RATE" -fault-seed "$SEED")
 [[ -z "$LIVENESS" ]] || faults+=(-liveness-window "$LIVENESS" -fault-stale-retry-rate 1)
 start_emulator "${faults[@]}"
-echo "1. apply of $N policies, max_retries = 1, batching ${CUSTODY_BATCHING_ENABLED:-true}, emulator ${faults[*]}"
+echo "1. apply of $N policies, max_retries = 1, batching ${CUSTODY_BATCHING_ENABLED:-by default}, emulator ${faults[*]}"
 rc=0
 tf apply -auto-approve -parallelism=10 >"$WORK/apply1.txt" 2>&1 || rc=$?
 lost="$(grep -c '"id": "unresolved-create-' "$WORK/config/terraform.tfstate" || true)"
