@@ -111,7 +111,7 @@ func (s *Server) createActivity(who *caller, op string, spec submitSpec, params 
 // activity, leaves it waiting for more approvals, or fails it as denied.
 func (s *Server) advance(rec *activityRecord, who *caller, ev evaluation) {
 	act := &rec.Activity
-	switch ev.decision.Outcome {
+	switch ev.decision.Verdict {
 	case client.OutcomeRequiresConsensus:
 		act.Status, act.CanApprove, act.CanReject = client.StatusConsensusNeeded, true, true
 		return

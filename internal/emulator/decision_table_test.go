@@ -348,14 +348,14 @@ func (d *decisionCase) check(t *testing.T, err error, act client.Activity) strin
 	var ar *client.ApprovalRequiredError
 	var ae *client.ActivityError
 	switch {
-	case want.Outcome == client.OutcomeAllow && err == nil:
+	case want.Verdict == client.OutcomeAllow && err == nil:
 		return act.ID
-	case want.Outcome == client.OutcomeRequiresConsensus && errors.As(err, &ar):
+	case want.Verdict == client.OutcomeRequiresConsensus && errors.As(err, &ar):
 		return ar.ActivityID
-	case (want.Outcome == client.OutcomeDenyExplicit || want.Outcome == client.OutcomeDenyImplicit) && errors.As(err, &ae) &&
+	case (want.Verdict == client.OutcomeDenyExplicit || want.Verdict == client.OutcomeDenyImplicit) && errors.As(err, &ae) &&
 		ae.Status == client.StatusFailed && ae.Failure != nil && ae.Failure.Code == client.CodePermissionDenied:
 		why := "is implicitly denied"
-		if want.Outcome == client.OutcomeDenyExplicit {
+		if want.Verdict == client.OutcomeDenyExplicit {
 			why = fmt.Sprintf("is denied by policy %s (%q)", d.policyID(t, want.DecidedBy[0]), want.DecidedBy[0])
 		}
 		if !strings.Contains(ae.Failure.Message, why) {
@@ -363,7 +363,7 @@ func (d *decisionCase) check(t *testing.T, err error, act client.Activity) strin
 		}
 		return ae.ActivityID
 	}
-	t.Fatalf("the activity ended with %v, want %s", err, want.Outcome)
+	t.Fatalf("the activity ended with %v, want %s", err, want.Verdict)
 	return ""
 }
 
