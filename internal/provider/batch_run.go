@@ -75,7 +75,7 @@ func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind 
 			}
 			err := explainActivityError(ctx, pd.client, out.err, limit, time.Since(started))
 			var ex *explainedError
-			var pending *client.ApprovalRequiredError
+			var pending *client.ConsensusNeededError
 			if limit < timeout && ctx.Err() == nil && errors.As(out.err, &pending) && errors.As(err, &ex) {
 				ex.note += " The batch this resource was sent in waited as long as the strictest timeout among its resources."
 			}
@@ -96,7 +96,7 @@ func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind 
 // that may have committed is never split and resent, whatever refusal a
 // retry of it met (the members get placeholders; lost_create.go).
 func itemsFault(err error) bool {
-	var unknown *client.OutcomeUnknownError
+	var unknown *client.LostAnswerError
 	if errors.As(err, &unknown) {
 		return false
 	}
