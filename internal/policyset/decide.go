@@ -110,7 +110,7 @@ func (t *Tally) Add(r PolicyOutcome, n int) {
 
 // DecideTally decides req in the documented order from a tally of the
 // policies' outcomes. The decision names no policies (DecidedBy and
-// Policies are empty): DecideResults does.
+// Policies are empty): DecideOutcomes does.
 func DecideTally(t Tally, req Request) Decision {
 	var d Decision
 	info, _ := policylang.LookupActivity(req.Type)

@@ -22,7 +22,7 @@ func TestDecisionTable(t *testing.T) {
 }
 
 // TestDecideTallyAgrees: a tally kept by adding and taking away outcomes
-// decides as DecideResults does over the same policies, for every case of
+// decides as DecideOutcomes does over the same policies, for every case of
 // the table and every subset of its policies taken away one by one (the
 // lockout guard's use).
 func TestDecideTallyAgrees(t *testing.T) {
