@@ -417,7 +417,7 @@ func (g *lockoutGuard) baseline(ctx context.Context) (*guardBase, error) {
 // no tags, email or alias, so the user is decided without them.
 func guardRequest(who *client.WhoamiResponse, publicKey, typ string, now time.Time, q *client.Quorum) policyset.Request {
 	req := policyset.Request{Type: typ, Now: now, Approvers: []policyset.User{{ID: who.UserID}},
-		Credentials: []policyset.Credential{{UserID: who.UserID, Type: "CREDENTIAL_TYPE_API_KEY_P256", PublicKey: publicKey}}}
+		Credentials: []policyset.Credential{{UserID: who.UserID, Type: client.CredentialTypeAPIKeyP256, PublicKey: publicKey}}}
 	if q != nil {
 		req.RootQuorum = policyset.RootQuorum{UserIDs: q.UserIDs, Threshold: q.Threshold}
 	}
