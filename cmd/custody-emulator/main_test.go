@@ -311,11 +311,11 @@ func TestApproveAndRejectAsTheSecondRootUser(t *testing.T) {
 	envFile := filepath.Join(dir, "custody-emulator.env")
 	in := start(t, []string{"-listen", "127.0.0.1:0", "-root-quorum", "2", "-env-file", envFile}, nil)
 	first := in.clientOf(t, "CUSTODY_API_")
-	submit := func(name string) *client.ApprovalRequiredError {
+	submit := func(name string) *client.ConsensusNeededError {
 		t.Helper()
 		_, err := first.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: name, Effect: client.EffectDeny,
 			Condition: "activity.type == 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'"}}})
-		var pending *client.ApprovalRequiredError
+		var pending *client.ConsensusNeededError
 		if !errors.As(err, &pending) {
 			t.Fatalf("a create with a root quorum of 2 should wait for the second root user, got %v", err)
 		}

@@ -192,7 +192,7 @@ func (c *Client) AdoptItem(ctx context.Context, shape ItemShape, item any) (*Act
 
 // awaitAdopted waits for prior, an activity of op adopted from an earlier
 // run, as a submit waits for its own; a wait that ends without its end is
-// an *OutcomeUnknownError naming it (settleUnknown). The activity comes
+// a *LostAnswerError naming it (lostWait). The activity comes
 // back with the error too.
 func (c *Client) awaitAdopted(ctx context.Context, op Operation, prior *Activity) (*Activity, error) {
 	act, err := c.WaitForActivity(ctx, prior.ID)
@@ -202,7 +202,7 @@ func (c *Client) awaitAdopted(ctx context.Context, op Operation, prior *Activity
 	if act == nil {
 		act = prior
 	}
-	return act, settleUnknown(op, act, err)
+	return act, lostWait(op, act, err)
 }
 
 // Items reads the items of act's intent, an activity of s.Op: the list

@@ -136,7 +136,7 @@ func TestSubmitAdoptsAWholeActivity(t *testing.T) {
 	if err == nil || got != nil {
 		t.Fatalf("%+v, %v; want the adopted act-old, still waiting", got, err)
 	}
-	var pending *ApprovalRequiredError
+	var pending *ConsensusNeededError
 	if !errors.As(err, &pending) || pending.ActivityID != "act-old" {
 		t.Fatalf("%v; want act-old waiting for approval", err)
 	}

@@ -58,7 +58,7 @@ type Config struct {
 	PollInterval, PollIntervalMax time.Duration
 	// ApprovalWait is how long a submit keeps polling an activity that
 	// waits for consensus or authenticators before it returns an
-	// *ApprovalRequiredError. Zero returns that error at once;
+	// *ConsensusNeededError. Zero returns that error at once;
 	// ApprovalWaitUntilDeadline waits as long as the context allows. The
 	// wait never outlasts its context: it ends ApprovalMargin before the
 	// context's deadline.
@@ -231,7 +231,7 @@ func (c *Client) WithOrganization(id string) *Client {
 
 // WithApprovalWait returns a client whose submits keep polling an activity
 // that needs consensus or authenticators for up to d before giving up with
-// an *ApprovalRequiredError.
+// a *ConsensusNeededError.
 func (c *Client) WithApprovalWait(d time.Duration) *Client {
 	cp := *c
 	cp.approvalWait = d

@@ -6,4 +6,11 @@
 // are queries, sent to /public/v1/query/<operation>. It knows nothing of
 // Terraform, so that the provider, the emulator's tests and any other tool
 // can use it alike.
+//
+// Two typed errors are not failures of the activity. A *LostAnswerError is
+// a submit whose answer was lost: it may or may not have acted, and
+// FindSubmission tells which. A *ConsensusNeededError is an activity that
+// cannot complete until others vote (ACTIVITY_STATUS_CONSENSUS_NEEDED) or
+// until authenticators are presented; WaitForActivity resumes waiting.
+// "Outcome" is reserved for a policy's outcome, the wire's OUTCOME_*.
 package client

@@ -82,7 +82,7 @@ func Diagnose(err error) Diagnosis {
 				d.Message, d.Code = t.Failure.Message, t.Failure.Code
 			}
 			return d
-		case *ApprovalRequiredError:
+		case *ConsensusNeededError:
 			d.Class, d.ActivityID, d.ActivityType, d.ActivityStatus, d.Fingerprint =
 				ClassAwaitingApproval, t.ActivityID, t.Type, t.Status, t.Fingerprint
 			return d

@@ -74,7 +74,7 @@ func TestDiagnoseActivitiesAndSteps(t *testing.T) {
 	failed := &ActivityError{ActivityID: "a-1", Type: "ACTIVITY_TYPE_CREATE_POLICIES", Status: StatusFailed, Fingerprint: "fp",
 		Failure: &Status{Code: CodeInvalidArgument, Message: "condition does not parse"}}
 	rejected := &ActivityError{ActivityID: "a-2", Type: "ACTIVITY_TYPE_DELETE_POLICY", Status: StatusRejected}
-	waiting := &ApprovalRequiredError{ActivityID: "a-3", Type: "ACTIVITY_TYPE_UPDATE_POLICY_V2", Status: StatusConsensusNeeded, Fingerprint: "fp3"}
+	waiting := &ConsensusNeededError{ActivityID: "a-3", Type: "ACTIVITY_TYPE_UPDATE_POLICY_V2", Status: StatusConsensusNeeded, Fingerprint: "fp3"}
 	inner := &APIError{Operation: QueryListActivities, HTTPStatus: 403, Status: Status{Code: CodePermissionDenied, Message: "denied"}}
 	tests := []struct {
 		name string

@@ -122,17 +122,19 @@ func (e *ActivityError) Is(target error) bool {
 	return target == ErrNotFound && e.Failure != nil && e.Failure.Code == CodeNotFound
 }
 
-// ApprovalRequiredError is an activity that waits for consensus votes or
-// for authenticators. It is not a failure: the activity may still complete
-// once others approve it; WaitForActivity resumes waiting.
-type ApprovalRequiredError struct {
+// ConsensusNeededError is an activity that cannot complete until others
+// vote (ACTIVITY_STATUS_CONSENSUS_NEEDED) or, alike for a client, until
+// authenticators are presented (ACTIVITY_STATUS_AUTHENTICATORS_NEEDED). It
+// is not a failure: the activity may still complete once consensus holds;
+// WaitForActivity resumes waiting.
+type ConsensusNeededError struct {
 	ActivityID  string
 	Type        string
 	Status      string // ACTIVITY_STATUS_CONSENSUS_NEEDED or ..._AUTHENTICATORS_NEEDED
 	Fingerprint string
 }
 
-func (e *ApprovalRequiredError) Error() string {
+func (e *ConsensusNeededError) Error() string {
 	return fmt.Sprintf("activity %s (%s) is %s: it needs approval before it can complete (fingerprint %s)",
 		e.ActivityID, e.Type, e.Status, e.Fingerprint)
 }

@@ -87,9 +87,9 @@ func TestInterruptEndsTheWaitForApprovals(t *testing.T) {
 	}
 	start := time.Now()
 	_, err := c.CreatePolicies(ctx, onePolicy)
-	var ar *ApprovalRequiredError
-	if !errors.As(err, &ar) || ar.ActivityID != "act-9" {
-		t.Fatalf("error = %v, want *ApprovalRequiredError for act-9 (a later run adopts it)", err)
+	var needed *ConsensusNeededError
+	if !errors.As(err, &needed) || needed.ActivityID != "act-9" {
+		t.Fatalf("error = %v, want *ConsensusNeededError for act-9 (a later run adopts it)", err)
 	}
 	if took := time.Since(start); took > 5*time.Second {
 		t.Fatalf("waited %v for approvals after the interrupt, want an immediate return", took)

@@ -15,7 +15,7 @@ import (
 // the commit on every attempt, or the service goes down before it
 // answers. The caller then knows neither whether the object exists nor
 // its id, and a new submit (a new timestampMs) would make a second one.
-// The submit therefore returns an *OutcomeUnknownError that carries what
+// The submit therefore returns a *LostAnswerError that carries what
 // identifies the request, and FindSubmission later tells whether the
 // service acted on it, and which activity it made.
 
@@ -35,16 +35,16 @@ func newSubmission(op Operation, body []byte, timestampMs string) Submission {
 	return Submission{Type: op.Type, BodySHA256: hex.EncodeToString(sum[:]), TimestampMs: timestampMs}
 }
 
-// OutcomeUnknownError is a submit that may or may not have acted: the body
-// may have reached the service (see mayHaveReached), and no answer said
-// what became of it. Submission finds out later, with FindSubmission.
-type OutcomeUnknownError struct {
+// LostAnswerError is a submit whose answer was lost: it may or may not
+// have acted. The body may have reached the service (see mayHaveReached),
+// and no answer said what became of it. Submission finds out later, with FindSubmission.
+type LostAnswerError struct {
 	Operation  string
 	Submission Submission
 	Err        error
 }
 
-func (e *OutcomeUnknownError) Error() string {
+func (e *LostAnswerError) Error() string {
 	what := "the service may have acted on it"
 	if e.Submission.ActivityID != "" {
 		what = "activity " + e.Submission.ActivityID + " was accepted, and its end is unknown"
@@ -52,15 +52,15 @@ func (e *OutcomeUnknownError) Error() string {
 	return fmt.Sprintf("%s: no answer told what became of the request (%s): %v", e.Operation, what, e.Err)
 }
 
-func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
+func (e *LostAnswerError) Unwrap() error { return e.Err }
 
-// outcomeUnknown wraps err, the failure of a submit of body of which some
-// attempt may have reached the service. No later answer settles it unless
+// lostSubmit is the lost answer of a submit of body that failed with err
+// after some attempt may have reached the service. No later answer settles it unless
 // it names the activity, and a failed one does not: a 4xx to a retry (the
 // timestamp gone stale during a long outage, say) speaks of the retry,
 // not of the earlier attempt that the service may have committed.
-func outcomeUnknown(op Operation, body []byte, timestampMs string, err error) error {
-	return &OutcomeUnknownError{Operation: op.Name, Submission: newSubmission(op, body, timestampMs), Err: err}
+func lostSubmit(op Operation, body []byte, timestampMs string, err error) error {
+	return &LostAnswerError{Operation: op.Name, Submission: newSubmission(op, body, timestampMs), Err: err}
 }
 
 // submissionSearchReach is how long before a body's timestampMs the

@@ -15,7 +15,7 @@ import (
 var lostAnswerParams = CreatePoliciesParams{Policies: []PolicyParams{{PolicyName: "p", Effect: EffectAllow}}}
 
 // TestWhenASubmitsOutcomeIsUnknown: a submit is reported as possibly done
-// (*OutcomeUnknownError, naming the exact body sent) exactly when some
+// (*LostAnswerError, naming the exact body sent) exactly when some
 // attempt may have reached the service and no answer settled it.
 func TestWhenASubmitsOutcomeIsUnknown(t *testing.T) {
 	for _, tc := range []struct {
@@ -39,9 +39,9 @@ func TestWhenASubmitsOutcomeIsUnknown(t *testing.T) {
 			}}
 			c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retries = RetryUpTo(2) })
 			_, err := c.CreatePolicies(context.Background(), lostAnswerParams)
-			var lost *OutcomeUnknownError
+			var lost *LostAnswerError
 			if errors.As(err, &lost) != tc.unknown {
-				t.Fatalf("error %v: unknown outcome = %v, want %v", err, !tc.unknown, tc.unknown)
+				t.Fatalf("error %v: lost answer = %v, want %v", err, !tc.unknown, tc.unknown)
 			}
 			if !tc.unknown {
 				return
@@ -76,14 +76,14 @@ func TestARefusedConnectionCarriedNothing(t *testing.T) {
 	}
 	c.sleep = (&sleeps{}).sleep
 	_, err = c.CreatePolicies(context.Background(), lostAnswerParams)
-	var lost *OutcomeUnknownError
+	var lost *LostAnswerError
 	if err == nil || errors.As(err, &lost) {
-		t.Fatalf("error %v: want a plain failure, not an unknown outcome", err)
+		t.Fatalf("error %v: want a plain failure, not a lost answer", err)
 	}
 }
 
 // TestAnActivityWhosePollsFailIsNamed: the submit was answered (the
-// activity is running) and then every poll failed: the outcome is unknown,
+// activity is running) and then every poll failed: the answer is lost,
 // and the submission names the activity, which FindSubmission reads.
 func TestAnActivityWhosePollsFailIsNamed(t *testing.T) {
 	var back atomic.Bool
@@ -99,9 +99,9 @@ func TestAnActivityWhosePollsFailIsNamed(t *testing.T) {
 	}}
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retries = RetryUpTo(1) })
 	_, err := c.CreatePolicies(context.Background(), lostAnswerParams)
-	var lost *OutcomeUnknownError
+	var lost *LostAnswerError
 	if !errors.As(err, &lost) || lost.Submission.ActivityID != "act-9" {
-		t.Fatalf("error %v: want an unknown outcome naming act-9", err)
+		t.Fatalf("error %v: want a lost answer naming act-9", err)
 	}
 	back.Store(true)
 	act, err := c.FindSubmission(context.Background(), lost.Submission)

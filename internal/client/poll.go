@@ -8,7 +8,7 @@ import (
 )
 
 // WaitForActivity polls an activity until it settles, as a submit does; use
-// it to resume after an *ApprovalRequiredError.
+// it to resume after a *ConsensusNeededError.
 func (c *Client) WaitForActivity(ctx context.Context, activityID string) (*Activity, error) {
 	sctx, done := c.SeeThrough(ctx)
 	defer done()
@@ -22,8 +22,8 @@ func (c *Client) WaitForActivity(ctx context.Context, activityID string) (*Activ
 // ApprovalMargin is the time a wait for approvals leaves before the end of
 // a context that has d left: a second, or a tenth of d when d is shorter
 // than 10 s. It is kept for the last poll and the error, so that a wait
-// that runs out ends as an *ApprovalRequiredError naming the activity,
-// never as a poll cut short by the context (an unknown outcome).
+// that runs out ends as a *ConsensusNeededError naming the activity,
+// never as a poll cut short by the context (a lost answer).
 func ApprovalMargin(d time.Duration) time.Duration {
 	return min(d/10, time.Second)
 }
@@ -48,7 +48,7 @@ func (c *Client) approvalDeadline(ctx context.Context) time.Time {
 
 // settle polls get_activity with backoff until the activity is COMPLETED
 // (returned), FAILED or REJECTED (*ActivityError), waits for approvals
-// past approvalDeadline (*ApprovalRequiredError: it waits for people, and a
+// past approvalDeadline (*ConsensusNeededError: it waits for people, and a
 // later run can adopt it), or sctx ends. The activity is returned with
 // every error so callers keep its id.
 func (c *Client) settle(ctx, sctx context.Context, act *Activity) (*Activity, error) {
@@ -70,7 +70,7 @@ func (c *Client) settle(ctx, sctx context.Context, act *Activity) (*Activity, er
 				c.logApprovalWait(ctx, act, approvalDeadline)
 			}
 			if ctx.Err() != nil || !c.now().Before(approvalDeadline) {
-				return act, approvalRequired(act)
+				return act, consensusNeeded(act)
 			}
 			napCtx = ctx
 		case StatusCreated, StatusPending:
@@ -96,7 +96,7 @@ func (c *Client) settle(ctx, sctx context.Context, act *Activity) (*Activity, er
 			// The last poll of a wait for approvals outlasted the margin
 			// (a slow answer): the activity still waited as of its last
 			// answer, and a later run adopts it, so this is the wait's end.
-			return act, approvalRequired(act)
+			return act, consensusNeeded(act)
 		}
 		if err != nil {
 			return act, &StepError{Step: "polling activity " + act.ID, Err: err}
@@ -114,8 +114,8 @@ func waitsForPeople(status string) bool {
 	return status == StatusConsensusNeeded || status == StatusAuthenticatorsNeeded
 }
 
-func approvalRequired(act *Activity) *ApprovalRequiredError {
-	return &ApprovalRequiredError{ActivityID: act.ID, Type: act.Type, Status: act.Status, Fingerprint: act.Fingerprint}
+func consensusNeeded(act *Activity) *ConsensusNeededError {
+	return &ConsensusNeededError{ActivityID: act.ID, Type: act.Type, Status: act.Status, Fingerprint: act.Fingerprint}
 }
 
 // logApprovalWait says, at INFO, that act starts waiting for approvals:

@@ -50,23 +50,23 @@ func submit[R any](ctx context.Context, c *Client, op Operation, params any) (*S
 		return nil, err
 	}
 	if act, err = c.settle(ctx, sctx, act); err != nil {
-		return nil, settleUnknown(op, act, err)
+		return nil, lostWait(op, act, err)
 	}
 	return decodeResult[R](op, act)
 }
 
-// settleUnknown turns a wait for act that failed without learning how it
-// ended (the polls failed, or were cut short while it ran) into an
-// *OutcomeUnknownError that names the activity; the other failures
-// (failed, rejected, waiting for approval) are its end, or the caller's
+// lostWait turns a wait for act that failed without learning how it
+// ended (the polls failed, or were cut short while it ran) into a lost
+// answer, a *LostAnswerError that names the activity; the other failures
+// (failed, rejected, waiting for consensus) are its end, or the caller's
 // to resume.
-func settleUnknown(op Operation, act *Activity, err error) error {
+func lostWait(op Operation, act *Activity, err error) error {
 	var failed *ActivityError
-	var approval *ApprovalRequiredError
-	if act == nil || act.ID == "" || errors.As(err, &failed) || errors.As(err, &approval) {
+	var consensus *ConsensusNeededError
+	if act == nil || act.ID == "" || errors.As(err, &failed) || errors.As(err, &consensus) {
 		return err
 	}
-	return &OutcomeUnknownError{Operation: op.Name, Submission: Submission{Type: op.Type, ActivityID: act.ID}, Err: err}
+	return &LostAnswerError{Operation: op.Name, Submission: Submission{Type: op.Type, ActivityID: act.ID}, Err: err}
 }
 
 // decodeResult reads the result of a completed activity of op.
@@ -121,7 +121,7 @@ func (c *Client) submitActivity(ctx context.Context, op Operation, params any) (
 	var resp ActivityResponse
 	reached, err := c.postReporting(ctx, op.Name, "/public/v1/submit/"+op.Name, body, &resp)
 	if err != nil && reached {
-		return nil, outcomeUnknown(op, body, ts, err)
+		return nil, lostSubmit(op, body, ts, err)
 	}
 	if err != nil {
 		return nil, err

@@ -86,14 +86,14 @@ func TestPollingToEachTerminalStatus(t *testing.T) {
 			}
 		}},
 		{StatusConsensusNeeded, func(t *testing.T, _ *Submitted[CreatePoliciesResult], err error) {
-			var ar *ApprovalRequiredError
-			if !errors.As(err, &ar) || ar.ActivityID != "act-9" || ar.Status != StatusConsensusNeeded || ar.Fingerprint != "fp-9" {
+			var needed *ConsensusNeededError
+			if !errors.As(err, &needed) || needed.ActivityID != "act-9" || needed.Status != StatusConsensusNeeded || needed.Fingerprint != "fp-9" {
 				t.Fatalf("error = %#v", err)
 			}
 		}},
 		{StatusAuthenticatorsNeeded, func(t *testing.T, _ *Submitted[CreatePoliciesResult], err error) {
-			var ar *ApprovalRequiredError
-			if !errors.As(err, &ar) || ar.Status != StatusAuthenticatorsNeeded {
+			var needed *ConsensusNeededError
+			if !errors.As(err, &needed) || needed.Status != StatusAuthenticatorsNeeded {
 				t.Fatalf("error = %#v", err)
 			}
 		}},
@@ -143,9 +143,9 @@ func TestApprovalWaitHasItsOwnDeadline(t *testing.T) {
 	c.now, c.sleep = clock.now, clock.sleep
 	start := clock.now()
 	_, err := c.CreatePolicies(t.Context(), onePolicy)
-	var ar *ApprovalRequiredError
-	if !errors.As(err, &ar) {
-		t.Fatalf("error = %v, want *ApprovalRequiredError", err)
+	var needed *ConsensusNeededError
+	if !errors.As(err, &needed) {
+		t.Fatalf("error = %v, want *ConsensusNeededError", err)
 	}
 	if waited := clock.now().Sub(start); waited < 10*time.Second || waited > 11*time.Second {
 		t.Errorf("waited %v for approval, want the 10 s approval wait", waited)
@@ -154,7 +154,7 @@ func TestApprovalWaitHasItsOwnDeadline(t *testing.T) {
 
 // TestAnApprovalWaitNeverOutlastsItsContext: a wait for approvals longer
 // than its context ends, before the context, as an approval timeout that
-// names the activity, never as a poll cut short (an unknown outcome, which
+// names the activity, never as a poll cut short (a lost answer, which
 // the provider would save as a lost answer). Every run, and with no bound
 // of the client's own too. The wait's start is logged at INFO with what an
 // approver needs.
@@ -189,9 +189,9 @@ func TestAnApprovalWaitNeverOutlastsItsContext(t *testing.T) {
 				_, err := c.CreatePolicies(ctx, onePolicy)
 				ended := ctx.Err()
 				cancel()
-				var pending *ApprovalRequiredError
-				var unknown *OutcomeUnknownError
-				if !errors.As(err, &pending) || errors.As(err, &unknown) || pending.ActivityID != "act-9" {
+				var pending *ConsensusNeededError
+				var lost *LostAnswerError
+				if !errors.As(err, &pending) || errors.As(err, &lost) || pending.ActivityID != "act-9" {
 					t.Fatalf("error %v; want an approval timeout naming act-9", err)
 				}
 				if ended != nil && tc.slow == 0 {

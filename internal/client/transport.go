@@ -64,7 +64,7 @@ func (c *Client) postReporting(ctx context.Context, op, path string, body []byte
 //
 // reached reports whether any attempt may have reached the service's
 // handler (see mayHaveReached): when the call fails and reached is true, a
-// submit's outcome is unknown.
+// submit's answer is lost.
 func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte, out any) (reached bool, err error) {
 	stamp, err := c.key.Stamp(body)
 	if err != nil {

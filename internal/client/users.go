@@ -15,6 +15,10 @@ type User struct {
 	UpdatedAt       Timestamp       `json:"updatedAt"`
 }
 
+// CredentialTypeAPIKeyP256 is the credential type of an API key on the
+// P-256 curve, the kind this client stamps with.
+const CredentialTypeAPIKeyP256 = "CREDENTIAL_TYPE_API_KEY_P256"
+
 // Credential is the public part of an authenticator or API key.
 type Credential struct {
 	PublicKey        string `json:"publicKey"`

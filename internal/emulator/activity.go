@@ -111,7 +111,7 @@ func (s *Server) createActivity(who *caller, op string, spec submitSpec, params 
 // activity, leaves it waiting for more approvals, or fails it as denied.
 func (s *Server) advance(rec *activityRecord, who *caller, ev evaluation) {
 	act := &rec.Activity
-	switch ev.decision.Outcome {
+	switch ev.decision.Verdict {
 	case client.OutcomeRequiresConsensus:
 		act.Status, act.CanApprove, act.CanReject = client.StatusConsensusNeeded, true, true
 		return
@@ -176,7 +176,7 @@ func (s *Server) userView(u *userRecord) client.User {
 	}
 	for _, k := range u.APIKeys {
 		out.APIKeys = append(out.APIKeys, client.UserAPIKey{APIKeyID: k.APIKeyID, APIKeyName: k.Name, CreatedAt: k.CreatedAt, UpdatedAt: k.CreatedAt,
-			Credential: client.Credential{PublicKey: k.PublicKey, Type: "CREDENTIAL_TYPE_API_KEY_P256"}})
+			Credential: client.Credential{PublicKey: k.PublicKey, Type: client.CredentialTypeAPIKeyP256}})
 	}
 	for _, p := range s.st.OauthProviders {
 		if p.UserID == u.UserID {

@@ -81,7 +81,7 @@ func quorumEmulator(t *testing.T) (*testEmulator, *client.Client) {
 func TestConsensusApprove(t *testing.T) {
 	e, second := quorumEmulator(t)
 	_, err := e.client.UpdateOrganizationName(t.Context(), client.UpdateOrganizationNameParams{OrganizationName: "Agreed"})
-	var pending *client.ApprovalRequiredError
+	var pending *client.ConsensusNeededError
 	if !errors.As(err, &pending) || pending.Status != client.StatusConsensusNeeded {
 		t.Fatalf("want an approval-required error, got %v", err)
 	}
@@ -122,7 +122,7 @@ func TestConsensusApprove(t *testing.T) {
 func TestConsensusReject(t *testing.T) {
 	e, second := quorumEmulator(t)
 	_, err := e.client.UpdateOrganizationName(t.Context(), client.UpdateOrganizationNameParams{OrganizationName: "Refused"})
-	var pending *client.ApprovalRequiredError
+	var pending *client.ConsensusNeededError
 	if !errors.As(err, &pending) {
 		t.Fatal(err)
 	}

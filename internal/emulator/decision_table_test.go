@@ -110,14 +110,14 @@ func asRoots[R any](t *testing.T, d *decisionCase, key string, submit func(*clie
 	if err == nil {
 		return got.Result
 	}
-	var ar *client.ApprovalRequiredError
-	if !errors.As(err, &ar) {
+	var needed *client.ConsensusNeededError
+	if !errors.As(err, &needed) {
 		t.Fatalf("setup: %v", err)
 	}
 	var out R
 	for _, c := range d.roots[1:] {
 		nextMillisecond()
-		act, err := c.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
+		act, err := c.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint})
 		if err != nil {
 			t.Fatalf("setup vote: %v", err)
 		}
@@ -128,7 +128,7 @@ func asRoots[R any](t *testing.T, d *decisionCase, key string, submit func(*clie
 			return out
 		}
 	}
-	t.Fatalf("setup activity %s did not complete with every root user's approval", ar.ActivityID)
+	t.Fatalf("setup activity %s did not complete with every root user's approval", needed.ActivityID)
 	return out
 }
 
@@ -228,13 +228,13 @@ func (d *decisionCase) run(t *testing.T) {
 	approvers := d.c.Request.Approvers
 	act, err := d.submit(t, d.clients[approvers[0].ID])
 	for i, a := range approvers[1:] {
-		var ar *client.ApprovalRequiredError
-		if !errors.As(err, &ar) {
+		var needed *client.ConsensusNeededError
+		if !errors.As(err, &needed) {
 			t.Fatalf("after %d approver(s) the activity is decided already (%v): the emulator cannot show the decision with %s; "+
 				"make every approver before the last leave it waiting", i+1, err, a.ID)
 		}
 		nextMillisecond()
-		got, verr := d.clients[a.ID].ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
+		got, verr := d.clients[a.ID].ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint})
 		if verr != nil {
 			t.Fatalf("%s's approval: %v", a.ID, verr)
 		}
@@ -335,7 +335,7 @@ func activityErr(a *client.Activity) error {
 	case client.StatusCompleted:
 		return nil
 	case client.StatusConsensusNeeded:
-		return &client.ApprovalRequiredError{ActivityID: a.ID, Type: a.Type, Status: a.Status, Fingerprint: a.Fingerprint}
+		return &client.ConsensusNeededError{ActivityID: a.ID, Type: a.Type, Status: a.Status, Fingerprint: a.Fingerprint}
 	}
 	return &client.ActivityError{ActivityID: a.ID, Type: a.Type, Status: a.Status, Fingerprint: a.Fingerprint, Failure: a.Failure}
 }
@@ -345,17 +345,17 @@ func activityErr(a *client.Activity) error {
 func (d *decisionCase) check(t *testing.T, err error, act client.Activity) string {
 	t.Helper()
 	want := d.want()
-	var ar *client.ApprovalRequiredError
+	var needed *client.ConsensusNeededError
 	var ae *client.ActivityError
 	switch {
-	case want.Outcome == client.OutcomeAllow && err == nil:
+	case want.Verdict == client.OutcomeAllow && err == nil:
 		return act.ID
-	case want.Outcome == client.OutcomeRequiresConsensus && errors.As(err, &ar):
-		return ar.ActivityID
-	case (want.Outcome == client.OutcomeDenyExplicit || want.Outcome == client.OutcomeDenyImplicit) && errors.As(err, &ae) &&
+	case want.Verdict == client.OutcomeRequiresConsensus && errors.As(err, &needed):
+		return needed.ActivityID
+	case (want.Verdict == client.OutcomeDenyExplicit || want.Verdict == client.OutcomeDenyImplicit) && errors.As(err, &ae) &&
 		ae.Status == client.StatusFailed && ae.Failure != nil && ae.Failure.Code == client.CodePermissionDenied:
 		why := "is implicitly denied"
-		if want.Outcome == client.OutcomeDenyExplicit {
+		if want.Verdict == client.OutcomeDenyExplicit {
 			why = fmt.Sprintf("is denied by policy %s (%q)", d.policyID(t, want.DecidedBy[0]), want.DecidedBy[0])
 		}
 		if !strings.Contains(ae.Failure.Message, why) {
@@ -363,7 +363,7 @@ func (d *decisionCase) check(t *testing.T, err error, act client.Activity) strin
 		}
 		return ae.ActivityID
 	}
-	t.Fatalf("the activity ended with %v, want %s", err, want.Outcome)
+	t.Fatalf("the activity ended with %v, want %s", err, want.Verdict)
 	return ""
 }
 

@@ -50,11 +50,11 @@ func TestEncodeStateIsTheStateAsJSON(t *testing.T) {
 	for i := range 3 {
 		_, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{
 			PolicyName: fmt.Sprintf("p-%d", i), Effect: client.EffectAllow, Notes: "n"}}})
-		var ar *client.ApprovalRequiredError
-		if !errors.As(err, &ar) {
+		var needed *client.ConsensusNeededError
+		if !errors.As(err, &needed) {
 			t.Fatalf("want the activity to wait for a second approval, got %v", err)
 		}
-		fps = append(fps, ar.Fingerprint)
+		fps = append(fps, needed.Fingerprint)
 		same(fmt.Sprintf("after create %d", i))
 	}
 	// Approving and rejecting finishes them; a second write sees the change.

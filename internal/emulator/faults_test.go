@@ -86,9 +86,9 @@ func TestFaultInjection(t *testing.T) {
 		_, err := rename(e)
 		// The client must not take the 400 to its retry for "nothing was
 		// done": the first attempt was committed.
-		var unknown *client.OutcomeUnknownError
-		if !errors.As(err, &unknown) || !strings.Contains(err.Error(), "outside the liveness window") {
-			t.Fatalf("error %v; want an unknown outcome that quotes the stale refusal", err)
+		var lost *client.LostAnswerError
+		if !errors.As(err, &lost) || !strings.Contains(err.Error(), "outside the liveness window") {
+			t.Fatalf("error %v; want a lost answer that quotes the stale refusal", err)
 		}
 		if n := e.srv.InjectedFaults()["stale-retry"]; n != 1 {
 			t.Errorf("InjectedFaults counts %d stale retries, want 1", n)
@@ -97,7 +97,7 @@ func TestFaultInjection(t *testing.T) {
 		if len(list.Activities) != 1 || list.Activities[0].Status != client.StatusCompleted {
 			t.Fatalf("the first attempt's activity must stand, committed: %+v", list.Activities)
 		}
-		found, err := e.client.FindSubmission(t.Context(), unknown.Submission)
+		found, err := e.client.FindSubmission(t.Context(), lost.Submission)
 		if err != nil || found == nil || found.ID != list.Activities[0].ID {
 			t.Fatalf("FindSubmission: %+v, %v; want activity %s", found, err, list.Activities[0].ID)
 		}

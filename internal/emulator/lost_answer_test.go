@@ -31,9 +31,9 @@ func createLosingTheAnswer(t *testing.T, e *testEmulator, c *client.Client, f Fa
 	e.srv.SetFaults(f)
 	_, err := c.CreatePolicies(t.Context(), lostAnswerPolicy)
 	e.srv.SetFaults(Faults{})
-	var lost *client.OutcomeUnknownError
+	var lost *client.LostAnswerError
 	if !errors.As(err, &lost) {
-		t.Fatalf("create under %+v: %v; want an *OutcomeUnknownError", f, err)
+		t.Fatalf("create under %+v: %v; want a *LostAnswerError", f, err)
 	}
 	return lost.Submission
 }
@@ -69,7 +69,7 @@ func TestLostAnswerIsFoundWhenTheServiceActed(t *testing.T) {
 }
 
 // TestLostAnswerIsNotFoundWhenTheServiceDidNot: the service answers 503 to
-// every attempt without acting; the outcome is unknown to the client, and
+// every attempt without acting; the answer is lost to the client, and
 // the search says that nothing was done.
 func TestLostAnswerIsNotFoundWhenTheServiceDidNot(t *testing.T) {
 	e := newTestEmulator(t)

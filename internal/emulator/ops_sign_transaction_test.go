@@ -117,16 +117,16 @@ func TestSignTransactionSignsAtTheLastApproval(t *testing.T) {
 		Gas: 21000, To: &to, Value: big}), nil)
 
 	_, err := w.bob.SignTransaction(t.Context(), client.SignTransactionParams{SignWith: keyID, UnsignedTransaction: unsigned, Type: txTypeEthereum})
-	var ar *client.ApprovalRequiredError
-	if !errors.As(err, &ar) {
+	var needed *client.ConsensusNeededError
+	if !errors.As(err, &needed) {
 		t.Fatalf("bob alone: %v, want consensus needed", err)
 	}
-	waiting, err := w.client.GetActivity(t.Context(), client.GetActivityRequest{ActivityID: ar.ActivityID})
+	waiting, err := w.client.GetActivity(t.Context(), client.GetActivityRequest{ActivityID: needed.ActivityID})
 	if err != nil || waiting.Status != client.StatusConsensusNeeded || len(waiting.Result) != 0 {
 		t.Fatalf("waiting activity %+v %v, want CONSENSUS_NEEDED without a result", waiting, err)
 	}
 	nextMillisecond()
-	done, err := w.carol.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
+	done, err := w.carol.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint})
 	if err != nil || done.Status != client.StatusCompleted {
 		t.Fatalf("carol's approval: %+v %v", done, err)
 	}
@@ -213,13 +213,13 @@ func TestSignTransactionWaitingSurvivesARestart(t *testing.T) {
 		Condition: "eth.tx.to == '0x1111111111111111111111111111111111111111'", Consensus: "approvers.count() >= 2"})
 	_, err := clientFor(t, e.http.URL, bobKey).SignTransaction(t.Context(), client.SignTransactionParams{SignWith: keyID,
 		UnsignedTransaction: eip1559To(t, "0x1111111111111111111111111111111111111111", 5), Type: txTypeEthereum})
-	var ar *client.ApprovalRequiredError
-	if !errors.As(err, &ar) {
+	var needed *client.ConsensusNeededError
+	if !errors.As(err, &needed) {
 		t.Fatalf("bob: %v, want consensus needed", err)
 	}
 	_, url := restarted(t, e, path)
 	nextMillisecond()
-	done, err := clientFor(t, url, carolKey).ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
+	done, err := clientFor(t, url, carolKey).ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint})
 	if err != nil || done.Status != client.StatusCompleted {
 		t.Fatalf("carol's approval after the restart: %+v %v", done, err)
 	}

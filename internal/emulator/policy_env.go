@@ -123,7 +123,7 @@ func (s *Server) addApprovers(req *policyset.Request, rec *activityRecord) {
 		}
 		// The emulator's users have no alias: it reads as "".
 		req.Approvers = append(req.Approvers, policyset.User{ID: u.UserID, Tags: u.Tags, Email: u.Email})
-		cred := policyset.Credential{UserID: u.UserID, Type: "CREDENTIAL_TYPE_API_KEY_P256", PublicKey: v.PublicKey}
+		cred := policyset.Credential{UserID: u.UserID, Type: client.CredentialTypeAPIKeyP256, PublicKey: v.PublicKey}
 		for _, k := range u.APIKeys {
 			if k.PublicKey == v.PublicKey {
 				cred.ID = k.APIKeyID

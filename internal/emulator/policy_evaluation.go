@@ -31,7 +31,7 @@ func (s *Server) evaluate(rec *activityRecord) evaluation {
 			ev.outcomes = append(ev.outcomes, client.PolicyEvaluation{PolicyID: stored[i].PolicyID, Outcome: r.Outcome})
 		}
 	}
-	switch d.Outcome {
+	switch d.Verdict {
 	case client.OutcomeDenyExplicit:
 		first := stored[d.DecidedBy[0]]
 		ev.failure = failure(client.CodePermissionDenied, "activity %s is denied by policy %s (%q)", rec.Activity.ID, first.PolicyID, first.PolicyName)

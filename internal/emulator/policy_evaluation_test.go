@@ -164,16 +164,16 @@ func TestPolicyConsensusNeededThenCompleted(t *testing.T) {
 		Consensus: "approvers.filter(u, u.tags.contains('tag-treasury')).count() >= 2 && credentials.all(c, c.type == 'CREDENTIAL_TYPE_API_KEY_P256')"})
 
 	_, err := createTag(w.bob, t, "needs two")
-	var ar *client.ApprovalRequiredError
-	if !errors.As(err, &ar) || ar.Status != client.StatusConsensusNeeded {
+	var needed *client.ConsensusNeededError
+	if !errors.As(err, &needed) || needed.Status != client.StatusConsensusNeeded {
 		t.Fatalf("bob: %v, want consensus needed", err)
 	}
 	// dave's approval does not count for the policy.
-	if act, err := w.dave.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint}); err != nil || act.Status != client.StatusConsensusNeeded {
+	if act, err := w.dave.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint}); err != nil || act.Status != client.StatusConsensusNeeded {
 		t.Fatalf("dave's approval: %+v %v", act, err)
 	}
 	nextMillisecond()
-	done, err := w.carol.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
+	done, err := w.carol.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint})
 	if err != nil || done.Status != client.StatusCompleted {
 		t.Fatalf("carol's approval: %+v %v", done, err)
 	}
@@ -181,7 +181,7 @@ func TestPolicyConsensusNeededThenCompleted(t *testing.T) {
 	if err := json.Unmarshal(done.Result["createPrivateKeyTagResult"], &res); err != nil || res.PrivateKeyTagID == "" {
 		t.Fatalf("result %s: %v", done.Result["createPrivateKeyTagResult"], err)
 	}
-	got := w.outcomes(t, ar.ActivityID)
+	got := w.outcomes(t, needed.ActivityID)
 	wantOutcomes := []string{client.OutcomeRequiresConsensus, client.OutcomeRequiresConsensus, client.OutcomeAllow}
 	if len(got) != 3 {
 		t.Fatalf("outcomes %v, want one per vote", got)
@@ -193,7 +193,7 @@ func TestPolicyConsensusNeededThenCompleted(t *testing.T) {
 	}
 	// The activity is over: no more votes.
 	nextMillisecond()
-	if _, err := w.dave.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint}); err == nil {
+	if _, err := w.dave.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint}); err == nil {
 		t.Fatal("a vote on a completed activity was accepted")
 	}
 }
@@ -207,16 +207,16 @@ func TestNonRootUserCannotVoteOnRootQuorum(t *testing.T) {
 		o.RootQuorum = 2
 	})
 	_, err := createTag(w.client, t, "root quorum")
-	var ar *client.ApprovalRequiredError
-	if !errors.As(err, &ar) {
+	var needed *client.ConsensusNeededError
+	if !errors.As(err, &needed) {
 		t.Fatalf("root with a quorum of 2: %v", err)
 	}
-	_, err = w.bob.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
+	_, err = w.bob.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint})
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) || apiErr.HTTPStatus != http.StatusForbidden || !strings.Contains(apiErr.Message, "no policy holds") {
 		t.Fatalf("bob's vote: %v", err)
 	}
-	done, err := clientFor(t, w.http.URL, k2).ApproveActivity(t.Context(), client.VoteParams{Fingerprint: ar.Fingerprint})
+	done, err := clientFor(t, w.http.URL, k2).ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint})
 	if err != nil || done.Status != client.StatusCompleted {
 		t.Fatalf("second root: %+v %v", done, err)
 	}

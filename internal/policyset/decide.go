@@ -23,15 +23,17 @@ func FromClient(p *client.Policy) Policy {
 	return Policy{ID: p.PolicyID, Name: p.PolicyName, Effect: p.Effect, Condition: p.Condition, Consensus: p.Consensus, Time: p.Time}
 }
 
-// Decision is what a policy set decides for one request.
+// Decision is what a policy set decides for one request: its verdict and
+// what led to it.
 type Decision struct {
-	// Outcome is client.OutcomeAllow, OutcomeDenyExplicit,
-	// OutcomeDenyImplicit or OutcomeRequiresConsensus.
-	Outcome string
+	// Verdict is what the set decides: client.OutcomeAllow,
+	// OutcomeDenyExplicit, OutcomeDenyImplicit (which no single policy
+	// gives) or OutcomeRequiresConsensus.
+	Verdict string
 	// DecidedBy are the indexes of the policies that decided it: the
 	// denying policies of an explicit deny, the allowing ones of an allow,
-	// the waiting ones of a consensus. None for an implicit deny, and none
-	// when the root quorum decides.
+	// the ones requiring consensus of a consensus verdict. None for an
+	// implicit deny, and none when the root quorum decides.
 	DecidedBy []int
 	// ByRootQuorum: the root quorum allowed the activity, or it waits for
 	// the root quorum (a root user approved, nothing else allows it).
@@ -40,11 +42,11 @@ type Decision struct {
 	// the policies had no say.
 	RootQuorumOnly bool
 	// Policies holds each policy's outcome, in the order given.
-	Policies []Result
+	Policies []PolicyOutcome
 }
 
-// Result is one policy's outcome for the request.
-type Result struct {
+// PolicyOutcome is one policy's outcome for the request.
+type PolicyOutcome struct {
 	// Outcome is client.OutcomeAllow, OutcomeDenyExplicit,
 	// OutcomeRequiresConsensus, OutcomeTimeInactive, OutcomeError or
 	// OutcomeNotApplicable.
@@ -60,70 +62,70 @@ type Result struct {
 // documented order (see the package documentation).
 func Decide(policies []Policy, req Request) Decision {
 	e := NewEvaluator(req)
-	results := make([]Result, len(policies))
+	outcomes := make([]PolicyOutcome, len(policies))
 	for i, p := range policies {
-		results[i] = e.Outcome(p)
+		outcomes[i] = e.Outcome(p)
 	}
-	return DecideResults(results, req)
+	return DecideOutcomes(outcomes, req)
 }
 
-// DecideResults is the decision of a set whose policies gave these
+// DecideOutcomes is the decision of a set whose policies gave these
 // outcomes for req, in order. Decide is Evaluator.Outcome for each policy
-// and then DecideResults.
-func DecideResults(results []Result, req Request) Decision {
+// and then DecideOutcomes.
+func DecideOutcomes(outcomes []PolicyOutcome, req Request) Decision {
 	var t Tally
-	for _, r := range results {
+	for _, r := range outcomes {
 		t.Add(r, 1)
 	}
 	d := DecideTally(t, req)
-	d.Policies = results
-	if d.ByRootQuorum || d.Outcome == client.OutcomeDenyImplicit {
+	d.Policies = outcomes
+	if d.ByRootQuorum || d.Verdict == client.OutcomeDenyImplicit {
 		return d
 	}
-	for i, r := range results {
-		if r.Outcome == d.Outcome {
+	for i, r := range outcomes {
+		if r.Outcome == d.Verdict {
 			d.DecidedBy = append(d.DecidedBy, i)
 		}
 	}
 	return d
 }
 
-// Tally counts the policies whose outcomes can decide: it is all a
-// decision reads of them. A caller that decides many sets that differ in a
+// Tally counts the policies whose outcomes can decide the verdict: it is
+// all a decision reads of them. A caller that decides many sets that differ in a
 // few policies (the lockout guard) keeps a tally, adds and takes away the
 // outcomes that change, and decides with DecideTally.
-type Tally struct{ Denying, Allowing, Waiting int }
+type Tally struct{ Denying, Allowing, RequiringConsensus int }
 
 // Add counts r's outcome n times (n = -1 takes it away).
-func (t *Tally) Add(r Result, n int) {
+func (t *Tally) Add(r PolicyOutcome, n int) {
 	switch r.Outcome {
 	case client.OutcomeDenyExplicit:
 		t.Denying += n
 	case client.OutcomeAllow:
 		t.Allowing += n
 	case client.OutcomeRequiresConsensus:
-		t.Waiting += n
+		t.RequiringConsensus += n
 	}
 }
 
 // DecideTally decides req in the documented order from a tally of the
 // policies' outcomes. The decision names no policies (DecidedBy and
-// Policies are empty): DecideResults does.
+// Policies are empty): DecideOutcomes does.
 func DecideTally(t Tally, req Request) Decision {
 	var d Decision
 	info, _ := policylang.LookupActivity(req.Type)
 	d.RootQuorumOnly = info.RootQuorumOnly
 	switch {
 	case req.quorumReached():
-		d.Outcome, d.ByRootQuorum = client.OutcomeAllow, true
+		d.Verdict, d.ByRootQuorum = client.OutcomeAllow, true
 	case info.RootQuorumOnly:
 		d.implicitDeny(req)
 	case t.Denying > 0:
-		d.Outcome = client.OutcomeDenyExplicit
+		d.Verdict = client.OutcomeDenyExplicit
 	case t.Allowing > 0:
-		d.Outcome = client.OutcomeAllow
-	case t.Waiting > 0:
-		d.Outcome = client.OutcomeRequiresConsensus
+		d.Verdict = client.OutcomeAllow
+	case t.RequiringConsensus > 0:
+		d.Verdict = client.OutcomeRequiresConsensus
 	default:
 		d.implicitDeny(req)
 	}
@@ -134,10 +136,10 @@ func DecideTally(t Tally, req Request) Decision {
 // approved it, it waits, since the root quorum may still allow it.
 func (d *Decision) implicitDeny(req Request) {
 	if req.rootApprovals() > 0 {
-		d.Outcome, d.ByRootQuorum = client.OutcomeRequiresConsensus, true
+		d.Verdict, d.ByRootQuorum = client.OutcomeRequiresConsensus, true
 		return
 	}
-	d.Outcome = client.OutcomeDenyImplicit
+	d.Verdict = client.OutcomeDenyImplicit
 }
 
 // Evaluator gives policies' outcomes for one request. It is not safe for
@@ -157,28 +159,28 @@ func NewEvaluator(req Request) *Evaluator {
 // Outcome evaluates a policy's condition, consensus and time. All three
 // are evaluated whatever the others give, and an error in any makes the
 // outcome an error, which neither allows nor denies.
-func (e *Evaluator) Outcome(p Policy) Result {
+func (e *Evaluator) Outcome(p Policy) PolicyOutcome {
 	cond := e.eval(policylang.FieldCondition, p.Condition)
 	cons := e.eval(policylang.FieldConsensus, p.Consensus)
 	active := e.eval(policylang.FieldTime, p.Time)
 	for _, r := range []exprResult{cond, cons, active} {
 		if r.err != nil {
-			return Result{Outcome: client.OutcomeError, Err: r.err, Field: r.field}
+			return PolicyOutcome{Outcome: client.OutcomeError, Err: r.err, Field: r.field}
 		}
 	}
 	switch {
 	case !cond.holds:
-		return Result{Outcome: OutcomeNotApplicable}
+		return PolicyOutcome{Outcome: OutcomeNotApplicable}
 	case !active.holds:
-		return Result{Outcome: client.OutcomeTimeInactive} // out of its time: not considered, not a deny
+		return PolicyOutcome{Outcome: client.OutcomeTimeInactive} // out of its time: not considered, not a deny
 	case p.Effect == client.EffectDeny && cons.holds:
-		return Result{Outcome: client.OutcomeDenyExplicit}
+		return PolicyOutcome{Outcome: client.OutcomeDenyExplicit}
 	case p.Effect == client.EffectDeny:
-		return Result{Outcome: OutcomeNotApplicable} // a deny whose consensus does not hold does not apply
+		return PolicyOutcome{Outcome: OutcomeNotApplicable} // a deny whose consensus does not hold does not apply
 	case cons.holds:
-		return Result{Outcome: client.OutcomeAllow}
+		return PolicyOutcome{Outcome: client.OutcomeAllow}
 	}
-	return Result{Outcome: client.OutcomeRequiresConsensus}
+	return PolicyOutcome{Outcome: client.OutcomeRequiresConsensus}
 }
 
 type exprResult struct {

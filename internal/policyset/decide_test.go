@@ -22,7 +22,7 @@ func TestDecisionTable(t *testing.T) {
 }
 
 // TestDecideTallyAgrees: a tally kept by adding and taking away outcomes
-// decides as DecideResults does over the same policies, for every case of
+// decides as DecideOutcomes does over the same policies, for every case of
 // the table and every subset of its policies taken away one by one (the
 // lockout guard's use).
 func TestDecideTallyAgrees(t *testing.T) {
@@ -30,23 +30,23 @@ func TestDecideTallyAgrees(t *testing.T) {
 	for _, c := range cases {
 		req := c.EngineRequest(t)
 		e := policyset.NewEvaluator(req)
-		var results []policyset.Result
+		var outcomes []policyset.PolicyOutcome
 		var tally policyset.Tally
 		for _, p := range c.EnginePolicies() {
 			r := e.Outcome(p)
-			results = append(results, r)
+			outcomes = append(outcomes, r)
 			tally.Add(r, 1)
 		}
 		for {
-			full, fromTally := policyset.DecideResults(results, req), policyset.DecideTally(tally, req)
-			if full.Outcome != fromTally.Outcome || full.ByRootQuorum != fromTally.ByRootQuorum || full.RootQuorumOnly != fromTally.RootQuorumOnly {
-				t.Errorf("%s with %d policies: DecideTally gives %+v, DecideResults %+v", c.Name, len(results), fromTally, full)
+			full, fromTally := policyset.DecideOutcomes(outcomes, req), policyset.DecideTally(tally, req)
+			if full.Verdict != fromTally.Verdict || full.ByRootQuorum != fromTally.ByRootQuorum || full.RootQuorumOnly != fromTally.RootQuorumOnly {
+				t.Errorf("%s with %d policies: DecideTally gives %+v, DecideOutcomes %+v", c.Name, len(outcomes), fromTally, full)
 			}
-			if len(results) == 0 {
+			if len(outcomes) == 0 {
 				break
 			}
-			tally.Add(results[0], -1)
-			results = results[1:]
+			tally.Add(outcomes[0], -1)
+			outcomes = outcomes[1:]
 		}
 	}
 }

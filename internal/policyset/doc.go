@@ -12,10 +12,22 @@
 //     quorum may still allow it.
 //
 // Every policy is evaluated, whatever the others give (no short-circuit),
-// and each gets its own outcome. Three words keep their meaning throughout:
-// an effect is what a policy says (client.EffectAllow), an outcome is what
-// one policy gives for one request (client.Outcome*, plus
-// OutcomeNotApplicable here), and a decision is what the set gives.
+// and each gets its own outcome. These words keep their meaning
+// throughout:
+//
+//   - an effect is what a policy says (client.EffectAllow);
+//   - an outcome is what one policy gives for one request (type
+//     PolicyOutcome; client.Outcome*, plus OutcomeNotApplicable here);
+//   - a verdict is what the set decides (Decision.Verdict), which may be
+//     OUTCOME_DENY_IMPLICIT, which no single policy gives;
+//   - a decision is the whole Decision: the verdict, the policies that
+//     decided it and each policy's outcome;
+//   - consensus is a policy's condition on approvals: a Tally counts the
+//     policies RequiringConsensus, an activity that waits for consensus is
+//     ACTIVITY_STATUS_CONSENSUS_NEEDED, and the client returns a
+//     client.ConsensusNeededError for it (the wire keeps
+//     OUTCOME_REQUIRES_CONSENSUS);
+//   - an approval is one vote (approve_activity) toward consensus.
 //
 // Decide is pure: policies and a request in, a decision out. The emulator
 // builds the request from an activity, its votes and its state; the

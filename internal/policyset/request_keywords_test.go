@@ -44,8 +44,8 @@ func TestSetKeywordAttribute(t *testing.T) {
 	}
 	d := Decide([]Policy{{Name: "limit", Effect: "EFFECT_ALLOW", Condition: "eth.tx.value > 1000000000000000000 && wallets.count() == 1"}},
 		Request{Type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", Approvers: []User{{ID: "alice"}}, keywords: req.keywords})
-	if d.Outcome != "OUTCOME_ALLOW" {
-		t.Errorf("a request carrying eth.tx and wallets: %s (%v)", d.Outcome, d.Policies[0].Err)
+	if d.Verdict != "OUTCOME_ALLOW" {
+		t.Errorf("a request carrying eth.tx and wallets: %s (%v)", d.Verdict, d.Policies[0].Err)
 	}
 
 	for _, tc := range []struct {

@@ -26,7 +26,7 @@ func runActivity[P, R any](ctx context.Context, pd *providerData, timeout time.D
 	defer cancel()
 	// The client's wait for approvals ends a little before ctx does
 	// (client.ApprovalMargin), so that a wait that runs out is an
-	// *ApprovalRequiredError with the activity's fingerprint and advice,
+	// *ConsensusNeededError with the activity's fingerprint and advice,
 	// not a poll cut short; the resource's timeout stays the upper bound.
 	out, err := submit(pd.client, ctx, params)
 	if err != nil {
@@ -44,7 +44,7 @@ func activityTime(act *client.Activity) timetypes.RFC3339 { return timestampValu
 // that waits for approval or was rejected: the timeout it waited, that an
 // interrupt stopped the wait, who rejected it.
 func explainActivityError(ctx context.Context, c *client.Client, err error, timeout, waited time.Duration) error {
-	var pending *client.ApprovalRequiredError
+	var pending *client.ConsensusNeededError
 	if errors.As(err, &pending) && errors.Is(ctx.Err(), context.Canceled) {
 		return &explainedError{err: err, note: "Terraform was interrupted while it waited for approvals."}
 	}

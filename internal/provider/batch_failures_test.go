@@ -117,9 +117,9 @@ func TestSplitsBatch(t *testing.T) {
 		"refused as invalid":                     {&client.APIError{Operation: "create_policies", HTTPStatus: 400, Status: client.Status{Code: 3}}, true},
 		"denied by a policy":                     {failed(client.CodePermissionDenied), false},
 		"rejected by an approver":                {&client.ActivityError{Status: client.StatusRejected}, false},
-		"waiting for approval":                   {&client.ApprovalRequiredError{ActivityID: "a"}, false},
+		"waiting for approval":                   {&client.ConsensusNeededError{ActivityID: "a"}, false},
 		"credentials refused":                    {&client.APIError{Operation: "create_policies", HTTPStatus: 403}, false},
-		"a lost answer":                          {&client.OutcomeUnknownError{Operation: "create_policies", Err: errors.New("EOF")}, false},
+		"a lost answer":                          {&client.LostAnswerError{Operation: "create_policies", Err: errors.New("EOF")}, false},
 		"unavailable":                            {&client.RetryError{Attempts: 6, Last: &client.APIError{HTTPStatus: 503}}, false},
 	} {
 		if got := splitsBatch(tc.err); got != tc.split {

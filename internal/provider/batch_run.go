@@ -68,7 +68,7 @@ func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind 
 	}
 	err := explainActivityError(ctx, pd.client, got.err, got.limit, time.Since(started))
 	var ex *explainedError
-	var waiting *client.ApprovalRequiredError
+	var waiting *client.ConsensusNeededError
 	if got.limit < timeout && ctx.Err() == nil && errors.As(got.err, &waiting) && errors.As(err, &ex) {
 		ex.note += " The batch this resource was sent in waited as long as the strictest timeout among its resources."
 	}
@@ -85,7 +85,7 @@ func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind 
 // that may have committed is never split and resent, whatever refusal a
 // retry of it met (the members get placeholders; lost_create.go).
 func splitsBatch(err error) bool {
-	var unknown *client.OutcomeUnknownError
+	var unknown *client.LostAnswerError
 	if errors.As(err, &unknown) {
 		return false
 	}

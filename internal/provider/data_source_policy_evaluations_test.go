@@ -137,7 +137,7 @@ func TestAccPolicyEvaluationsDataSource_nonRootOutcomes(t *testing.T) {
 	submit := func() {
 		bob, carol, dave := accClient(t, e.url, keys["bob"]), accClient(t, e.url, keys["carol"]), accClient(t, e.url, keys["dave"])
 		_, err := bob.CreatePrivateKeyTag(context.Background(), client.CreatePrivateKeyTagParams{PrivateKeyTagName: "treasury"})
-		var pending *client.ApprovalRequiredError
+		var pending *client.ConsensusNeededError
 		if !errors.As(err, &pending) {
 			t.Fatalf("bob's tag: %v, want it to wait for consensus", err)
 		}

@@ -64,7 +64,7 @@ func TestRenderAPIErrorEveryClass(t *testing.T) {
 		{"activity rejected", &explainedError{err: &client.ActivityError{ActivityID: "act-2", Type: client.OpCreatePolicies.Type,
 			Status: client.StatusRejected}, note: "Rejected by alice (user u-1)."},
 			"activity act-2 was rejected", "", "submits a new activity", nil},
-		{"waiting for approval", &explainedError{err: &client.ApprovalRequiredError{ActivityID: "act-3", Type: client.OpCreatePolicies.Type,
+		{"waiting for approval", &explainedError{err: &client.ConsensusNeededError{ActivityID: "act-3", Type: client.OpCreatePolicies.Type,
 			Status: client.StatusConsensusNeeded, Fingerprint: "fp-3"}, note: "It was still waiting after the timeout of 20m0s."},
 			"activity act-3 still waits for approval", "", "adopts its result", nil},
 		{"credentials check", identity,

@@ -164,7 +164,7 @@ func decisionObject(policies []decisionPolicy, d policyset.Decision) types.Objec
 		})
 	}
 	return types.ObjectValueMust(decisionAttrTypes, map[string]attr.Value{
-		"outcome":    types.StringValue(d.Outcome),
+		"outcome":    types.StringValue(d.Verdict),
 		"decided_by": types.ListValueMust(types.StringType, decidedBy),
 		"policies":   types.ListValueMust(decisionPolicyType, outcomes),
 	})
@@ -172,7 +172,7 @@ func decisionObject(policies []decisionPolicy, d policyset.Decision) types.Objec
 
 // evaluationMessage is a policy's evaluation error as one line that says
 // where it is: "condition, line 1, column 5: ...".
-func evaluationMessage(r policyset.Result) string {
+func evaluationMessage(r policyset.PolicyOutcome) string {
 	var evalErr *policylang.EvalError
 	var refused *policylang.Diagnostic
 	switch {

@@ -54,7 +54,7 @@ func wantDecision(c policysettest.Case) knownvalue.Check {
 		})
 	}
 	return knownvalue.ObjectExact(map[string]knownvalue.Check{
-		"outcome":    knownvalue.StringExact(c.Want.Outcome),
+		"outcome":    knownvalue.StringExact(c.Want.Verdict),
 		"decided_by": knownvalue.ListExact(decidedBy),
 		"policies":   knownvalue.ListExact(policies),
 	})

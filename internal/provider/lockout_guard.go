@@ -68,13 +68,13 @@ import (
 // whether the user is a root user who acts through the root quorum.
 
 // policyManagementTypes are the activities the provider manages policies
-// with. An array, so that typeResults can hold one result per type.
+// with. An array, so that typeOutcomes can hold one outcome per type.
 var policyManagementTypes = [...]string{client.OpCreatePolicies.Type, client.OpUpdatePolicy.Type, client.OpDeletePolicy.Type,
 	client.OpDeletePolicies.Type}
 
-// typeResults is one policy version's outcome on each of the
+// typeOutcomes is one policy version's outcome on each of the
 // policyManagementTypes; the zero value is an absent policy.
-type typeResults [len(policyManagementTypes)]policyset.Result
+type typeOutcomes [len(policyManagementTypes)]policyset.PolicyOutcome
 
 // lockoutGuard holds, for one walk of one command (the providerData's
 // life), the policies before the command and every change counted since.
@@ -107,8 +107,8 @@ type plannedPolicyChange struct {
 type guardChange struct {
 	plannedPolicyChange
 	slot     int
-	outcomes typeResults // its after version's; absent for a delete
-	done     bool        // made (at apply): the slot holds its after version now
+	outcomes typeOutcomes // its after version's; absent for a delete
+	done     bool         // made (at apply): the slot holds its after version now
 }
 
 // changeKey finds the counted change that a Create, Update or Delete of
@@ -153,17 +153,17 @@ type guardType struct {
 	req policyset.Request
 	e   *policyset.Evaluator
 	// the organization's policies before the command: names and outcomes
-	baseNames   []string
-	baseResults []policyset.Result
-	baseTally   policyset.Tally
+	baseNames    []string
+	baseOutcomes []policyset.PolicyOutcome
+	baseTally    policyset.Tally
 	// per slot, the worst state (the version of the slot that allows the
 	// user least on this type; worstBy is the change whose after version
 	// it is, nil for the slot's current one) and the final state (every
 	// change made)
-	worst      []policyset.Result
+	worst      []policyset.PolicyOutcome
 	worstBy    []*guardChange
 	worstTally policyset.Tally
-	final      []policyset.Result
+	final      []policyset.PolicyOutcome
 	finalTally policyset.Tally
 }
 
@@ -213,9 +213,10 @@ func (g *lockoutGuard) check(ctx context.Context, c plannedPolicyChange, diags *
 	answered = g.aloneToAwait(ctx, base)
 }
 
-// locks says whether the findings hold a lockout, not only waits.
+// locks says whether the findings hold a lockout, not only a need for
+// consensus.
 func locks(found []lockoutFinding) bool {
-	return slices.ContainsFunc(found, func(f lockoutFinding) bool { return !f.waitsOnly })
+	return slices.ContainsFunc(found, func(f lockoutFinding) bool { return !f.consensusOnly })
 }
 
 // allowDelete is the check of a delete at apply, before it is submitted
@@ -305,7 +306,7 @@ func (b *guardBase) count(c plannedPolicyChange) (*guardChange, bool) {
 		slot = len(b.slots)
 		b.slots = append(b.slots, guardSlot{})
 		for _, gt := range b.types {
-			gt.worst, gt.worstBy, gt.final = append(gt.worst, policyset.Result{}), append(gt.worstBy, nil), append(gt.final, policyset.Result{})
+			gt.worst, gt.worstBy, gt.final = append(gt.worst, policyset.PolicyOutcome{}), append(gt.worstBy, nil), append(gt.final, policyset.PolicyOutcome{})
 		}
 	}
 	gc := &guardChange{plannedPolicyChange: c, slot: slot}
@@ -348,9 +349,9 @@ func (b *guardBase) uncount(gc *guardChange) {
 func (b *guardBase) settle(s int) {
 	slot := b.slots[s]
 	for t, gt := range b.types {
-		var now policyset.Result
-		if s < len(gt.baseResults) {
-			now = gt.baseResults[s]
+		var now policyset.PolicyOutcome
+		if s < len(gt.baseOutcomes) {
+			now = gt.baseOutcomes[s]
 		}
 		if slot.made != nil {
 			now = slot.made.outcomes[t]
@@ -375,7 +376,7 @@ func (b *guardBase) settle(s int) {
 // nothing (not applicable, time-inactive, an error, an absent policy),
 // then a consensus, then an allow. The decision of a set never allows
 // more when one policy's outcome moves down this order.
-func permissiveness(r policyset.Result) int {
+func permissiveness(r policyset.PolicyOutcome) int {
 	switch r.Outcome {
 	case client.OutcomeDenyExplicit:
 		return 0
@@ -409,12 +410,12 @@ func (g *lockoutGuard) baseline(ctx context.Context) (*guardBase, error) {
 		for t, typ := range policyManagementTypes {
 			gt := &guardType{req: guardRequest(who, g.pd.client.PublicKey(), typ, now, nil)}
 			gt.e = policyset.NewEvaluator(gt.req)
-			gt.baseNames, gt.baseResults = make([]string, n), make([]policyset.Result, n)
+			gt.baseNames, gt.baseOutcomes = make([]string, n), make([]policyset.PolicyOutcome, n)
 			for i := range list.all {
-				gt.baseNames[i], gt.baseResults[i] = list.all[i].PolicyName, gt.e.Outcome(policyset.FromClient(&list.all[i]))
-				gt.baseTally.Add(gt.baseResults[i], 1)
+				gt.baseNames[i], gt.baseOutcomes[i] = list.all[i].PolicyName, gt.e.Outcome(policyset.FromClient(&list.all[i]))
+				gt.baseTally.Add(gt.baseOutcomes[i], 1)
 			}
-			gt.worst, gt.worstBy, gt.final = slices.Clone(gt.baseResults), make([]*guardChange, n), slices.Clone(gt.baseResults)
+			gt.worst, gt.worstBy, gt.final = slices.Clone(gt.baseOutcomes), make([]*guardChange, n), slices.Clone(gt.baseOutcomes)
 			gt.worstTally, gt.finalTally = gt.baseTally, gt.baseTally
 			b.types[t] = gt
 		}
@@ -426,7 +427,7 @@ func (g *lockoutGuard) baseline(ctx context.Context) (*guardBase, error) {
 // no tags, email or alias, so the user is decided without them.
 func guardRequest(who *client.WhoamiResponse, publicKey, typ string, now time.Time, q *client.Quorum) policyset.Request {
 	req := policyset.Request{Type: typ, Now: now, Approvers: []policyset.User{{ID: who.UserID}},
-		Credentials: []policyset.Credential{{UserID: who.UserID, Type: "CREDENTIAL_TYPE_API_KEY_P256", PublicKey: publicKey}}}
+		Credentials: []policyset.Credential{{UserID: who.UserID, Type: client.CredentialTypeAPIKeyP256, PublicKey: publicKey}}}
 	if q != nil {
 		req.RootQuorum = policyset.RootQuorum{UserIDs: q.UserIDs, Threshold: q.Threshold}
 	}
@@ -457,7 +458,7 @@ type lockoutFinding struct {
 	gt            *guardType
 	before, after policyset.Decision // before the command, in the worst state; named in full by describeDecision
 	afterNames    []string           // the names of the policies of after, by slot
-	waitsOnly     bool               // after, the user's changes wait for approvals: not a lockout, worth a warning
+	consensusOnly bool               // after, the user's changes need consensus: not a lockout, worth a warning
 	finalLocked   bool               // the state once every counted change is made locks out too
 }
 
@@ -485,12 +486,12 @@ func (g *lockoutGuard) judgeWith(b *guardBase, q *client.Quorum, prev [len(polic
 			req = guardRequest(b.who, g.pd.client.PublicKey(), req.Type, req.Now, q)
 		}
 		before := policyset.DecideTally(gt.baseTally, req)
-		lockedNow, waitsNow := takenAway(before, policyset.DecideTally(gt.worstTally, req))
-		lockedPrev, waitsPrev := takenAway(before, policyset.DecideTally(prev[t], req))
-		if (lockedNow && !lockedPrev) || (waitsNow && !waitsPrev) {
+		lockedNow, consensusNow := takenAway(before, policyset.DecideTally(gt.worstTally, req))
+		lockedPrev, consensusPrev := takenAway(before, policyset.DecideTally(prev[t], req))
+		if (lockedNow && !lockedPrev) || (consensusNow && !consensusPrev) {
 			finalLocked, _ := takenAway(before, policyset.DecideTally(gt.finalTally, req))
-			f := lockoutFinding{t: t, gt: gt, before: policyset.DecideResults(gt.baseResults, req),
-				after: policyset.DecideResults(gt.worst, req), waitsOnly: waitsNow, finalLocked: finalLocked}
+			f := lockoutFinding{t: t, gt: gt, before: policyset.DecideOutcomes(gt.baseOutcomes, req),
+				after: policyset.DecideOutcomes(gt.worst, req), consensusOnly: consensusNow, finalLocked: finalLocked}
 			f.afterNames = b.worstNames(t)
 			found = append(found, f)
 		}
@@ -514,17 +515,17 @@ func (b *guardBase) worstNames(t int) []string {
 }
 
 // takenAway says whether after takes the user's policy changes away
-// (locked), or only makes them wait for approvals (waits), when a policy
+// (locked), or only makes them require consensus (consensus), when a policy
 // allowed them before. A user no policy allowed (a root user acting
 // through the root quorum, say) loses nothing a policy change can take.
-func takenAway(before, after policyset.Decision) (locked, waits bool) {
-	if before.ByRootQuorum || (before.Outcome != client.OutcomeAllow && before.Outcome != client.OutcomeRequiresConsensus) {
+func takenAway(before, after policyset.Decision) (locked, consensus bool) {
+	if before.ByRootQuorum || (before.Verdict != client.OutcomeAllow && before.Verdict != client.OutcomeRequiresConsensus) {
 		return false, false
 	}
 	switch {
-	case after.Outcome == client.OutcomeDenyExplicit || after.Outcome == client.OutcomeDenyImplicit:
+	case after.Verdict == client.OutcomeDenyExplicit || after.Verdict == client.OutcomeDenyImplicit:
 		return true, false
-	case before.Outcome == client.OutcomeAllow && after.Outcome == client.OutcomeRequiresConsensus && !after.ByRootQuorum:
+	case before.Verdict == client.OutcomeAllow && after.Verdict == client.OutcomeRequiresConsensus && !after.ByRootQuorum:
 		return false, true
 	}
 	return false, false

@@ -67,7 +67,7 @@ func (g *lockoutGuard) holdAlone(ctx context.Context, typ string) (sent func(), 
 // worst state. g.mu is held.
 func (g *lockoutGuard) allowsAlone(ctx context.Context, b *guardBase, t int) bool {
 	gt := b.types[t]
-	if policyset.DecideTally(gt.worstTally, gt.req).Outcome == client.OutcomeAllow {
+	if policyset.DecideTally(gt.worstTally, gt.req).Verdict == client.OutcomeAllow {
 		return true
 	}
 	// The root quorum can only allow more: a policy that allows does so
@@ -77,7 +77,7 @@ func (g *lockoutGuard) allowsAlone(ctx context.Context, b *guardBase, t int) boo
 		return false
 	}
 	req := guardRequest(b.who, g.pd.client.PublicKey(), gt.req.Type, gt.req.Now, q)
-	return policyset.DecideTally(gt.worstTally, req).Outcome == client.OutcomeAllow
+	return policyset.DecideTally(gt.worstTally, req).Verdict == client.OutcomeAllow
 }
 
 // aloneToAwait is what a change just counted must wait for before it is

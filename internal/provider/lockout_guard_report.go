@@ -49,13 +49,13 @@ func unknownChangeText(c plannedPolicyChange) string {
 
 // reportLockout adds what the guard found when it counted gc to diags: an
 // error for a lockout (a warning with skip_policy_lockout_check), a
-// warning for changes that will only wait for approvals. atApply: gc is
+// warning for changes that will only wait for consensus. atApply: gc is
 // a delete that the apply is about to submit. g.mu is held.
 func (g *lockoutGuard) reportLockout(b *guardBase, gc *guardChange, found []lockoutFinding, atApply bool, diags *diag.Diagnostics) {
-	var locked, waits []lockoutFinding
+	var locked, consensus []lockoutFinding
 	for _, f := range found {
-		if f.waitsOnly {
-			waits = append(waits, f)
+		if f.consensusOnly {
+			consensus = append(consensus, f)
 		} else {
 			locked = append(locked, f)
 		}
@@ -94,9 +94,9 @@ func (g *lockoutGuard) reportLockout(b *guardBase, gc *guardChange, found []lock
 			diags.AddError(summary, detail+"\n\n"+lockoutSkipFix)
 		}
 	}
-	if len(waits) > 0 {
+	if len(consensus) > 0 {
 		diags.AddWarning("Terraform's policy changes will wait for approval", what+" means that "+user+
-			", can no longer change policies alone:\n"+decisionLines(waits)+"\n\n"+lockoutAnyOrder+" "+b.stateText(waits)+
+			", can no longer change policies alone:\n"+decisionLines(consensus)+"\n\n"+lockoutAnyOrder+" "+b.stateText(consensus)+
 			"\n\nLater policy changes will wait for those approvals, up to the resource's timeouts or the provider's approval_timeout.")
 	}
 }
@@ -111,19 +111,19 @@ func decisionLines(found []lockoutFinding) string {
 	return b.String()
 }
 
-// describeDecision is an outcome and what made it.
+// describeDecision is a verdict and what made it.
 func describeDecision(d policyset.Decision, names []string) string {
 	switch {
 	case d.ByRootQuorum:
-		return d.Outcome + ", by the root quorum"
-	case d.Outcome == client.OutcomeDenyImplicit:
-		return d.Outcome + ": no policy allows it"
+		return d.Verdict + ", by the root quorum"
+	case d.Verdict == client.OutcomeDenyImplicit:
+		return d.Verdict + ": no policy allows it"
 	}
 	quoted := make([]string, len(d.DecidedBy))
 	for i, p := range d.DecidedBy {
 		quoted[i] = fmt.Sprintf("%q", names[p])
 	}
-	return d.Outcome + ", by policy " + strings.Join(quoted, " and ")
+	return d.Verdict + ", by policy " + strings.Join(quoted, " and ")
 }
 
 // stateText names the worst state of the types found: the changes made in
@@ -146,7 +146,7 @@ func (b *guardBase) stateText(found []lockoutFinding) string {
 	if len(parts) > 1 {
 		text = "The states judged above are, by activity type in the order listed: " + strings.Join(parts, "; ") + "."
 	}
-	if finalFine && !found[0].waitsOnly {
+	if finalFine && !found[0].consensusOnly {
 		text += " The planned changes, all made, leave Terraform able to change policies: only this intermediate state locks it out."
 	}
 	return text

@@ -17,7 +17,7 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-// A create whose answer was lost (client.OutcomeUnknownError) may have
+// A create whose answer was lost (client.LostAnswerError) may have
 // made its object or not. Recording nothing would let the next apply
 // submit a new body, and the service, unable to tell it from a new
 // request, would make a second object: one managed, one orphan.
@@ -73,7 +73,7 @@ func submissionOf(typ, id string) (sub client.Submission, pos int, ok bool) {
 // with what happens next, and returns true. Other errors are left to the
 // caller.
 func keepLostCreate(ctx context.Context, err error, pos int, plan tfsdk.Plan, resp *resource.CreateResponse, summary, operation, object string) bool {
-	var lost *client.OutcomeUnknownError
+	var lost *client.LostAnswerError
 	if !errors.As(err, &lost) {
 		return false
 	}
@@ -90,7 +90,7 @@ func keepLostCreate(ctx context.Context, err error, pos int, plan tfsdk.Plan, re
 	}
 	resp.State.Raw = raw
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), placeholderID(lost.Submission, pos))...)
-	tflog.Warn(ctx, "create outcome unknown; saved a placeholder to resolve on the next refresh",
+	tflog.Warn(ctx, "create answer lost; saved a placeholder to resolve on the next refresh",
 		map[string]any{"operation": operation, "activity_id": lost.Submission.ActivityID, "timestamp_ms": lost.Submission.TimestampMs})
 	addAPIError(&resp.Diagnostics, summary, operation, object, &explainedError{err: err, note: "The request may have reached " +
 		"the service, and no answer said whether it acted: the object may exist or not. Terraform saved this resource as " +

@@ -112,9 +112,10 @@ type RootQuorum struct {
 	Threshold int      `json:"threshold"`
 }
 
-// Want is the decision a case must get.
+// Want is the decision a case must get; Verdict is "outcome" in the table,
+// as policy_decision returns it.
 type Want struct {
-	Outcome   string       `json:"outcome"`
+	Verdict   string       `json:"outcome"`
 	DecidedBy []string     `json:"decided_by"`
 	Policies  []WantPolicy `json:"policies"`
 }
@@ -246,8 +247,8 @@ func (want Want) mismatch(c Case, d policyset.Decision) string {
 	for i, p := range d.DecidedBy {
 		decidedBy[i] = c.Policies[p].Name
 	}
-	if d.Outcome != want.Outcome || fmt.Sprint(decidedBy) != fmt.Sprint(want.DecidedBy) {
-		return fmt.Sprintf("decision %s by %q, want %s by %q", d.Outcome, decidedBy, want.Outcome, want.DecidedBy)
+	if d.Verdict != want.Verdict || fmt.Sprint(decidedBy) != fmt.Sprint(want.DecidedBy) {
+		return fmt.Sprintf("decision %s by %q, want %s by %q", d.Verdict, decidedBy, want.Verdict, want.DecidedBy)
 	}
 	if len(d.Policies) != len(want.Policies) {
 		return fmt.Sprintf("%d policy outcomes, want %d", len(d.Policies), len(want.Policies))

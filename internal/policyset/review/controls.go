@@ -138,7 +138,7 @@ func (o *Org) breach(ctl Control, s sampled, st *reqState) (Breach, bool) {
 	breaks := func(outcome string) bool {
 		return outcome == client.OutcomeAllow && (ctl.AtMost == AtMostDenied || len(s.req.Approvers) == 1)
 	}
-	now := policyset.DecideTally(st.perm, s.req).Outcome
+	now := policyset.DecideTally(st.perm, s.req).Verdict
 	_, was := o.baseTally(st)
 	if !breaks(now) {
 		return Breach{}, false

@@ -219,16 +219,16 @@ func (o *Org) baseTally(st *reqState) (policyset.Tally, string) {
 		for _, i := range o.countable(st.req) {
 			st.base.Add(st.ev.Outcome(o.policies[i]), 1)
 		}
-		st.decision = policyset.DecideTally(st.base, st.req).Outcome
+		st.decision = policyset.DecideTally(st.base, st.req).Verdict
 		st.baseReady = true
 	}
 	return st.base, st.decision
 }
 
-// outcome is p's result for the request; an absent policy gives nothing.
-func outcome(st *reqState, p *policyset.Policy) policyset.Result {
+// outcome is p's outcome for the request; an absent policy gives nothing.
+func outcome(st *reqState, p *policyset.Policy) policyset.PolicyOutcome {
 	if p == nil {
-		return policyset.Result{Outcome: policyset.OutcomeNotApplicable}
+		return policyset.PolicyOutcome{Outcome: policyset.OutcomeNotApplicable}
 	}
 	return st.ev.Outcome(*p)
 }

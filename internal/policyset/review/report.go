@@ -36,7 +36,7 @@ func (o *Org) Report(c Change) Report {
 			t, was := o.baseTally(st)
 			t.Add(outcome(st, before), -1)
 			t.Add(outcome(st, c.After), 1)
-			if now := policyset.DecideTally(t, s.req).Outcome; now != was {
+			if now := policyset.DecideTally(t, s.req).Verdict; now != was {
 				r.Rows = append(r.Rows, row(s, was, now))
 			}
 		}
@@ -75,7 +75,7 @@ func Compare(before, after []policyset.Policy) Report {
 			for _, i := range ao.byType[typ] {
 				t.Add(st.ev.Outcome(ao.policies[i]), 1)
 			}
-			if now := policyset.DecideTally(t, s.req).Outcome; now != was {
+			if now := policyset.DecideTally(t, s.req).Verdict; now != was {
 				r.Rows = append(r.Rows, row(s, was, now))
 			}
 		}

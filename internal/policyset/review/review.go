@@ -29,7 +29,7 @@ type Change struct {
 type Row struct {
 	// Type is the request's activity type (ACTIVITY_TYPE_...).
 	Type string
-	// Before and After are the decision outcomes (OUTCOME_ALLOW,
+	// Before and After are the verdicts (OUTCOME_ALLOW,
 	// OUTCOME_REQUIRES_CONSENSUS, OUTCOME_DENY_EXPLICIT,
 	// OUTCOME_DENY_IMPLICIT), as policy_decision returns them.
 	Before, After string

@@ -57,10 +57,10 @@ func apply(ps []policyset.Policy, c Change) []policyset.Policy {
 func crossCheck(t *testing.T, before, after []policyset.Policy, rows []Row) {
 	t.Helper()
 	for _, r := range rows {
-		if got := policyset.Decide(before, r.Request).Outcome; got != r.Before {
+		if got := policyset.Decide(before, r.Request).Verdict; got != r.Before {
 			t.Errorf("%s: before: Decide gives %s, report %s", r.Example, got, r.Before)
 		}
-		if got := policyset.Decide(after, r.Request).Outcome; got != r.After {
+		if got := policyset.Decide(after, r.Request).Verdict; got != r.After {
 			t.Errorf("%s: after: Decide gives %s, report %s", r.Example, got, r.After)
 		}
 	}
