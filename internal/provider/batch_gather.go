@@ -16,19 +16,8 @@ import (
 // the calls of one kind that arrive together into one activity: one
 // approval, and one change for the approvers to read whole.
 //
-// The words of this file and batch_run.go, one idea each:
-//   - a wave is the operations Terraform runs at the same time;
-//   - a batch is operations of one kind that go out as one activity; the
-//     batcher gathers them;
-//   - an operation or a batch is sent when it leaves the provider, and
-//     submitted by the client (the request, and the wait for the
-//     activity);
-//   - an operation goes alone when it is sent as an activity of its own
-//     item: where batching is off, where it would save no approval
-//     (sendsAlone), or when its batch is split;
-//   - a batch is split when the service refused it for what one item may
-//     have caused alone (splitsBatch): whoever sent the batch then sends
-//     each member alone, so that only that item fails, with its own error.
+// The words wave, batch, send and submit, alone and split mean one idea
+// each, written in the package documentation (doc.go).
 //
 // The rule, measured in bench/RESULTS.md: a batch is sent
 //   - when it is as large as the largest batch of its kind so far:

@@ -50,8 +50,8 @@ func (r *recordingSend) sizes() []int {
 	return out
 }
 
-// joinAll joins n items at once and returns what became of each.
-func joinAll(t *testing.T, g *batcher, key string, n int, rs *recordingSend) []itemActivity {
+// joinAll joins n items of kind "k" at once and returns what became of each.
+func joinAll(t *testing.T, g *batcher, n int, rs *recordingSend) []itemActivity {
 	t.Helper()
 	out := make([]itemActivity, n)
 	var wg sync.WaitGroup
@@ -59,7 +59,7 @@ func joinAll(t *testing.T, g *batcher, key string, n int, rs *recordingSend) []i
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i] = g.join(t.Context(), nil, rs.kind(key), i, time.Minute)
+			out[i] = g.join(t.Context(), nil, rs.kind("k"), i, time.Minute)
 		}()
 	}
 	wg.Wait()
@@ -72,7 +72,7 @@ func joinAll(t *testing.T, g *batcher, key string, n int, rs *recordingSend) []i
 func TestBatcherBatchesWhatArrivesTogether(t *testing.T) {
 	g := newBatcher(time.Second)
 	rs := &recordingSend{}
-	out := joinAll(t, g, "k", 20, rs)
+	out := joinAll(t, g, 20, rs)
 	if got := rs.sizes(); !slices.Equal(got, []int{20}) {
 		t.Fatalf("batches of %v, want one of 20", got)
 	}
@@ -107,7 +107,7 @@ func TestBatcherSendsAFullWaveAtOnce(t *testing.T) {
 	rs := &recordingSend{}
 	g.maxSize[rs.kind("k").key()] = 4
 	start := time.Now()
-	joinAll(t, g, "k", 4, rs)
+	joinAll(t, g, 4, rs)
 	if took := time.Since(start); took > time.Second {
 		t.Fatalf("a full wave took %v to go", took)
 	}
@@ -176,7 +176,7 @@ func TestBatcherSplitsAFaultOfOneItem(t *testing.T) {
 		}
 		return nil
 	}}
-	out := joinAll(t, g, "k", 3, rs)
+	out := joinAll(t, g, 3, rs)
 	if got := rs.sizes(); !slices.Equal(got, []int{3, 1, 1, 1}) {
 		t.Fatalf("batches of %v, want the batch of 3 and each item alone", got)
 	}
@@ -196,7 +196,7 @@ func TestBatcherSplitsAFaultOfOneItem(t *testing.T) {
 	denied := &client.ActivityError{ActivityID: "act-denied", Status: client.StatusFailed,
 		Failure: &client.Status{Code: client.CodePermissionDenied}}
 	rs = &recordingSend{err: denied}
-	for _, o := range joinAll(t, newBatcher(time.Second), "k", 3, rs) {
+	for _, o := range joinAll(t, newBatcher(time.Second), 3, rs) {
 		if !errors.Is(o.err, denied) {
 			t.Fatalf("a denied batch's member got %+v", o)
 		}

@@ -1,4 +1,3 @@
-// Package provider implements the Terraform provider for the custody service.
 package provider
 
 import (

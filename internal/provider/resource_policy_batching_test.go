@@ -7,17 +7,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
-// batchedPolicies is n policies named by prefix, under a provider block
-// with the extra settings given.
-func batchedPolicies(e *accEmulator, n int, prefix string, extra ...string) string {
+// batchedPolicies is n policies, under a provider block with the extra
+// settings given.
+func batchedPolicies(e *accEmulator, n int, extra ...string) string {
 	return e.providerBlock(extra...) + fmt.Sprintf(`
 resource "custody_policy" "many" {
   count     = %d
-  name      = "%s-${count.index}"
+  name      = "p-${count.index}"
   effect    = "EFFECT_ALLOW"
   condition = "activity.resource == 'PRIVATE_KEY'"
 }
-`, n, prefix)
+`, n)
 }
 
 // TestAccPolicy_batchedWhereItSavesApprovals: the root user under a root
@@ -36,25 +36,25 @@ func TestAccPolicy_batchedWhereItSavesApprovals(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				PreConfig: snapshot,
-				Config:    batchedPolicies(e, 6, "p"),
+				Config:    batchedPolicies(e, 6),
 				Check: accRequestsSince(e, &before, "creating 6 policies by default", map[string]int{
 					"submit/create_policies": 6, "query/get_organization_configs": 1}),
 			},
 			{
 				PreConfig: snapshot,
-				Config:    batchedPolicies(e, 12, "p", always),
+				Config:    batchedPolicies(e, 12, always),
 				Check: accRequestsSince(e, &before, "creating 6 policies with batching.enabled = true", map[string]int{
 					"submit/create_policies": 1}),
 			},
 			{
 				PreConfig: snapshot,
-				Config:    batchedPolicies(e, 6, "p"),
+				Config:    batchedPolicies(e, 6),
 				Check: accRequestsSince(e, &before, "deleting 6 policies by default", map[string]int{
 					"submit/delete_policies": 6, "submit/delete_policy": 0}),
 			},
 			{
 				PreConfig: snapshot,
-				Config:    batchedPolicies(e, 0, "p", always),
+				Config:    batchedPolicies(e, 0, always),
 				Check: accRequestsSince(e, &before, "deleting 6 policies with batching.enabled = true", map[string]int{
 					"submit/delete_policies": 1}),
 			},
