@@ -109,6 +109,7 @@ func (g *batcher) join(ctx context.Context, c *client.Client, kind batchKind, it
 		g.closeLocked(b)
 		g.mu.Unlock()
 		b.send()
+		<-m.done // a split batch's members are sent alone, after send returns
 		return m.got
 	}
 	wait := min(g.quiet, time.Until(b.first.Add(g.sendAfter)))

@@ -176,21 +176,11 @@ func TestBatcherSplitsAFaultOfOneItem(t *testing.T) {
 		}
 		return nil
 	}}
-	out := joinAll(t, g, 3, rs)
-	if got := rs.sizes(); !slices.Equal(got, []int{3, 1, 1, 1}) {
-		t.Fatalf("batches of %v, want the batch of 3 and each item alone", got)
-	}
-	for item, o := range out {
-		if o.pos != 0 || o.act == nil || o.act.ID == "batch-1" {
-			t.Fatalf("item %d: %+v, want its own activity", item, o)
-		}
-		if sent := rs.batches[slices.IndexFunc(rs.batches, func(b []any) bool { return len(b) == 1 && b[0] == item })]; sent[0] != item {
-			t.Fatalf("item %d was not sent alone", item)
-		}
-		if wantBad := item == 1; errors.Is(o.err, bad) != wantBad || (!wantBad && o.err != nil) {
-			t.Fatalf("item %d: error %v", item, o.err)
-		}
-	}
+	checkSplit(t, g, rs, bad)
+	// A full wave is sent by the member that fills it: it splits the same.
+	rs.batches = nil
+	g.maxSize[rs.kind("k").key()] = 3
+	checkSplit(t, g, rs, bad)
 
 	// A denial is the batch's whole: not split.
 	denied := &client.ActivityError{ActivityID: "act-denied", Status: client.StatusFailed,
@@ -208,6 +198,27 @@ func TestBatcherSplitsAFaultOfOneItem(t *testing.T) {
 	rs = &recordingSend{err: refused}
 	if o := newBatcher(time.Second).join(t.Context(), nil, rs.kind("k"), 1, time.Minute); !errors.Is(o.err, refused) || len(rs.batches) != 1 {
 		t.Fatalf("a lone member got %+v after %d sends", o, len(rs.batches))
+	}
+}
+
+// checkSplit joins items 0, 1 and 2 in one batch that rs refuses whole, and
+// checks that each was then sent alone, with item 1 failing with bad.
+func checkSplit(t *testing.T, g *batcher, rs *recordingSend, bad error) {
+	t.Helper()
+	out := joinAll(t, g, 3, rs)
+	if got := rs.sizes(); !slices.Equal(got, []int{3, 1, 1, 1}) {
+		t.Fatalf("batches of %v, want the batch of 3 and each item alone", got)
+	}
+	for item, o := range out {
+		if o.pos != 0 || o.act == nil || o.act.ID == "batch-1" {
+			t.Fatalf("item %d: %+v, want its own activity", item, o)
+		}
+		if !slices.ContainsFunc(rs.batches, func(b []any) bool { return len(b) == 1 && b[0] == item }) {
+			t.Fatalf("item %d was not sent alone", item)
+		}
+		if wantBad := item == 1; errors.Is(o.err, bad) != wantBad || (!wantBad && o.err != nil) {
+			t.Fatalf("item %d: error %v", item, o.err)
+		}
 	}
 }
 
