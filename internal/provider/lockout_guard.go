@@ -179,17 +179,34 @@ func newLockoutGuard(pd *providerData, skip bool) *lockoutGuard {
 // again during the apply, with its values known, and the apply's guard
 // checks it then.
 func (g *lockoutGuard) check(ctx context.Context, c plannedPolicyChange, diags *diag.Diagnostics) {
+	g.countAndJudge(ctx, c, false, diags)
+}
+
+// allowDelete is the check of a delete at apply, before it is submitted
+// (or joins a batch): false when it would lock Terraform out, reported in
+// diags. A delete it lets go stays counted, as made, for the deletes and
+// changes after it; a refused one is not counted.
+func (g *lockoutGuard) allowDelete(ctx context.Context, id, what string, diags *diag.Diagnostics) bool {
+	return g.countAndJudge(ctx, plannedPolicyChange{id: id, what: what}, true, diags)
+}
+
+// countAndJudge is check and allowDelete (atApply): it counts c and judges
+// the changes counted so far, and returns false when c would lock Terraform
+// out and is refused, reported in diags and not counted. A change it
+// counts that takes away the allow of operations sent alone waits, before
+// it returns, until they are answered (lockout_guard_alone.go).
+func (g *lockoutGuard) countAndJudge(ctx context.Context, c plannedPolicyChange, atApply bool, diags *diag.Diagnostics) bool {
 	base, err := g.baseline(ctx)
 	if err != nil {
 		// It never blocks what it cannot judge.
 		diags.AddWarning("Policy lockout check not made", "The provider could not read what it needs to check that "+c.what+
 			" leaves Terraform able to change policies: "+err.Error())
-		return
+		return true
 	}
 	if c.unknown {
 		tflog.Debug(ctx, "lockout guard: a planned policy change is not known until apply; the apply checks it", map[string]any{"change": c.what})
 		diags.AddWarning("Policy lockout check left to apply", unknownChangeText(c))
-		return
+		return true
 	}
 	var answered <-chan struct{}
 	defer func() { awaitAlone(ctx, answered) }() // once g.mu is unlocked
@@ -198,57 +215,25 @@ func (g *lockoutGuard) check(ctx context.Context, c plannedPolicyChange, diags *
 	prev := base.worstTallies()
 	gc, ok := base.count(c)
 	if !ok {
-		return
+		return true // a delete of a policy the organization did not hold when the command began
 	}
-	found := g.judge(ctx, base, prev)
-	if len(found) > 0 {
-		g.reportLockout(base, gc, found, false, diags)
+	if found := g.judge(ctx, base, prev); len(found) > 0 {
+		g.reportLockout(base, gc, found, atApply, diags)
 		if !g.skip && locks(found) {
 			// A refused change is not made (at apply, Terraform goes on
 			// with the others): it must not count against them.
-			base.uncount(gc)
-			return
-		}
-	}
-	answered = g.aloneToAwait(ctx, base)
-}
-
-// locks says whether the findings hold a lockout, not only a need for
-// consensus.
-func locks(found []lockoutFinding) bool {
-	return slices.ContainsFunc(found, func(f lockoutFinding) bool { return !f.consensusOnly })
-}
-
-// allowDelete is the check of a delete at apply, before it is submitted
-// (or joins a batch): false when it would lock Terraform out, reported in
-// diags. A delete it lets go stays counted, as made, for the deletes and
-// changes after it; a refused one is not counted.
-func (g *lockoutGuard) allowDelete(ctx context.Context, id, what string, diags *diag.Diagnostics) bool {
-	base, err := g.baseline(ctx)
-	if err != nil {
-		diags.AddWarning("Policy lockout check not made", "The provider could not read what it needs to check that "+what+
-			" leaves Terraform able to change policies: "+err.Error())
-		return true
-	}
-	var answered <-chan struct{}
-	defer func() { awaitAlone(ctx, answered) }() // once g.mu is unlocked
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	prev := base.worstTallies()
-	gc, ok := base.count(plannedPolicyChange{id: id, what: what})
-	if !ok {
-		return true // a policy the organization did not hold when the apply began
-	}
-	found := g.judge(ctx, base, prev)
-	if len(found) > 0 {
-		g.reportLockout(base, gc, found, true, diags)
-		if !g.skip && locks(found) {
 			base.uncount(gc)
 			return false
 		}
 	}
 	answered = g.aloneToAwait(ctx, base)
 	return true
+}
+
+// locks says whether the findings hold a lockout, not only a need for
+// consensus.
+func locks(found []lockoutFinding) bool {
+	return slices.ContainsFunc(found, func(f lockoutFinding) bool { return !f.consensusOnly })
 }
 
 // applied tells the guard that the apply made c: from now on its slot

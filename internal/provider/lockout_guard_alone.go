@@ -47,7 +47,7 @@ func (g *lockoutGuard) holdAlone(ctx context.Context, typ string) (sent func(), 
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if !g.allowsAlone(ctx, base, slices.Index(policyManagementTypes[:], typ)) {
+	if !g.allowsAlone(ctx, base, typ) {
 		return nil, false
 	}
 	if g.alone == 0 {
@@ -63,10 +63,10 @@ func (g *lockoutGuard) holdAlone(ctx context.Context, typ string) (sent func(), 
 	}, true
 }
 
-// allowsAlone says whether the user acting alone is allowed type t in the
-// worst state. g.mu is held.
-func (g *lockoutGuard) allowsAlone(ctx context.Context, b *guardBase, t int) bool {
-	gt := b.types[t]
+// allowsAlone says whether the user acting alone is allowed typ, one of
+// the policyManagementTypes, in the worst state. g.mu is held.
+func (g *lockoutGuard) allowsAlone(ctx context.Context, b *guardBase, typ string) bool {
+	gt := b.types[slices.Index(policyManagementTypes[:], typ)]
 	if policyset.DecideTally(gt.worstTally, gt.req).Verdict == client.OutcomeAllow {
 		return true
 	}
@@ -76,7 +76,7 @@ func (g *lockoutGuard) allowsAlone(ctx context.Context, b *guardBase, t int) boo
 	if q == nil || !slices.Contains(q.UserIDs, b.who.UserID) {
 		return false
 	}
-	req := guardRequest(b.who, g.pd.client.PublicKey(), gt.req.Type, gt.req.Now, q)
+	req := guardRequest(b.who, g.pd.client.PublicKey(), typ, gt.req.Now, q)
 	return policyset.DecideTally(gt.worstTally, req).Verdict == client.OutcomeAllow
 }
 
@@ -88,7 +88,7 @@ func (g *lockoutGuard) aloneToAwait(ctx context.Context, b *guardBase) <-chan st
 		return nil
 	}
 	for _, typ := range batchTypes {
-		if !g.allowsAlone(ctx, b, slices.Index(policyManagementTypes[:], typ)) {
+		if !g.allowsAlone(ctx, b, typ) {
 			return g.aloneAnswered
 		}
 	}
