@@ -64,6 +64,18 @@ provider "custody" {
 }
 `
 
+// withControl is reviewControls with one more control first, on one
+// activity type.
+func withControl(name, activityType, atMost string) string {
+	return strings.Replace(reviewControls, "  controls = [\n", fmt.Sprintf(`  controls = [
+    {
+      name           = %q
+      activity_types = [%q]
+      at_most        = %q
+    },
+`, name, activityType, atMost), 1)
+}
+
 // reviewWorld is an organization with the unmanaged policies and the
 // managed ones applied, and a CLI working directory that manages them.
 type reviewWorld struct {
@@ -514,13 +526,7 @@ func TestAccessReviewCLI_brokenBefore(t *testing.T) {
 	w := newReviewWorld(t)
 	after := with(reviewManaged, "no_dead", reviewPolicy{"no transfers to dead", client.EffectDeny,
 		"activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.to == '0x000000000000000000000000000000000000dead'", ""})
-	controls := strings.Replace(reviewControls, "  controls = [\n", `  controls = [
-    {
-      name           = "transactions never alone"
-      activity_types = ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2"]
-      at_most        = "consensus"
-    },
-`, 1)
+	controls := withControl("transactions never alone", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", "consensus")
 	w.cli.write(controls + reviewResources(after))
 	out, code := w.cli.run(nil, "plan", "-detailed-exitcode")
 	if code != 2 || strings.Contains(out, "Error:") || strings.Count(out, "Warning: Control broken before this plan: transactions never alone") != 1 {
@@ -626,13 +632,7 @@ func TestAccessReviewCLI_jointEffects(t *testing.T) {
 	denies := maps.Clone(reviewManaged)
 	denies["deny_a"] = reviewPolicy{"no key export (a)", client.EffectDeny, "activity.type == 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'", ""}
 	denies["deny_b"] = reviewPolicy{"no key export (b)", client.EffectDeny, "activity.resource == 'PRIVATE_KEY' && activity.action == 'EXPORT'", ""}
-	controls := strings.Replace(reviewControls, "  controls = [\n", `  controls = [
-    {
-      name           = "key export denied"
-      activity_types = ["ACTIVITY_TYPE_EXPORT_PRIVATE_KEY"]
-      at_most        = "denied"
-    },
-`, 1)
+	controls := withControl("key export denied", "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY", "denied")
 	w.cli.write(controls + reviewResources(denies))
 	w.cli.mustRun(0, "apply", "-auto-approve")
 
