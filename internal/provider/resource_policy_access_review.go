@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -50,12 +49,12 @@ type accessReview struct {
 	// again by the next change (see firstSuccess).
 	org firstSuccess[*review.Org]
 
-	mu sync.Mutex
 	// gaveUp is a read that failed after the transport's own retries,
 	// while its caller's context was fine: the service cannot be reached
 	// (an offline plan with skip_credentials_validation, say). It is kept
 	// for the command, so that a plan of N policies does not wait through
-	// the retries N times for N identical warnings' sake.
+	// the retries N times for N identical warnings' sake. Only
+	// readOrganization touches it, one caller at a time.
 	gaveUp error
 }
 
@@ -73,8 +72,6 @@ func (a *accessReview) organization(ctx context.Context) (*review.Org, error) {
 // runs for one caller at a time (firstSuccess), so the callers that waited
 // behind a read that gave up find gaveUp set.
 func (a *accessReview) readOrganization(ctx context.Context) (*review.Org, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.gaveUp != nil {
 		return nil, a.gaveUp
 	}
