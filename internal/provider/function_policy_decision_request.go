@@ -143,11 +143,10 @@ func readDecisionRequest(arg argValue) (policyset.Request, *function.FuncError) 
 	if req.Type, ferr = typ.required(); ferr != nil {
 		return req, ferr
 	}
-	if _, ok := policylang.LookupActivity(req.Type); typ.known() && !ok {
-		if closest := policylang.ClosestActivityType(req.Type); closest != "" {
-			return req, typ.errorf("%q is not an activity type of the service; the closest is %s", req.Type, closest)
+	if typ.known() {
+		if why := unknownActivityType(req.Type, "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"); why != "" {
+			return req, typ.errorf("%s", why)
 		}
-		return req, typ.errorf("%q is not an activity type of the service (ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2, say)", req.Type)
 	}
 	if req.Approvers, ferr = readApprovers(arg.member(attrs, "approvers")); ferr != nil {
 		return req, ferr

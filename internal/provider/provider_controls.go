@@ -72,14 +72,23 @@ func controlsAttribute() schema.Attribute {
 func validActivityType() validator.String {
 	return stringCheck{"value must be an activity type of the service, such as ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
 		"Unknown activity type", func(s string) string {
-			if _, ok := policylang.LookupActivity(s); ok {
-				return ""
+			if why := unknownActivityType(s, "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"); why != "" {
+				return why + "."
 			}
-			if closest := policylang.ClosestActivityType(s); closest != "" {
-				return fmt.Sprintf("%q is not an activity type of the service; the closest is %s.", s, closest)
-			}
-			return fmt.Sprintf("%q is not an activity type of the service (ACTIVITY_TYPE_SIGN_TRANSACTION_V2, say).", s)
+			return ""
 		}}
+}
+
+// unknownActivityType is why s is not an activity type of the service,
+// naming the closest one, or else example; "" for a catalogued type.
+func unknownActivityType(s, example string) string {
+	if _, ok := policylang.LookupActivity(s); ok {
+		return ""
+	}
+	if closest := policylang.ClosestActivityType(s); closest != "" {
+		return fmt.Sprintf("%q is not an activity type of the service; the closest is %s", s, closest)
+	}
+	return fmt.Sprintf("%q is not an activity type of the service (%s, say)", s, example)
 }
 
 // readControls reads the controls attribute for Configure. The schema has
