@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 )
 
@@ -86,13 +85,8 @@ func (r *reportWriter) reviewTargets() {
 		}
 		r.row(fmt.Sprintf("access review: a plan that %s N = %d distinct policies costs the provider at most %.0f%% more CPU than the build without the review%s", t.what, n, 100*(t.target-1), at),
 			m, ok && median(a) <= t.target*median(u), ok)
-		ca, foundA, _ := r.tb.counts(n, reviewConfig, t.phase)
-		cu, foundU, _ := r.tb.counts(n, reviewConfigWithout, t.phase)
-		m = "–"
-		if foundA && foundU {
-			m = fmt.Sprintf("%s; without the review %s", allOps(ca), allOps(cu))
-		}
-		r.row(fmt.Sprintf("access review adds no request to that plan (N = %d, %s)", n, t.phase), m, foundA && foundU && maps.Equal(ca, cu), foundA && foundU)
+		r.sameRequestsRow(fmt.Sprintf("access review adds no request to that plan (N = %d, %s)", n, t.phase), n, t.phase,
+			reviewConfig, reviewConfigWithout, "without the review")
 	}
 	for _, b := range []struct {
 		name, what string
@@ -101,11 +95,6 @@ func (r *reportWriter) reviewTargets() {
 		{"ReportWarm", "warm (the organization's outcomes already computed in the command)", reportWarmTarget},
 		{"ReportCold", "cold (from the protocol's values to the diagnostics)", reportColdTarget},
 	} {
-		v, ok := msOf(r.goBench, b.name)
-		m := "–"
-		if ok {
-			m = fmt.Sprintf("%.2f ms (median of %d)", median(v), len(v))
-		}
-		r.row(fmt.Sprintf("one changed policy's access report among 1,000 policies under %.0f ms, %s", b.target, b.what), m, ok && median(v) < b.target, ok)
+		r.goBenchRow(fmt.Sprintf("one changed policy's access report among 1,000 policies under %.0f ms, %s", b.target, b.what), b.name, b.target)
 	}
 }
