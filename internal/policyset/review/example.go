@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -105,13 +106,8 @@ type kwAttr struct {
 // Terraform's numbers would round them on the way.
 var maxExact = new(big.Int).Lsh(big.NewInt(1), 53)
 
-func hclValue(v any) string {
-	var b strings.Builder
-	writeHCLValue(&b, v)
-	return b.String()
-}
-
-// writeHCLValue writes v as hclValue renders it.
+// writeHCLValue writes v as an HCL value: numbers beyond maxExact as
+// decimal strings, maps as objects with their keys sorted.
 func writeHCLValue(b *strings.Builder, v any) {
 	switch x := v.(type) {
 	case string:
@@ -119,9 +115,7 @@ func writeHCLValue(b *strings.Builder, v any) {
 	case bool:
 		b.WriteString(strconv.FormatBool(x))
 	case *big.Int:
-		if x.IsInt64() && x.Int64() <= 1<<53 && x.Int64() >= -(1<<53) {
-			b.WriteString(strconv.FormatInt(x.Int64(), 10))
-		} else if new(big.Int).Abs(x).Cmp(maxExact) > 0 {
+		if x.CmpAbs(maxExact) > 0 {
 			writeHCLString(b, x.String())
 		} else {
 			b.WriteString(x.String())
@@ -137,7 +131,7 @@ func writeHCLValue(b *strings.Builder, v any) {
 		b.WriteByte(']')
 	case map[string]any:
 		b.WriteString("{ ")
-		for i, k := range sortedKeys(x) {
+		for i, k := range slices.Sorted(maps.Keys(x)) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
@@ -168,15 +162,8 @@ func writeHCLKey(b *strings.Builder, k string) {
 	b.WriteString(k)
 }
 
-// hclString quotes s with HCL's escapes; ${ and %{ are doubled so that
-// Terraform reads them as text, not as a template.
-func hclString(s string) string {
-	var b strings.Builder
-	writeHCLString(&b, s)
-	return b.String()
-}
-
-// writeHCLString writes s as hclString renders it.
+// writeHCLString writes s quoted with HCL's escapes; ${ and %{ are doubled
+// so that Terraform reads them as text, not as a template.
 func writeHCLString(b *strings.Builder, s string) {
 	b.WriteByte('"')
 	for i, r := range s {

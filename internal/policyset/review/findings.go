@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -65,7 +66,7 @@ func (o *Org) Findings(c Change) []Finding {
 			"  The condition of %q holds for none of the %d requests sampled over %d activity types: it never applies.", name(p), requests, len(types))})
 	}
 	if applicable > 0 && denied == applicable {
-		names := sortedKeys(denies)
+		names := slices.Sorted(maps.Keys(denies))
 		out = append(out, Finding{Kind: FindingShadowed, Detail: fmt.Sprintf(
 			"  %q allows nothing: each of the %d sampled requests it allows is denied explicitly by %s.", name(p), applicable, strings.Join(names, ", "))})
 	}

@@ -1,6 +1,7 @@
 package review
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -67,7 +68,7 @@ func (o *Org) positions(x *reqIndex, out []int, ps ...*policyset.Policy) []int {
 			continue
 		}
 		pi := x.path(g)
-		for _, v := range sortedKeys(g.vals) {
+		for _, v := range slices.Sorted(maps.Keys(g.vals)) {
 			out = append(out, pi.byValue[v]...)
 		}
 		out = append(out, pi.unknown...)
@@ -108,7 +109,7 @@ func (o *Org) countable(req policyset.Request) []int {
 func (o *Org) movable(v view, ps ...*policyset.Policy) []int {
 	out := o.positions(v.base.idx, nil, ps...)
 	for j, s := range v.extra {
-		if slices.ContainsFunc(ps, func(p *policyset.Policy) bool { return o.mayCount(p, s.req) }) {
+		if o.mayCountAny(s.req, ps...) {
 			out = append(out, len(v.base.sampled)+j)
 		}
 	}

@@ -2,6 +2,7 @@ package review
 
 import (
 	"iter"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -85,8 +86,8 @@ func eqsOf(g group) []eqPath {
 		}
 	}
 	eqs := make([]eqPath, 0, len(out))
-	for _, p := range sortedKeys(out) {
-		eqs = append(eqs, eqPath{path: p, vals: sortedKeys(out[p])})
+	for _, p := range slices.Sorted(maps.Keys(out)) {
+		eqs = append(eqs, eqPath{path: p, vals: slices.Sorted(maps.Keys(out[p]))})
 	}
 	return eqs
 }

@@ -1,7 +1,9 @@
 package review
 
 import (
+	"maps"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -35,7 +37,7 @@ func request(typ string, assign map[string]any, keys []string, approvers []polic
 			keywords[kw][field] = languageValue(v)
 		}
 	}
-	for _, kw := range sortedKeys(keywords) {
+	for _, kw := range slices.Sorted(maps.Keys(keywords)) {
 		if err := req.SetKeyword(kw, keywords[kw]); err != nil {
 			return req, false
 		}

@@ -393,3 +393,17 @@ func TestNamedApproverAlone(t *testing.T) {
 		t.Error("user-alice signing alone does not break \"signing never alone\"")
 	}
 }
+
+// hclValue is v as writeHCLValue writes it.
+func hclValue(v any) string {
+	var b strings.Builder
+	writeHCLValue(&b, v)
+	return b.String()
+}
+
+// hclString is s as writeHCLString writes it.
+func hclString(s string) string {
+	var b strings.Builder
+	writeHCLString(&b, s)
+	return b.String()
+}

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -208,7 +209,7 @@ func build(typ string, ta typeAtoms, base map[string]any, full []policyset.User,
 	for _, set := range ta.sets {
 		s.add(base, set)
 	}
-	for _, p := range sortedKeys(ta.values) {
+	for _, p := range slices.Sorted(maps.Keys(ta.values)) {
 		for _, v := range ta.values[p] {
 			s.add(with(base, p, v), requester)
 			s.add(with(base, p, v), full)
@@ -277,7 +278,7 @@ func (s *sampleSet) keysOf(assign map[string]any) []string {
 			return s.keys
 		}
 	}
-	s.keys = sortedKeys(assign)
+	s.keys = slices.Sorted(maps.Keys(assign))
 	return s.keys
 }
 
@@ -370,20 +371,11 @@ func assignKey(assign map[string]any, keys []string, approvers []policyset.User)
 
 // with is assign with p set to v, a copy.
 func with(assign map[string]any, p string, v any) map[string]any {
-	out := make(map[string]any, len(assign))
-	for k, x := range assign {
-		out[k] = x
+	out := maps.Clone(assign)
+	if out == nil {
+		out = map[string]any{}
 	}
 	out[p] = v
-	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
 	return out
 }
 
