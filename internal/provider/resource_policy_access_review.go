@@ -210,7 +210,7 @@ func reportBreaches(breaches []review.Breach, what string, diags *diag.Diagnosti
 				fmt.Fprintf(&text, "  and %d more\n", len(bs)-i)
 				break
 			}
-			text.WriteString(breachLines(b.Row))
+			text.WriteString(b.Row.Lines())
 		}
 		if k.already {
 			diags.AddWarning("Control broken before this plan: "+ctl.Name, strings.TrimRight(text.String(), "\n"))
@@ -229,11 +229,4 @@ func controlRule(c review.Control) string {
 		rule = "denied to every non-root user"
 	}
 	return "at most " + c.AtMost + " on " + strings.Join(c.ActivityTypes, ", ") + ": " + rule
-}
-
-// breachLines is a row as the Access change warning writes it: the
-// decision, the words and the example request, indented so that Terraform
-// does not re-wrap them.
-func breachLines(r review.Row) string {
-	return fmt.Sprintf("  %s: %s -> %s\n    %s\n    request = %s\n", r.Type, r.Before, r.After, r.Words, r.Example)
 }

@@ -14,13 +14,19 @@ func detail(r Report, max int) string {
 			fmt.Fprintf(&b, "  and %d more\n", len(r.Rows)-max)
 			break
 		}
-		fmt.Fprintf(&b, "  %s: %s -> %s\n    %s\n    request = %s\n", row.Type, row.Before, row.After, row.Words, row.Example)
+		b.WriteString(row.Lines())
 	}
 	for _, n := range r.Notes {
 		b.WriteString("  Note: " + n + "\n")
 	}
 	fmt.Fprintf(&b, "  Checked %s over %s.", plural(r.Requests, "request"), plural(r.Types, "activity type"))
 	return b.String()
+}
+
+// Lines is the row as a warning writes it: the decision, the words and
+// the example request, indented so that Terraform does not re-wrap them.
+func (r Row) Lines() string {
+	return fmt.Sprintf("  %s: %s -> %s\n    %s\n    request = %s\n", r.Type, r.Before, r.After, r.Words, r.Example)
 }
 
 // widening: anything to OUTCOME_ALLOW, or a deny to consensus.
