@@ -49,15 +49,17 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 		o.indexCounted(len(o.counted) - 1)
 	}
 	var out []Breach
+	judgedWith := controlsKey(controls)
 	for _, typ := range types {
 		// A type no control names needs no most permissive state yet: a
 		// request's state counts every change when first asked for.
-		if !slices.ContainsFunc(controls, func(ctl Control) bool { return slices.Contains(ctl.ActivityTypes, typ) }) {
+		on := controlsOn(controls, typ)
+		if len(on) == 0 {
 			continue
 		}
 		ct := o.controlSample(typ, before, c.After)
-		if key := controlsKey(controls); ct.key != key {
-			ct.key, ct.judged = key, 0
+		if ct.key != judgedWith {
+			ct.key, ct.judged = judgedWith, 0
 		}
 		// Judged already with these controls, a request can newly break
 		// one only when this change moves its most permissive tally,
@@ -75,7 +77,7 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 			s := ct.idx.items[i]
 			st := o.state(s)
 			o.countInto(st, ch, fresh)
-			for _, ctl := range controls {
+			for _, ctl := range on {
 				if b, ok := o.breach(ctl, s, st); ok {
 					out = append(out, b)
 				}
@@ -129,12 +131,20 @@ func permissiveness(outcome string) int {
 	return 1
 }
 
-// breach tells whether the request breaks the control in the most
-// permissive state, the first time it does in this Org.
-func (o *Org) breach(ctl Control, s sampled, st *reqState) (Breach, bool) {
-	if !slices.Contains(ctl.ActivityTypes, s.req.Type) {
-		return Breach{}, false
+// controlsOn are the controls that name activity type typ.
+func controlsOn(controls []Control, typ string) []Control {
+	var on []Control
+	for _, ctl := range controls {
+		if slices.Contains(ctl.ActivityTypes, typ) {
+			on = append(on, ctl)
+		}
 	}
+	return on
+}
+
+// breach tells whether the request, of a type the control names, breaks
+// it in the most permissive state, the first time it does in this Org.
+func (o *Org) breach(ctl Control, s sampled, st *reqState) (Breach, bool) {
 	breaks := func(outcome string) bool {
 		return outcome == client.OutcomeAllow && (ctl.AtMost == AtMostDenied || len(s.req.Approvers) == 1)
 	}
