@@ -1,0 +1,138 @@
+package symbolic
+
+import (
+	"math/big"
+	"slices"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
+)
+
+// domains is what every form of a question compares each generic path
+// with, and how many slots each list needs: the first pass, over all the
+// policies a question involves, before anything is encoded.
+type domains struct {
+	strs  map[string][]string   // by generic path: string constants
+	ints  map[string][]*big.Int // by generic path: integer constants
+	types map[string]*policylang.Type
+	// demand is, per generic list path, how many elements a smaller
+	// request must keep so that every quantifier and count over the list
+	// comes out as it did (see bound).
+	demand map[string]int
+	// reserve is, per generic list path, the positions read by index:
+	// the first reserve elements are always kept, in place.
+	reserve map[string]int
+}
+
+func newDomains() *domains {
+	return &domains{strs: map[string][]string{}, ints: map[string][]*big.Int{}, types: map[string]*policylang.Type{},
+		demand: map[string]int{}, reserve: map[string]int{}}
+}
+
+// The small model. Whatever a list holds, a sublist of it decides every
+// form alike: keep the elements read by index (in place), and for each
+// quantifier over the list one element that satisfies its body and one
+// that errs (any), one that fails it and one that errs (all), and for
+// each count compared with k, k+1 of the counted elements and one that
+// errs. A count that was below k+1 keeps all its elements, one that was
+// above keeps k+1, and every comparison with k comes out the same; an any
+// that held still holds, an all that failed still fails, an error is
+// still raised. So no request needs more elements than the sum of these,
+// and a question answered over that many slots is answered for every
+// request.
+
+func (d *domains) addForm(f *form) {
+	if f == nil {
+		return
+	}
+	for _, a := range f.args {
+		d.addForm(a)
+	}
+	switch f.op {
+	case fBoolPath:
+		d.addPath(f.path)
+	case fCmp:
+		d.addCmp(f)
+	case fAny, fAll:
+		d.addList(f.list, 2)
+		d.addForm(f.body)
+	}
+}
+
+func (d *domains) addPath(t *term) {
+	if t == nil || t.kind != tPath {
+		return
+	}
+	d.types[t.gen] = t.typ
+	for _, r := range t.reads {
+		d.reserve[r.gen] = max(d.reserve[r.gen], int(r.pos)+1)
+	}
+	if t.slice != nil {
+		d.addPath(t.slice.base)
+		// The base's length is cut at each slice's end.
+		d.ints[lenPath(t.slice.base.gen)] = append(d.ints[lenPath(t.slice.base.gen)], big.NewInt(t.slice.hi))
+	}
+}
+
+func lenPath(gen string) string { return "len(" + gen + ")" }
+
+func (d *domains) addList(l *listRef, n int) {
+	d.addPath(l.path)
+	d.demand[l.path.gen] += n
+	for _, f := range l.filters {
+		d.addForm(f.body)
+	}
+}
+
+func (d *domains) addCmp(f *form) {
+	switch f.left.kind {
+	case tCount:
+		k, _ := constInt(f.right)
+		add := 2
+		if k != nil && k.IsInt64() && k.Int64() >= 0 && k.Int64() < 1<<16 {
+			add = int(k.Int64()) + 2
+		}
+		d.addList(f.left.list, add)
+		return
+	case tPath:
+		d.addPath(f.left)
+	default:
+		return
+	}
+	consts := []*term{f.right}
+	if f.cmp == "in" || f.right != nil && f.right.kind == tList {
+		consts = f.right.elems
+	}
+	for _, c := range consts {
+		if c == nil {
+			continue
+		}
+		d.addConst(f.left, c)
+	}
+}
+
+func (d *domains) addConst(p *term, c *term) {
+	switch p.typ.Kind {
+	case policylang.KindString:
+		if s, ok := c.val.(string); ok {
+			d.strs[p.gen] = append(d.strs[p.gen], s)
+			if p.slice != nil {
+				return
+			}
+			// A string compared whole fixes its length, and so whether
+			// each of its slices is in range.
+			d.ints[lenPath(p.gen)] = append(d.ints[lenPath(p.gen)], big.NewInt(int64(len([]rune(s)))))
+		}
+	case policylang.KindInt, policylang.KindUint, policylang.KindTimestamp:
+		if i, ok := constInt(c); ok && inLanguageRange(i) {
+			d.ints[p.gen] = append(d.ints[p.gen], i)
+		}
+	}
+}
+
+// finish sorts and dedupes the constants.
+func (d *domains) finish() {
+	for k, v := range d.strs {
+		slices.Sort(v)
+		d.strs[k] = slices.Compact(v)
+	}
+}

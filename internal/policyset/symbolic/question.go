@@ -1,0 +1,161 @@
+package symbolic
+
+import (
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// question is one activity type's circuit over the policies a question
+// involves: every policy version gets its outcome literals, and sets of
+// versions are then verdicts over them.
+type question struct {
+	e    *encoder
+	typ  string
+	pols []*polLits
+}
+
+// polLits are one policy version's outcome, as policyset.Evaluator gives
+// it: an error in any field is OUTCOME_ERROR, which counts for nothing.
+type polLits struct {
+	p                policyset.Policy
+	err              lit
+	deny, allow, cons lit // OUTCOME_DENY_EXPLICIT, OUTCOME_ALLOW, OUTCOME_REQUIRES_CONSENSUS
+	// applies: the outcome is one of those three (for "never applies").
+	applies lit
+	overs   []string // the constructs it over-approximates
+}
+
+type policyForms struct {
+	p                 policyset.Policy
+	cond, cons, timeF *form
+	broken            bool // an expression the language refuses: always an error
+}
+
+func readPolicy(p policyset.Policy, next *int) policyForms {
+	pf := policyForms{p: p}
+	for _, x := range []struct {
+		f    policylang.Field
+		src  string
+		into **form
+	}{{policylang.FieldCondition, p.Condition, &pf.cond}, {policylang.FieldConsensus, p.Consensus, &pf.cons},
+		{policylang.FieldTime, p.Time, &pf.timeF}} {
+		if x.src == "" {
+			continue
+		}
+		if _, d := policyset.Compile(x.f, x.src); d != nil {
+			pf.broken = true
+			continue
+		}
+		*x.into = readExpr(x.f, x.src, next)
+	}
+	return pf
+}
+
+// newQuestion compiles the policies for requests of typ whose approvers
+// are never root users.
+func newQuestion(typ string, policies []policyset.Policy, rootIDs []string) *question {
+	next := 0
+	forms := make([]policyForms, len(policies))
+	d := newDomains()
+	for i, p := range policies {
+		forms[i] = readPolicy(p, &next)
+		for _, f := range []*form{forms[i].cond, forms[i].cons, forms[i].timeF} {
+			d.addForm(f)
+		}
+	}
+	// A root user's id is a class of its own, which no approver takes.
+	d.strs["approvers[*].id"] = append(d.strs["approvers[*].id"], rootIDs...)
+	d.strs["approvers[*].id"] = append(d.strs["approvers[*].id"], d.strs["credentials[*].user_id"]...)
+	d.finish()
+	q := &question{e: newEncoder(typ, d, modelOf(typ), rootIDs), typ: typ}
+	for _, pf := range forms {
+		q.pols = append(q.pols, q.encodePolicy(pf))
+	}
+	return q
+}
+
+func (q *question) encodePolicy(pf policyForms) *polLits {
+	c := q.e.c
+	before := len(q.e.overs)
+	overs := map[string]bool{}
+	q.e.overs = overs
+	val := func(f *form) value {
+		if f == nil {
+			return value{litTrue, litFalse}
+		}
+		return q.e.form(f)
+	}
+	cond, cons, tm := val(pf.cond), val(pf.cons), val(pf.timeF)
+	_ = before
+	pl := &polLits{p: pf.p, err: c.or(cond.err, cons.err, tm.err)}
+	if pf.broken {
+		pl.err = litTrue
+	}
+	live := c.and(-pl.err, cond.v, tm.v)
+	if pf.p.Effect == client.EffectDeny {
+		pl.deny = c.and(live, cons.v)
+		pl.allow, pl.cons = litFalse, litFalse
+		pl.applies = pl.deny
+	} else {
+		pl.deny = litFalse
+		pl.allow = c.and(live, cons.v)
+		pl.cons = c.and(live, -cons.v)
+		pl.applies = live
+	}
+	for why := range overs {
+		pl.overs = append(pl.overs, why)
+	}
+	return pl
+}
+
+// member is one policy of a set: a version, or (permissive) whichever of
+// two versions allows more, per request (the controls' most permissive
+// state).
+type member struct {
+	a, b *polLits
+}
+
+func (m member) lits(c *circuit) (deny, allow, cons lit) {
+	if m.b == nil {
+		return m.a.deny, m.a.allow, m.a.cons
+	}
+	// allow > consensus > not applicable, error, time-inactive > deny.
+	allow = c.or(m.a.allow, m.b.allow)
+	cons = c.and(c.or(m.a.cons, m.b.cons), -allow)
+	deny = c.and(m.a.deny, m.b.deny)
+	return deny, allow, cons
+}
+
+// verdicts are the literals of a set's four verdicts, exactly one true.
+type verdicts map[string]lit
+
+// verdict decides a set as policyset.DecideTally does for approvers who
+// are not root users: deny, allow, consensus, implicit deny.
+func (q *question) verdict(set []member) verdicts {
+	c := q.e.c
+	var ds, as, cs []lit
+	for _, m := range set {
+		d, a, k := m.lits(c)
+		ds, as, cs = append(ds, d), append(as, a), append(cs, k)
+	}
+	d, a, k := c.or(ds...), c.or(as...), c.or(cs...)
+	return verdicts{
+		client.OutcomeDenyExplicit:      d,
+		client.OutcomeAllow:             c.and(-d, a),
+		client.OutcomeRequiresConsensus: c.and(-d, -a, k),
+		client.OutcomeDenyImplicit:      c.and(-d, -a, -k),
+	}
+}
+
+// Verdicts in the order rows show them.
+var verdictOrder = []string{client.OutcomeAllow, client.OutcomeRequiresConsensus, client.OutcomeDenyExplicit, client.OutcomeDenyImplicit}
+
+// alone is the literal that the requester is the only approver.
+func (q *question) alone() lit {
+	sl := q.e.slots("approvers", "approvers")
+	if len(sl.active) < 2 {
+		return litTrue
+	}
+	return -sl.active[1]
+}

@@ -1,0 +1,130 @@
+package symbolic
+
+import (
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/crillab/gophersat/solver"
+)
+
+// QueryGuard is how long one question may take on the wall clock. Past
+// it the answer is "not proved": gophersat's Solve has no budget and no
+// cancellation, so the abandoned search goes on in its goroutine until it
+// ends or the process does. Queries are kept small (each asks about the
+// policies a change's guards admit), so the guard should never fire; the
+// differential test and the bench count how often it does.
+var QueryGuard = 2 * time.Second
+
+// answer is what one question gave.
+type answer int
+
+const (
+	unsat answer = iota
+	sat
+	timedOut
+)
+
+// guardFired counts the questions that ran past QueryGuard.
+var guardFired atomic.Int64
+
+// GuardFired is how many questions ran past QueryGuard in this process.
+func GuardFired() int64 { return guardFired.Load() }
+
+// solve asks whether the circuit's constraints, with the assumptions as
+// units, have a model; the model (by variable, 1-based) when they do.
+// Assumptions are checked for a literal beside its negation first:
+// gophersat v1.4.0 answers SAT wrongly to such a set.
+func (c *circuit) solve(assume ...lit) (answer, []bool) {
+	units := slices.Clone(assume)
+	slices.Sort(units)
+	units = slices.Compact(units)
+	for _, u := range units {
+		if u == litFalse {
+			return unsat, nil
+		}
+		if u < 0 {
+			if _, both := slices.BinarySearch(units, -u); both {
+				return unsat, nil
+			}
+		}
+	}
+	cons := make([]solver.PBConstr, 0, len(c.cons)+len(units)+1)
+	cons = append(cons, c.cons...)
+	for _, u := range units {
+		if u != litTrue {
+			cons = append(cons, solver.PropClause(u))
+		}
+	}
+	type result struct {
+		status solver.Status
+		model  []bool
+	}
+	done := make(chan result, 1)
+	go func() {
+		pb := solver.ParsePBConstrs(cons)
+		if pb.Status == solver.Unsat {
+			done <- result{status: solver.Unsat}
+			return
+		}
+		s := solver.New(pb)
+		st := s.Solve()
+		var m []bool
+		if st == solver.Sat {
+			m = s.Model()
+		}
+		done <- result{st, m}
+	}()
+	timer := time.NewTimer(QueryGuard)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		if r.status != solver.Sat {
+			return unsat, nil
+		}
+		model := make([]bool, c.nvars+1)
+		for v := 1; v <= c.nvars && v-1 < len(r.model); v++ {
+			model[v] = r.model[v-1]
+		}
+		// A model is checked against every clause before it is used: a
+		// solver's mistake must not become a witness.
+		for _, k := range cons {
+			if !satisfied(model, k) {
+				return timedOut, nil
+			}
+		}
+		return sat, model
+	case <-timer.C:
+		guardFired.Add(1)
+		return timedOut, nil
+	}
+}
+
+// satisfied: at least AtLeast of the constraint's literals hold.
+func satisfied(model []bool, k solver.PBConstr) bool {
+	n := 0
+	for i, l := range k.Lits {
+		if modelValue(model, l) {
+			if k.Weights != nil {
+				n += k.Weights[i]
+			} else {
+				n++
+			}
+		}
+	}
+	return n >= k.AtLeast
+}
+
+// modelValue is a literal's value in a model; a variable the solver never saw
+// is false.
+func modelValue(model []bool, l lit) bool {
+	v := l
+	if v < 0 {
+		v = -v
+	}
+	b := v < len(model) && model[v]
+	if l < 0 {
+		return !b
+	}
+	return b
+}
