@@ -53,12 +53,12 @@ type form struct {
 type termKind int
 
 const (
-	tPath  termKind = iota // a value read from the request
-	tConst                 // a literal
-	tList                  // a list literal
-	tCount                 // the number of elements of a (filtered) list
-	tListRef               // a list read from the request, maybe filtered
-	tFree                  // a value that is over-approximated
+	tPath    termKind = iota // a value read from the request
+	tConst                   // a literal
+	tList                    // a list literal
+	tCount                   // the number of elements of a (filtered) list
+	tListRef                 // a list read from the request, maybe filtered
+	tFree                    // a value that is over-approximated
 )
 
 // term is a non-boolean value.

@@ -18,8 +18,8 @@ type question struct {
 // polLits are one policy version's outcome, as policyset.Evaluator gives
 // it: an error in any field is OUTCOME_ERROR, which counts for nothing.
 type polLits struct {
-	p                policyset.Policy
-	err              lit
+	p                 policyset.Policy
+	err               lit
 	deny, allow, cons lit // OUTCOME_DENY_EXPLICIT, OUTCOME_ALLOW, OUTCOME_REQUIRES_CONSENSUS
 	// applies: the outcome is one of those three (for "never applies").
 	applies lit
