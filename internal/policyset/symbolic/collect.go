@@ -136,3 +136,9 @@ func (d *domains) finish() {
 		d.strs[k] = slices.Compact(v)
 	}
 }
+
+// isConst tells whether v is one of the constants gen is compared with
+// (not a neighbour of one).
+func (d *domains) isConst(gen string, v *big.Int) bool {
+	return slices.ContainsFunc(d.ints[gen], func(c *big.Int) bool { return c.Cmp(v) == 0 })
+}

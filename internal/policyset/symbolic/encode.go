@@ -96,6 +96,8 @@ func (e *encoder) form(f *form) value {
 		return e.cmp(f)
 	case fAny, fAll:
 		return e.quantifier(f)
+	case fErr:
+		return value{litFalse, litTrue}
 	}
 	return e.free(f)
 }

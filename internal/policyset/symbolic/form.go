@@ -26,6 +26,7 @@ const (
 	fAny             // some element of list satisfies body
 	fAll             // every element of list satisfies body
 	fFree            // an over-approximated construct: value and error free
+	fErr             // always an evaluation error (strict catalogue: a field it does not know)
 )
 
 // form is a boolean expression: a value, and an error that any part of
@@ -59,6 +60,7 @@ const (
 	tCount                   // the number of elements of a (filtered) list
 	tListRef                 // a list read from the request, maybe filtered
 	tFree                    // a value that is over-approximated
+	tErr                     // a read that always errs (strict catalogue)
 )
 
 // term is a non-boolean value.

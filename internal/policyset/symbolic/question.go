@@ -10,9 +10,10 @@ import (
 // involves: every policy version gets its outcome literals, and sets of
 // versions are then verdicts over them.
 type question struct {
-	e    *encoder
-	typ  string
-	pols []*polLits
+	e     *encoder
+	typ   string
+	pols  []*polLits
+	forms []policyForms
 }
 
 // polLits are one policy version's outcome, as policyset.Evaluator gives
@@ -32,7 +33,7 @@ type policyForms struct {
 	broken            bool // an expression the language refuses: always an error
 }
 
-func readPolicy(p policyset.Policy, next *int) policyForms {
+func readPolicy(p policyset.Policy, next *int, strict bool) policyForms {
 	pf := policyForms{p: p}
 	for _, x := range []struct {
 		f    policylang.Field
@@ -47,7 +48,7 @@ func readPolicy(p policyset.Policy, next *int) policyForms {
 			pf.broken = true
 			continue
 		}
-		*x.into = readExpr(x.f, x.src, next)
+		*x.into = readExpr(x.f, x.src, next, strict)
 	}
 	return pf
 }
@@ -55,11 +56,17 @@ func readPolicy(p policyset.Policy, next *int) policyForms {
 // newQuestion compiles the policies for requests of typ whose approvers
 // are never root users.
 func newQuestion(typ string, policies []policyset.Policy, rootIDs []string) *question {
+	return newQuestionStrict(typ, policies, rootIDs, false)
+}
+
+// newQuestionStrict: strict reads a field the catalogue does not know as
+// the engine evaluates it, an error.
+func newQuestionStrict(typ string, policies []policyset.Policy, rootIDs []string, strict bool) *question {
 	next := 0
 	forms := make([]policyForms, len(policies))
 	d := newDomains()
 	for i, p := range policies {
-		forms[i] = readPolicy(p, &next)
+		forms[i] = readPolicy(p, &next, strict)
 		for _, f := range []*form{forms[i].cond, forms[i].cons, forms[i].timeF} {
 			d.addForm(f)
 		}
@@ -69,6 +76,7 @@ func newQuestion(typ string, policies []policyset.Policy, rootIDs []string) *que
 	d.strs["approvers[*].id"] = append(d.strs["approvers[*].id"], d.strs["credentials[*].user_id"]...)
 	d.finish()
 	q := &question{e: newEncoder(typ, d, modelOf(typ), rootIDs), typ: typ}
+	q.forms = forms
 	for _, pf := range forms {
 		q.pols = append(q.pols, q.encodePolicy(pf))
 	}
@@ -77,7 +85,6 @@ func newQuestion(typ string, policies []policyset.Policy, rootIDs []string) *que
 
 func (q *question) encodePolicy(pf policyForms) *polLits {
 	c := q.e.c
-	before := len(q.e.overs)
 	overs := map[string]bool{}
 	q.e.overs = overs
 	val := func(f *form) value {
@@ -87,7 +94,6 @@ func (q *question) encodePolicy(pf policyForms) *polLits {
 		return q.e.form(f)
 	}
 	cond, cons, tm := val(pf.cond), val(pf.cons), val(pf.timeF)
-	_ = before
 	pl := &polLits{p: pf.p, err: c.or(cond.err, cons.err, tm.err)}
 	if pf.broken {
 		pl.err = litTrue

@@ -15,8 +15,12 @@ import (
 // so every name resolves and the operands' types fit.
 type reader struct {
 	field policylang.Field
-	scope []binding // innermost last
-	next  *int      // numbers the variables, unique per policy
+	// strict reads a field the catalogue does not know as an error
+	// (MissingField, as the engine evaluates it), for "never applies by
+	// the catalogue"; otherwise it is over-approximated.
+	strict bool
+	scope  []binding // innermost last
+	next   *int      // numbers the variables, unique per policy
 }
 
 type binding struct {
@@ -26,12 +30,12 @@ type binding struct {
 
 // readExpr reads src of field f; an expression that does not parse or
 // compile is an error form (it always errs).
-func readExpr(f policylang.Field, src string, next *int) *form {
+func readExpr(f policylang.Field, src string, next *int, strict bool) *form {
 	n, err := policylang.Parse(src)
 	if err != nil {
 		return nil
 	}
-	r := &reader{field: f, next: next}
+	r := &reader{field: f, next: next, strict: strict}
 	return r.boolForm(n)
 }
 
@@ -56,6 +60,8 @@ func (r *reader) boolForm(n policylang.Node) *form {
 	}
 	t := r.term(n)
 	switch {
+	case t.kind == tErr:
+		return &form{op: fErr}
 	case t.kind == tPath && t.typ.Kind == policylang.KindBool:
 		return &form{op: fBoolPath, path: t}
 	case t.kind == tConst:
@@ -70,6 +76,9 @@ func (r *reader) boolForm(n policylang.Node) *form {
 
 func (r *reader) comparison(n *policylang.Binary) *form {
 	x, y := r.term(n.X), r.term(n.Y)
+	if x.kind == tErr || y.kind == tErr {
+		return &form{op: fErr}
+	}
 	for _, t := range []*term{x, y} {
 		if t.kind == tFree {
 			return withReads(free(t.why, n.String()), x, y)
@@ -159,6 +168,9 @@ func (r *reader) call(n *policylang.Call) *form {
 		return free(n.Name+"()", n.String())
 	}
 	recv := r.term(n.Recv)
+	if recv.kind == tErr {
+		return &form{op: fErr}
+	}
 	if recv.kind == tFree {
 		return free(recv.why, n.String())
 	}
@@ -282,7 +294,7 @@ func (r *reader) selectTerm(n *policylang.Select) *term {
 	}
 	x := r.term(n.X)
 	switch {
-	case x.kind == tFree:
+	case x.kind == tFree || x.kind == tErr:
 		return x
 	case x.kind == tListRef && n.Field == "count":
 		return &term{kind: tCount, typ: &policylang.Type{Kind: policylang.KindInt}, list: x.list}
@@ -290,6 +302,9 @@ func (r *reader) selectTerm(n *policylang.Select) *term {
 		return &term{kind: tFree, typ: anyType, why: "the field " + n.Field + " of a " + x.typ.String()}
 	}
 	t, ok := policylang.FieldType(x.typ.Struct, n.Field)
+	if !ok && r.strict {
+		return &term{kind: tErr, typ: anyType}
+	}
 	if !ok {
 		// A field the catalogue does not know: the service may know it
 		// (its documentation lags), so its value is over-approximated.
@@ -311,7 +326,7 @@ func inherit(t, from *term) *term {
 
 func (r *reader) index(n *policylang.Index) *term {
 	x, i := r.term(n.X), r.term(n.Index)
-	if x.kind == tFree {
+	if x.kind == tFree || x.kind == tErr {
 		return x
 	}
 	if x.kind == tPath && x.typ.Kind == policylang.KindMap {
@@ -343,7 +358,7 @@ func (r *reader) index(n *policylang.Index) *term {
 
 func (r *reader) slice(n *policylang.Slice) *term {
 	x, lo, hi := r.term(n.X), r.term(n.Lo), r.term(n.Hi)
-	if x.kind == tFree {
+	if x.kind == tFree || x.kind == tErr {
 		return x
 	}
 	a, okA := constInt(lo)
@@ -374,7 +389,7 @@ func (r *reader) callTerm(n *policylang.Call) *term {
 		return &term{kind: tFree, typ: anyType, why: n.Name + "()"}
 	}
 	recv := r.term(n.Recv)
-	if recv.kind == tFree {
+	if recv.kind == tFree || recv.kind == tErr {
 		return recv
 	}
 	if recv.kind != tListRef {

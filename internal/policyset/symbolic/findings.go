@@ -1,0 +1,105 @@
+package symbolic
+
+import (
+	"slices"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// Findings are facts about one policy, each a proof over every request of
+// every type it can apply to: an answer is said only when proved, and a
+// question the analysis cannot decide says nothing.
+
+// NeverApplies tells whether p's outcome is not-applicable, an error or
+// time-inactive for every request. byCatalogue is true when that rests on
+// the catalogue: p reads a field the catalogue does not know, which the
+// engine evaluates as an error (the service may know it).
+func NeverApplies(p policyset.Policy, rootIDs []string) (never, byCatalogue bool) {
+	for _, strict := range []bool{false, true} {
+		applies := false
+		for _, typ := range MayApply(p) {
+			q := newQuestionStrict(typ, []policyset.Policy{p}, rootIDs, strict)
+			ans, model := q.e.c.solve(q.pols[0].applies)
+			if ans == timedOut {
+				return false, false
+			}
+			if ans == sat {
+				if req, err := q.witness(model); err == nil {
+					switch policyset.NewEvaluator(req).Outcome(p).Outcome {
+					case client.OutcomeAllow, client.OutcomeRequiresConsensus, client.OutcomeDenyExplicit:
+						return false, false // shown to apply
+					}
+				}
+				applies = true
+				break
+			}
+		}
+		if !applies {
+			return true, strict
+		}
+	}
+	return false, false
+}
+
+// Shadowed tells whether an allow is explicitly denied wherever it would
+// allow or wait for consensus, by the deny policies of others; denies are
+// those that deny some request p would count for. False where p never
+// counts (that is NeverApplies) or the analysis cannot decide.
+func Shadowed(p policyset.Policy, others []policyset.Policy, rootIDs []string) (shadowed bool, denies []string) {
+	if p.Effect != client.EffectAllow {
+		return false, nil
+	}
+	var ds []policyset.Policy
+	for _, o := range others {
+		if o.Effect == client.EffectDeny {
+			ds = append(ds, o)
+		}
+	}
+	counts := false
+	for _, typ := range MayApply(p) {
+		q := newQuestion(typ, append([]policyset.Policy{p}, ds...), rootIDs)
+		pl := q.pols[0]
+		grants := q.e.c.or(pl.allow, pl.cons)
+		var denying []lit
+		for _, d := range q.pols[1:] {
+			denying = append(denying, d.deny)
+		}
+		switch ans, _ := q.e.c.solve(grants); ans {
+		case timedOut:
+			return false, nil
+		case unsat:
+			continue
+		}
+		counts = true
+		if ans, _ := q.e.c.solve(grants, -q.e.c.or(denying...)); ans != unsat {
+			return false, nil
+		}
+		for i, d := range q.pols[1:] {
+			if ans, _ := q.e.c.solve(grants, d.deny); ans == sat {
+				denies = append(denies, policyName(ds[i]))
+			}
+		}
+	}
+	slices.Sort(denies)
+	return counts, slices.Compact(denies)
+}
+
+// Redundant tells whether removing p from set (which holds it, found by
+// id) changes no request's verdict, of any type p can apply to.
+func Redundant(p policyset.Policy, set []policyset.Policy, rootIDs []string) bool {
+	var without []policyset.Policy
+	for _, o := range set {
+		if o.ID != p.ID {
+			without = append(without, o)
+		}
+	}
+	withIt := append(slices.Clone(without), p)
+	for _, typ := range MayApply(p) {
+		ms, guarded := moves(typ, withIt, without, rootIDs)
+		if guarded || len(ms) > 0 {
+			return false
+		}
+	}
+	return true
+}

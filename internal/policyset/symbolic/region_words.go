@@ -1,0 +1,187 @@
+package symbolic
+
+import (
+	"math/big"
+	"slices"
+	"strings"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
+)
+
+// Words states a region over the fields the changed policies read: each
+// integer field as the range its atoms leave ("eth.tx.value from 10 ETH
+// exclusive to 20 ETH"), each string field as the value or the values it
+// excludes, anything else as the atom that holds or fails.
+func (r Region) Words() string {
+	byPath := map[string][]AtomValue{}
+	var order []string
+	var other []string
+	for _, a := range r.Atoms {
+		f := a.f
+		if f != nil && f.op == fCmp && f.left.kind == tPath && f.left.slice == nil && f.cmp != "read" {
+			if _, seen := byPath[a.Path]; !seen {
+				order = append(order, a.Path)
+			}
+			byPath[a.Path] = append(byPath[a.Path], a)
+			continue
+		}
+		if a.Holds {
+			other = append(other, a.Text)
+		} else {
+			other = append(other, "not "+a.Text)
+		}
+	}
+	var parts []string
+	for _, p := range order {
+		parts = append(parts, pathWords(p, byPath[p]))
+	}
+	return strings.Join(append(parts, other...), ", ")
+}
+
+// pathWords says what one path's atoms leave of its values.
+func pathWords(path string, atoms []AtomValue) string {
+	t := atoms[0].f.left.typ
+	if t.Kind == policylang.KindString {
+		var is, isNot []string
+		for _, a := range atoms {
+			vals := constStrings(a.f)
+			positive := (a.f.cmp == "==" || a.f.cmp == "in") == a.Holds
+			if positive {
+				if is == nil {
+					is = vals
+				} else {
+					is = slices.DeleteFunc(is, func(v string) bool { return !slices.Contains(vals, v) })
+				}
+			} else {
+				isNot = append(isNot, vals...)
+			}
+		}
+		if is != nil {
+			is = slices.DeleteFunc(is, func(v string) bool { return slices.Contains(isNot, v) })
+			return path + " " + oneOf(is)
+		}
+		slices.Sort(isNot)
+		return path + " not " + oneOf(slices.Compact(isNot))
+	}
+	if t.Kind != policylang.KindInt && t.Kind != policylang.KindUint {
+		var out []string
+		for _, a := range atoms {
+			if a.Holds {
+				out = append(out, a.Text)
+			} else {
+				out = append(out, "not "+a.Text)
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	// The range: the lowest value above every lower bound, the highest
+	// below every upper bound; equalities and exclusions as they are.
+	var lo, hi *big.Int
+	var eq *big.Int
+	var ne []string
+	for _, a := range atoms {
+		c, _ := constInt(a.f.right)
+		if c == nil {
+			continue
+		}
+		op := a.f.cmp
+		if !a.Holds {
+			op = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}[op]
+		}
+		switch op {
+		case "<":
+			hi = minInt(hi, new(big.Int).Sub(c, one))
+		case "<=":
+			hi = minInt(hi, c)
+		case ">":
+			lo = maxInt(lo, new(big.Int).Add(c, one))
+		case ">=":
+			lo = maxInt(lo, c)
+		case "==":
+			eq = c
+		case "!=":
+			ne = append(ne, number(path, c))
+		}
+	}
+	var out string
+	switch {
+	case eq != nil:
+		out = path + " " + number(path, eq)
+	case lo != nil && hi != nil:
+		out = path + " from " + number(path, lo) + " to " + number(path, hi)
+	case lo != nil:
+		out = path + " at least " + number(path, lo)
+	case hi != nil:
+		out = path + " at most " + number(path, hi)
+	}
+	if len(ne) > 0 {
+		if out != "" {
+			out += ", "
+		}
+		out += path + " not " + strings.Join(ne, " nor ")
+	}
+	return out
+}
+
+func minInt(a, b *big.Int) *big.Int {
+	if a == nil || b.Cmp(a) < 0 {
+		return b
+	}
+	return a
+}
+
+func maxInt(a, b *big.Int) *big.Int {
+	if a == nil || b.Cmp(a) > 0 {
+		return b
+	}
+	return a
+}
+
+func constStrings(f *form) []string {
+	var out []string
+	ts := []*term{f.right}
+	if f.cmp == "in" {
+		ts = f.right.elems
+	}
+	for _, t := range ts {
+		if s, ok := t.val.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func oneOf(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = "'" + v + "'"
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return "one of " + strings.Join(q, ", ")
+}
+
+// number writes an integer; an Ethereum amount in wei also in ether.
+func number(path string, n *big.Int) string {
+	if strings.HasSuffix(path, "eth.tx.value") {
+		return n.String() + " wei (" + Ether(n) + " ETH)"
+	}
+	return n.String()
+}
+
+// Ether writes wei as ether, exactly: 1500000000000000000 is 1.5.
+func Ether(wei *big.Int) string {
+	s := new(big.Int).Abs(wei).String()
+	if len(s) <= 18 {
+		s = strings.Repeat("0", 19-len(s)) + s
+	}
+	whole, frac := s[:len(s)-18], strings.TrimRight(s[len(s)-18:], "0")
+	if wei.Sign() < 0 {
+		whole = "-" + whole
+	}
+	if frac == "" {
+		return whole
+	}
+	return whole + "." + frac
+}

@@ -1,0 +1,213 @@
+package symbolic
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// Region is a set of requests of one type that two policy sets decide
+// differently, stated over the atoms of the changed policies: every
+// request of the type whose atoms take these values and that the sets
+// decide Before and After. Together a question's regions contain every
+// request that moves, so no region means that nothing moves.
+type Region struct {
+	Type          string
+	Before, After string
+	// Atoms are the changed policies' comparisons, each true or false
+	// in the region, in the order the policies read them.
+	Atoms []AtomValue
+	// Witness is a request of the region with the fewest approvers, each
+	// integer at a constant (the closed end of a range) where the region
+	// has one. Proved: policyset.Decide decides it Before and After.
+	Witness   policyset.Request
+	Proved    bool
+	NotProved string
+}
+
+// AtomValue is one comparison of a changed policy and its truth in a
+// region; Classes are the values of its path the region keeps.
+type AtomValue struct {
+	Text  string
+	Path  string
+	Holds bool
+	f     *form
+}
+
+// MaxRegions caps the regions of one verdict pair, so that a change that
+// moves requests in many ways costs a bounded number of questions; past
+// it, Regions says how many more it counted.
+const MaxRegions = 10
+
+// Regions answers, for one type, which requests before and after decide
+// differently, as regions over the atoms of the changed versions (those
+// of after not in before, and of before not in after). more counts the
+// regions past MaxRegions per pair; guarded is true when a question ran
+// out of time, so the regions may be incomplete: no caller may then say
+// "no change".
+func Regions(typ string, before, after []policyset.Policy, changed []policyset.Policy, rootIDs []string) (out []Region, more int, guarded bool) {
+	all := append(append(append([]policyset.Policy(nil), before...), after...), changed...)
+	q := newQuestion(typ, all, rootIDs)
+	var bs, as []member
+	for i := range before {
+		bs = append(bs, member{a: q.pols[i]})
+	}
+	for i := range after {
+		as = append(as, member{a: q.pols[len(before)+i]})
+	}
+	atoms := q.atoms(len(before)+len(after), len(all))
+	vb, va := q.verdict(bs), q.verdict(as)
+	for _, y := range verdictOrder {
+		for _, x := range verdictOrder {
+			if x == y {
+				continue
+			}
+			sel := q.e.c.fresh()
+			found := 0
+			for {
+				ans, model := q.e.c.solve(sel, vb[x], va[y])
+				if ans == timedOut {
+					guarded = true
+					out = append(out, Region{Type: typ, Before: x, After: y, NotProved: "the question ran past its time limit"})
+					break
+				}
+				if ans == unsat {
+					break
+				}
+				if found == MaxRegions {
+					more++
+					if more >= 100 {
+						break
+					}
+				}
+				cube := make([]lit, len(atoms))
+				r := Region{Type: typ, Before: x, After: y}
+				for i, a := range atoms {
+					holds := modelValue(model, a.v)
+					cube[i] = a.v
+					if !holds {
+						cube[i] = -a.v
+					}
+					r.Atoms = append(r.Atoms, AtomValue{Text: a.text, Path: a.path, Holds: holds, f: a.f})
+				}
+				// The next region differs in some atom.
+				q.e.c.clause(-sel, -q.e.c.and(cube...))
+				if found < MaxRegions {
+					found++
+					r.Witness, r.Proved, r.NotProved = q.bestWitness(append(cube, vb[x], va[y]), model, func(req policyset.Request) bool {
+						return policyset.Decide(before, req).Verdict == x && policyset.Decide(after, req).Verdict == y
+					})
+					out = append(out, r)
+				}
+				if len(atoms) == 0 {
+					break // one region: the whole type
+				}
+			}
+		}
+	}
+	return out, more, guarded
+}
+
+// atom is a changed policy's comparison, encoded.
+type atom struct {
+	text, path string
+	v          lit
+	f          *form
+}
+
+// atoms encodes the comparisons of the policies pols[from:to] that read
+// the request outside any quantifier, and the approver counts.
+func (q *question) atoms(from, to int) []atom {
+	var out []atom
+	seen := map[lit]bool{}
+	var walk func(f *form)
+	walk = func(f *form) {
+		if f == nil {
+			return
+		}
+		switch f.op {
+		case fAnd, fOr, fNot:
+			for _, a := range f.args {
+				walk(a)
+			}
+			return
+		case fCmp:
+			if f.cmp == "read" || (f.left.kind == tPath && f.left.path[0] == '$') {
+				return
+			}
+		case fBoolPath:
+			if f.path.path[0] == '$' {
+				return
+			}
+		default:
+			return
+		}
+		if activityValue(f, q.typ) != tvUnknown {
+			return // fixed by the type itself
+		}
+		v := q.e.form(f).v
+		if v == litTrue || v == litFalse || seen[v] || seen[-v] {
+			return
+		}
+		seen[v] = true
+		path := ""
+		if f.left != nil && f.left.kind == tPath {
+			path = f.left.gen
+		} else if f.path != nil {
+			path = f.path.gen
+		}
+		out = append(out, atom{text: formText(f), path: path, v: v, f: f})
+	}
+	for _, pf := range q.forms[from:to] {
+		walk(pf.cond)
+		walk(pf.cons)
+		walk(pf.timeF)
+	}
+	return out
+}
+
+// bestWitness is a request of the cube with the fewest approvers, and
+// each integer the atoms read at a constant where one lies in the cube;
+// ok tells whether it decides as claimed.
+func (q *question) bestWitness(assume []lit, model []bool, claims func(policyset.Request) bool) (policyset.Request, bool, string) {
+	sl := q.e.slots("approvers", "approvers")
+	for i := 1; i < len(sl.active); i++ {
+		if ans, m := q.e.c.solve(append(assume, -sl.active[i])...); ans == sat {
+			assume, model = append(assume, -sl.active[i]), m
+			break
+		}
+	}
+	for _, path := range slices.Sorted(maps.Keys(q.e.scalars)) {
+		s := q.e.scalars[path]
+		if s.ints == nil || strings.HasPrefix(path, "len(") {
+			continue
+		}
+		point := func(k int) bool { return s.ints[k].lo.Cmp(s.ints[k].hi) == 0 }
+		cur := classOf(model, s.classes)
+		if point(cur) && q.e.d.isConst(s.gen, s.ints[cur].lo) {
+			continue
+		}
+	prefer:
+		for _, constant := range []bool{true, false} {
+			for k := len(s.ints) - 1; k >= 0; k-- {
+				if k == cur || !point(k) || q.e.d.isConst(s.gen, s.ints[k].lo) != constant {
+					continue
+				}
+				if ans, m := q.e.c.solve(append(assume, s.classes[k])...); ans == sat {
+					assume, model = append(assume, s.classes[k]), m
+					break prefer
+				}
+			}
+		}
+	}
+	req, err := q.witness(model)
+	if err != nil {
+		return req, false, err.Error()
+	}
+	if !claims(req) {
+		return req, false, q.overs()
+	}
+	return req, true, ""
+}

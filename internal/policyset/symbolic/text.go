@@ -1,0 +1,51 @@
+package symbolic
+
+import (
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// formText writes an atom as the language would: the path as the
+// policies read it, the operator and the constant.
+func formText(f *form) string {
+	switch f.op {
+	case fBoolPath:
+		return f.path.gen
+	case fCmp:
+		left := ""
+		switch f.left.kind {
+		case tPath:
+			left = f.left.gen
+		case tCount:
+			left = f.left.list.path.gen
+			if len(f.left.list.filters) > 0 {
+				left += ".filter(...)"
+			}
+			left += ".count()"
+		}
+		return left + " " + f.cmp + " " + termText(f.right)
+	}
+	return ""
+}
+
+func termText(t *term) string {
+	switch t.kind {
+	case tConst:
+		switch v := t.val.(type) {
+		case string:
+			return "'" + v + "'"
+		case *big.Int:
+			return v.String()
+		case bool:
+			return strconv.FormatBool(v)
+		}
+	case tList:
+		parts := make([]string, len(t.elems))
+		for i, e := range t.elems {
+			parts[i] = termText(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return "…"
+}
