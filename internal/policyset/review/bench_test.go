@@ -7,6 +7,7 @@ import (
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/symbolic"
 )
 
 // benchCorpus is an organization of n distinct policies (issue 31 item 7):
@@ -17,7 +18,7 @@ import (
 func benchCorpus(n int, salt string) []policyset.Policy {
 	out := make([]policyset.Policy, n)
 	for i := range out {
-		typ := policyTypes[(i*7)%40]
+		typ := symbolic.PolicyTypes[(i*7)%40]
 		p := policyset.Policy{ID: fmt.Sprintf("p-%04d", i), Name: fmt.Sprintf("policy %d", i), Effect: client.EffectAllow}
 		switch i % 4 {
 		case 0:
@@ -41,7 +42,7 @@ func benchCorpus(n int, salt string) []policyset.Policy {
 func changeOf(ps []policyset.Policy, k, limit int) Change {
 	after := ps[k]
 	after.Condition = fmt.Sprintf("activity.type == '%s' && private_key.tags.contains('tag-%d') && eth.tx.value <= %d",
-		policyTypes[(k*7)%40], k, limit)
+		symbolic.PolicyTypes[(k*7)%40], k, limit)
 	return Change{Before: &ps[k], After: &after}
 }
 
@@ -52,7 +53,7 @@ func BenchmarkReportCold(b *testing.B) {
 		b.StopTimer()
 		ps := benchCorpus(1000, fmt.Sprintf("-cold%d-%d", b.N, i))
 		b.StartTimer()
-		if r := NewOrg(ps).Report(changeOf(ps, 500, 7_000_000_000_000_000_000+i)); r.Empty() {
+		if r := NewOrg(ps, nil).Report(changeOf(ps, 500, 7_000_000_000_000_000_000+i)); r.Empty() {
 			b.Fatal("empty report")
 		}
 	}
@@ -62,7 +63,7 @@ func BenchmarkReportCold(b *testing.B) {
 // already computed (target 50 ms).
 func BenchmarkReportWarm(b *testing.B) {
 	ps := benchCorpus(1000, "")
-	o := NewOrg(ps)
+	o := NewOrg(ps, nil)
 	o.Report(changeOf(ps, 500, 1))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -77,7 +78,7 @@ func BenchmarkNewOrg(b *testing.B) {
 	ps := benchCorpus(1000, "")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		NewOrg(ps)
+		NewOrg(ps, nil)
 	}
 }
 
@@ -86,7 +87,7 @@ func BenchmarkNewOrg(b *testing.B) {
 // change of a command.
 func BenchmarkReportEveryType(b *testing.B) {
 	ps := benchCorpus(1000, "")
-	o := NewOrg(ps)
+	o := NewOrg(ps, nil)
 	o.Report(Change{After: &policyset.Policy{ID: "first", Effect: client.EffectAllow, Consensus: "approvers.count() >= 1"}})
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -116,7 +117,7 @@ func BenchmarkPlanAllChanged(b *testing.B) {
 func benchPlan(b *testing.B, ps []policyset.Policy, controls []Control, change func(i, k int) Change) {
 	var kept uint64
 	for i := 0; i < b.N; i++ {
-		o := NewOrg(ps)
+		o := NewOrg(ps, nil)
 		for k := range ps {
 			c := change(i, k)
 			o.Report(c)
@@ -142,7 +143,7 @@ func BenchmarkCompare(b *testing.B) {
 	after[500] = *changeOf(ps, 500, 7_000_000_000_000_000_000).After
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if r := Compare(ps, after); len(r.Rows) == 0 {
+		if r := Compare(ps, after, nil); len(r.Rows) == 0 {
 			b.Fatal("no rows")
 		}
 	}

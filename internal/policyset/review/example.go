@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
@@ -45,7 +46,11 @@ func example(req policyset.Request) string {
 		writeHCLValue(&b, req.Params)
 	}
 	if k := req.PrivateKey; k != nil {
-		key := map[string]any{"tags": languageValue(k.Tags)}
+		tags := make([]any, len(k.Tags))
+		for i, t := range k.Tags {
+			tags[i] = t
+		}
+		key := map[string]any{"tags": tags}
 		for name, v := range map[string]string{"id": k.ID, "label": k.Label} {
 			if v != "" {
 				key[name] = v
@@ -93,6 +98,9 @@ func example(req policyset.Request) string {
 	b.WriteString(" }")
 	return b.String()
 }
+
+// conditionKeywords are the catalogue's, read once.
+var conditionKeywords = policylang.ConditionKeywords()
 
 // kwAttr is one keyword attribute of an example: a keyword's value, or a
 // namespace's keys (ns).

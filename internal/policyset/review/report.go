@@ -1,22 +1,17 @@
 package review
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/symbolic"
 )
 
 // Report: before = the organization; after = the organization with c (an
 // update or delete finds its policy by c.Before.ID; a create adds
-// c.After). A change of name or notes only, or one that moves no sampled
-// decision, gives an empty Report (no rows, no notes), unless the changed
-// policy reads what the sampler cannot vary: then the note names it.
-//
-// Each sampled request's tally over the organization is computed once per
-// Org; the change takes its old version's outcome out and adds its new
-// one, so a change costs the requests of the types it can touch.
+// c.After). A change of name or notes only, or one that moves no verdict
+// of any request, gives an empty Report: that emptiness is proved.
 func (o *Org) Report(c Change) Report {
 	if decisionEqual(c) {
 		return Report{}
@@ -24,69 +19,112 @@ func (o *Org) Report(c Change) Report {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	before := o.lookup(c.Before)
-	var r Report
-	for _, typ := range o.typesOf(before, c.After) {
-		r.Types++
-		v := o.sample(typ, before, c.After)
-		r.Requests += v.len()
-		// A request neither version can count for keeps its decision.
-		for _, i := range o.movable(v, before, c.After) {
-			s := v.at(i)
-			st := o.state(s)
-			t, was := o.baseTally(st)
-			t.Add(outcome(st, before), -1)
-			t.Add(outcome(st, c.After), 1)
-			if now := policyset.DecideTally(t, s.req).Verdict; now != was {
-				r.Rows = append(r.Rows, row(s, was, now))
-			}
+	after := o.policies
+	if before != nil {
+		after = slices.DeleteFunc(slices.Clone(after), func(p policyset.Policy) bool { return p.ID == before.ID })
+	}
+	if c.After != nil {
+		after = append(slices.Clone(after), *c.After)
+	}
+	return compare(o.policies, after, changedVersions(before, c.After), o.rootIDs)
+}
+
+// Compare is the offline form (policy_changes): the regions whose verdict
+// differs between the whole sets, joint effects included, over the types
+// a changed policy version can apply to.
+func Compare(before, after []policyset.Policy, rootIDs []string) Report {
+	return compare(before, after, changedPolicies(before, after), rootIDs)
+}
+
+func changedVersions(ps ...*policyset.Policy) []*policyset.Policy {
+	var out []*policyset.Policy
+	for _, p := range ps {
+		if p != nil {
+			out = append(out, p)
 		}
 	}
-	// A policy that reads what the sampler cannot vary is named even when
-	// no sampled decision moves: its effect there is unknown, never
-	// silently passed over.
-	r.Notes = notes(before, c.After)
-	if r.Empty() {
-		return Report{}
+	return out
+}
+
+func compare(before, after []policyset.Policy, changed []*policyset.Policy, rootIDs []string) Report {
+	var r Report
+	var changedSet []policyset.Policy
+	for _, p := range changed {
+		changedSet = append(changedSet, *p)
 	}
-	sortRows(r.Rows)
+	var rows []Row
+	for _, typ := range typesOf(changed...) {
+		r.Types++
+		regions, more, _ := symbolic.Regions(typ, forType(before, typ), forType(after, typ), changedSet, rootIDs)
+		r.More += more
+		for _, g := range regions {
+			rows = append(rows, rowOf(g))
+		}
+	}
+	r.Rows = groupRows(rows)
 	return r
 }
 
-// Compare is the offline form (policy_changes): every sampled request
-// whose decision differs between the whole sets, joint effects included.
-// It samples as a report does, the before set being the organization and
-// every changed version the change, so that for one change it gives the
-// same rows as that change's Report. Only the types a changed policy can
-// apply to can differ: those are decided, and counted in Requests and
-// Types.
-func Compare(before, after []policyset.Policy) Report {
-	changed := changedPolicies(before, after)
-	bo, ao := NewOrg(before), NewOrg(after)
-	var r Report
-	for _, typ := range bo.typesOf(changed...) {
-		r.Types++
-		for _, s := range bo.sample(typ, changed...).all() {
-			r.Requests++
-			st := bo.state(s)
-			_, was := bo.baseTally(st)
-			// The after set's policies are decided with the same
-			// evaluator: an expression both sets hold is evaluated once.
-			var t policyset.Tally
-			for _, i := range ao.byType[typ] {
-				t.Add(st.ev.Outcome(ao.policies[i]), 1)
+// rowOf is a region as a row; a region whose witness did not replay is a
+// not-proved row that says why.
+func rowOf(g symbolic.Region) Row {
+	row := Row{Type: g.Type, Types: []string{g.Type}, Before: g.Before, After: g.After, Region: g.Words(), Proved: g.Proved}
+	if !g.Proved {
+		row.After = NotProved
+		row.Region = "not proved (" + g.Before + " -> " + g.After + "): " + g.NotProved
+		row.Words = row.Region
+		return row
+	}
+	row.Request = g.Witness
+	row.Example = example(g.Witness)
+	return row
+}
+
+// groupRows merges the rows that say the same of several types into one,
+// named by the narrowest description that covers exactly them, and sorts
+// them: widening first, then by type in catalogue order, not-proved last.
+func groupRows(rows []Row) []Row {
+	var out []Row
+	index := map[string]int{}
+	for _, r := range rows {
+		key := r.Before + "\x00" + r.After + "\x00" + r.Region + "\x00" + who(r.Request.Approvers)
+		if i, ok := index[key]; ok {
+			out[i].Types = append(out[i].Types, r.Type)
+			continue
+		}
+		index[key] = len(out)
+		out = append(out, r)
+	}
+	for i := range out {
+		out[i].TypesWords = typesWords(out[i].Types)
+		if out[i].Proved {
+			parts := []string{who(out[i].Request.Approvers), out[i].TypesWords}
+			if out[i].Region != "" {
+				parts = append(parts, out[i].Region)
 			}
-			if now := policyset.DecideTally(t, s.req).Verdict; now != was {
-				r.Rows = append(r.Rows, row(s, was, now))
-			}
+			out[i].Words = strings.Join(parts, ", ")
 		}
 	}
-	sortRows(r.Rows)
-	r.Notes = notes(changed...)
-	return r
+	slices.SortStableFunc(out, func(a, b Row) int {
+		if d := rank(a.Before, a.After) - rank(b.Before, b.After); d != 0 {
+			return d
+		}
+		return typeOrder[a.Type] - typeOrder[b.Type]
+	})
+	return out
 }
+
+// typeOrder is each type's place in the catalogue.
+var typeOrder = func() map[string]int {
+	order := make(map[string]int, len(symbolic.PolicyTypes))
+	for i, t := range symbolic.PolicyTypes {
+		order[t] = i
+	}
+	return order
+}()
 
 // changedPolicies are the versions whose decision fields are in one set
-// and not the other, for the types to decide and the notes.
+// and not the other.
 func changedPolicies(before, after []policyset.Policy) []*policyset.Policy {
 	keys := func(set []policyset.Policy) map[string]bool {
 		m := make(map[string]bool, len(set))
@@ -108,54 +146,4 @@ func changedPolicies(before, after []policyset.Policy) []*policyset.Policy {
 		}
 	}
 	return out
-}
-
-func row(s sampled, before, after string) Row {
-	return Row{Type: s.req.Type, Before: before, After: after, Request: s.req, Example: s.example, Words: s.words}
-}
-
-// sortRows orders rows widening first, then by activity type in catalogue
-// order; the sort is stable, so the sample's order stays within a type.
-func sortRows(rows []Row) {
-	slices.SortStableFunc(rows, func(a, b Row) int {
-		if d := rank(a.Before, a.After) - rank(b.Before, b.After); d != 0 {
-			return d
-		}
-		return typeOrder[a.Type] - typeOrder[b.Type]
-	})
-}
-
-// typeOrder is each type's place in policyTypes, built once: every
-// report sorts its rows by it.
-var typeOrder = func() map[string]int {
-	order := make(map[string]int, len(policyTypes))
-	for i, t := range policyTypes {
-		order[t] = i
-	}
-	return order
-}()
-
-// notes name what a changed policy reads that the sampler cannot vary.
-func notes(ps ...*policyset.Policy) []string {
-	var out []string
-	for _, p := range ps {
-		if p == nil {
-			continue
-		}
-		a := walkPolicy(p.Condition, p.Consensus, p.Time)
-		if len(a.opaque) > 0 {
-			out = append(out, fmt.Sprintf("%q reads %s, which the sampled requests do not vary: its effect there is not shown.",
-				name(*p), strings.Join(a.opaque, ", ")))
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
-
-// name is how a report names a policy: its name, else its id.
-func name(p policyset.Policy) string {
-	if p.Name != "" {
-		return p.Name
-	}
-	return p.ID
 }

@@ -1,18 +1,23 @@
-// Package review tells what a change of policies does to who can do what:
-// it builds requests from the policies themselves, decides each with the
-// one engine (internal/policyset) before and after, and reports the
-// decisions that change. It is a reviewer's aid, not a proof: the requests
-// are a sample, chosen from the values the policies compare against.
+// Package review tells what a change of policies does to who can do what,
+// for every request, not a sample: internal/policyset/symbolic compiles
+// the policies and answers "is there a request that before decides X and
+// after decides Y?"; an answer of "none" is a proof, and every request it
+// shows has been decided by the one engine (internal/policyset) before
+// it is shown. What the analysis cannot decide is said as "not proved",
+// naming what stopped it, never as a fact.
 //
-// Everything here is a pure function of policy sets, safe for concurrent
-// use, and deterministic: the same policies give the same requests, rows
-// and text in the same order, whatever order changes arrive in.
+// Everything here is a pure function of policy sets and the root users'
+// ids, safe for concurrent use, and deterministic: the same policies give
+// the same rows and text in the same order, whatever order changes arrive
+// in.
 //
 // Words used throughout: a change is one policy's before and after
-// version; a row is one sampled request whose decision a change moves; a
+// version; a row is a region of requests of one or more activity types
+// that the change moves from one verdict to another, with a witness; a
 // control is a rule the organization declares (no single user may sign);
-// a breach is a request that breaks a control; a finding is a fact about a
-// changed policy itself (never applies, duplicate, shadowed).
+// a breach is a request that breaks a control; a finding is a fact about
+// a changed policy itself (never applies, duplicate, shadowed,
+// redundant).
 package review
 
 import "github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -24,23 +29,39 @@ type Change struct {
 	Before, After *policyset.Policy
 }
 
-// Row is one sampled request whose decision differs between two policy
+// NotProved is the After of a row whose comparison the analysis could not
+// decide: the row's Words say why.
+const NotProved = "NOT_PROVED"
+
+// Row is a region of requests whose verdict differs between two policy
 // sets.
 type Row struct {
-	// Type is the request's activity type (ACTIVITY_TYPE_...).
-	Type string
+	// Type is the witness's activity type (ACTIVITY_TYPE_...); Types are
+	// all the types that share the row, in catalogue order, and TypesWords
+	// names them (a kind, a resource and action, or a list).
+	Type       string
+	Types      []string
+	TypesWords string
 	// Before and After are the verdicts (OUTCOME_ALLOW,
 	// OUTCOME_REQUIRES_CONSENSUS, OUTCOME_DENY_EXPLICIT,
-	// OUTCOME_DENY_IMPLICIT), as policy_decision returns them.
+	// OUTCOME_DENY_IMPLICIT), as policy_decision returns them; After is
+	// NotProved for a comparison the analysis could not decide.
 	Before, After string
-	// Request is the sampled request; Example is it as HCL that
+	// Region states the row's requests over the fields the changed
+	// policies read ("eth.tx.value from 10 ETH to 20 ETH").
+	Region string
+	// Request is the witness: a request of the region with the fewest
+	// approvers; Example is it as HCL that
 	// provider::custody::policy_decision accepts as its request argument
-	// as is (one line or several, no trailing newline).
+	// as is (one line).
 	Request policyset.Request
 	Example string
-	// Words says who and what the row concerns ("one approver, alice,
-	// signing a transfer of 2 ETH to 0x11…"), for the reviewer.
+	// Words say who and what the row concerns, for the reviewer: the
+	// approvers, the types and the region.
 	Words string
+	// Proved: the witness decides Before and After (replayed through
+	// policyset.Decide).
+	Proved bool
 }
 
 // Widening tells whether the row gives more than before: anything to
@@ -49,26 +70,24 @@ func (r Row) Widening() bool { return widening(r.Before, r.After) }
 
 // Report is what one change, or a whole before and after, does.
 type Report struct {
-	// Rows are the changed decisions, widening first, then by activity
-	// type, then in the sample's order.
+	// Rows are the regions that move, widening first, then by activity
+	// type; not-proved rows last.
 	Rows []Row
-	// Requests and Types say what was covered: how many requests over how
-	// many activity types were decided.
-	Requests, Types int
-	// Notes name changed policies that read what the sampler cannot vary
-	// (so the rows may miss what they do), one sentence each.
-	Notes []string
+	// More counts regions past those listed (up to 100 per verdict
+	// pair and type).
+	More int
+	// Types is how many activity types were compared.
+	Types int
 }
 
-// Empty tells whether the report has nothing to show: no row and no note.
-func (r Report) Empty() bool { return len(r.Rows) == 0 && len(r.Notes) == 0 }
+// Empty tells whether the report has nothing to show.
+func (r Report) Empty() bool { return len(r.Rows) == 0 }
 
 // Detail is the report as a warning's detail: at most max rows, each
-// "  <TYPE>: <BEFORE> -> <AFTER>" then its words and its example indented
+// "  <TYPES>: <BEFORE> -> <AFTER>" then its words and its example indented
 // (every line indented by at least two spaces, so that Terraform does not
-// re-wrap it), "  and N more" when rows were left out, the notes, and a
-// last line "  Checked <R> requests over <T> activity types.", the
-// report's coverage.
+// re-wrap it), "  and N more" when rows were left out, and a last line
+// saying what was proved.
 func (r Report) Detail(max int) string { return detail(r, max) }
 
 // Control is a rule the organization declares: for the activity types
@@ -87,19 +106,28 @@ const (
 	AtMostDenied    = "denied"
 )
 
-// Breach is a sampled request that breaks a control.
+// Breach is a control's verdict on a type: a request that breaks it, or
+// the reason it could not be proved to hold.
 type Breach struct {
 	Control Control
-	Row     Row // Before: the outcome before the plan; After: in the most permissive state
+	// Row: Before is the outcome before the plan, After in the most
+	// permissive state.
+	Row Row
 	// Already: the request broke the control before the plan too (a
 	// warning); else the plan newly lets it through (an error).
 	Already bool
+	// NotProved is why the control could not be proved to hold for Type
+	// (Row is then empty but for its Type).
+	NotProved string
 }
 
-// Finding is a fact about a changed policy in its after version.
+// Finding is a fact about a changed policy in its after version, proved.
 type Finding struct {
-	Kind   string // FindingNeverApplies, FindingDuplicate or FindingShadowed
+	Kind   string // FindingNeverApplies, FindingDuplicate, FindingShadowed or FindingRedundant
 	Detail string // one or more lines, each indented by two spaces
+	// Deny: the finding is that a deny never applies, which the plan
+	// refuses.
+	Deny bool
 }
 
 // The kinds of Finding.
@@ -107,4 +135,5 @@ const (
 	FindingNeverApplies = "never applies"
 	FindingDuplicate    = "duplicate"
 	FindingShadowed     = "shadowed"
+	FindingRedundant    = "redundant"
 )

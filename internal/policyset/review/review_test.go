@@ -68,7 +68,7 @@ func crossCheck(t *testing.T, before, after []policyset.Policy, rows []Row) {
 
 func report(t *testing.T, ps []policyset.Policy, c Change) Report {
 	t.Helper()
-	r := NewOrg(ps).Report(c)
+	r := NewOrg(ps, nil).Report(c)
 	crossCheck(t, ps, apply(ps, c), r.Rows)
 	for i := 1; i < len(r.Rows); i++ {
 		a, b := r.Rows[i-1], r.Rows[i]
@@ -77,7 +77,7 @@ func report(t *testing.T, ps []policyset.Policy, c Change) Report {
 		}
 	}
 	// policy_changes gives the same rows as the plan's warning.
-	if cmp := Compare(ps, apply(ps, c)); cmp.Detail(1000) != r.Detail(1000) && !r.Empty() {
+	if cmp := Compare(ps, apply(ps, c), nil); cmp.Detail(1000) != r.Detail(1000) && !r.Empty() {
 		t.Errorf("Compare:\n%s\nReport:\n%s", cmp.Detail(1000), r.Detail(1000))
 	}
 	return r
@@ -102,7 +102,7 @@ func TestReportWideningAllow(t *testing.T) {
 		t.Errorf("example %s", first.Example)
 	}
 	d := r.Detail(10)
-	if !strings.Contains(d, "  "+signTx+": OUTCOME_REQUIRES_CONSENSUS -> OUTCOME_ALLOW") || !strings.Contains(d, "  Checked ") {
+	if !strings.Contains(d, "  "+signTx+": OUTCOME_REQUIRES_CONSENSUS -> OUTCOME_ALLOW") || !strings.Contains(d, "  Proved over every request") {
 		t.Errorf("detail:\n%s", d)
 	}
 	for _, line := range strings.Split(d, "\n") {
@@ -117,28 +117,20 @@ func TestReportRaisedLimit(t *testing.T) {
 	after := *find(ps, "p-limit")
 	after.Condition = "activity.type == '" + signTx + "' && private_key.tags.contains('hot') && eth.tx.value <= 2000000000000000000"
 	r := report(t, ps, Change{Before: find(ps, "p-limit"), After: &after})
-	var amounts []string
-	for _, row := range r.Rows {
-		if row.After != client.OutcomeAllow {
-			t.Errorf("row %+v", row)
-		}
-		v, _ := row.Request.Keyword("eth.tx")
-		tx, ok := v.(map[string]any)
-		if !ok {
-			t.Fatalf("eth.tx is %T", v)
-		}
-		amounts = append(amounts, hclValue(tx["value"]))
+	// One region, (1, 2] ETH, whose witness sits at its closed end.
+	if len(r.Rows) != 1 || r.Rows[0].After != client.OutcomeAllow || len(r.Rows[0].Request.Approvers) != 1 {
+		t.Fatalf("rows:\n%s", r.Detail(10))
 	}
-	got := strings.Join(amounts, " ")
-	for _, want := range []string{`"1000000000000000001"`, `"1999999999999999999"`, `"2000000000000000000"`} {
-		if !strings.Contains(got, want) {
-			t.Errorf("amounts %s lack %s", got, want)
-		}
+	v, _ := r.Rows[0].Request.Keyword("eth.tx")
+	tx, ok := v.(map[string]any)
+	if !ok {
+		t.Fatalf("eth.tx is %T", v)
 	}
-	for _, not := range []string{`"1000000000000000000"`, `"2000000000000000001"`} {
-		if strings.Contains(got, not) {
-			t.Errorf("amounts %s hold %s, outside the raised range", got, not)
-		}
+	if got := hclValue(tx["value"]); got != `"2000000000000000000"` {
+		t.Errorf("witness value %s, want the closed end 2 ETH", got)
+	}
+	if want := "eth.tx.value from 1000000000000000001 wei (1.000000000000000001 ETH) to 2000000000000000000 wei (2 ETH)"; !strings.Contains(r.Rows[0].Words, want) {
+		t.Errorf("words %q lack %q", r.Rows[0].Words, want)
 	}
 }
 
@@ -170,7 +162,7 @@ func TestReportNoDecisionChange(t *testing.T) {
 		"rewrite":  {Before: sign, After: &rewritten},
 		"identity": {},
 	} {
-		if r := NewOrg(ps).Report(c); !r.Empty() || len(r.Rows) != 0 {
+		if r := NewOrg(ps, nil).Report(c); !r.Empty() {
 			t.Errorf("%s: %s", name, r.Detail(10))
 		}
 	}
@@ -199,7 +191,7 @@ func TestCheckControls(t *testing.T) {
 		Condition: "activity.type == '" + signTx + "' && private_key.tags.contains('cold')"}
 	deny := &policyset.Policy{ID: "p-deny", Name: "no export", Effect: client.EffectDeny, Condition: "activity.type == '" + export + "'"}
 
-	o := NewOrg(ps)
+	o := NewOrg(ps, nil)
 	if b := o.CheckControls(Change{After: deny}, controls); len(b) != 0 {
 		t.Errorf("the deny breaks signing: %+v", b)
 	}
@@ -224,7 +216,7 @@ func TestCheckControls(t *testing.T) {
 		t.Errorf("reported twice: %d", len(again))
 	}
 	denied := []Control{{Name: "export denied", ActivityTypes: []string{export}, AtMost: AtMostDenied}}
-	if b := NewOrg(ps).CheckControls(Change{After: deny}, denied); len(b) == 0 || !b[0].Already {
+	if b := NewOrg(ps, nil).CheckControls(Change{After: deny}, denied); len(b) == 0 || !b[0].Already {
 		t.Errorf("export by admins breaks export denied before the plan: %+v", b)
 	}
 }
@@ -240,7 +232,7 @@ func TestCheckControlsOrderFree(t *testing.T) {
 	stricter.ID, stricter.Consensus = "p-limit-2", "approvers.count() >= 2"
 	changes := []Change{{Before: limit}, {After: &stricter}}
 	count := func(order []int) int {
-		o, n := NewOrg(ps), 0
+		o, n := NewOrg(ps, nil), 0
 		for _, i := range order {
 			n += len(o.CheckControls(changes[i], controls))
 		}
@@ -253,7 +245,7 @@ func TestCheckControlsOrderFree(t *testing.T) {
 
 func TestFindings(t *testing.T) {
 	ps := org()
-	o := NewOrg(ps)
+	o := NewOrg(ps, nil)
 	never := &policyset.Policy{ID: "n", Name: "never", Effect: client.EffectAllow,
 		Condition: "activity.type == '" + signTx + "' && eth.tx.value > 5 && eth.tx.value < 3"}
 	dup := *find(ps, "p-sign")
@@ -267,7 +259,7 @@ func TestFindings(t *testing.T) {
 	}{
 		"never":     {o, Change{After: never}, FindingNeverApplies},
 		"duplicate": {o, Change{After: &dup}, FindingDuplicate},
-		"shadowed":  {NewOrg(ps2), Change{After: shadowed}, FindingShadowed},
+		"shadowed":  {NewOrg(ps2, nil), Change{After: shadowed}, FindingShadowed},
 	} {
 		fs := tc.o.Findings(tc.c)
 		if len(fs) != 1 || fs[0].Kind != tc.kind {
@@ -289,12 +281,12 @@ func TestDeterministic(t *testing.T) {
 	ps := org()
 	after := &policyset.Policy{ID: "p-new", Effect: client.EffectAllow,
 		Condition: "activity.type == '" + signTx + "' && private_key.tags.contains('cold') && eth.tx.to in ['0xb', '0xa']"}
-	want := NewOrg(ps).Report(Change{After: after}).Detail(1000)
+	want := NewOrg(ps, nil).Report(Change{After: after}).Detail(1000)
 	rev := []policyset.Policy{ps[2], ps[0], ps[1]}
-	if got := NewOrg(rev).Report(Change{After: after}).Detail(1000); got != want {
+	if got := NewOrg(rev, nil).Report(Change{After: after}).Detail(1000); got != want {
 		t.Errorf("order changes the report:\n%s\nvs\n%s", got, want)
 	}
-	if got := Compare(ps, apply(ps, Change{After: after})).Detail(1000); got != Compare(rev, apply(rev, Change{After: after})).Detail(1000) {
+	if got := Compare(ps, apply(ps, Change{After: after}), nil).Detail(1000); got != Compare(rev, apply(rev, Change{After: after}), nil).Detail(1000) {
 		t.Errorf("Compare depends on order")
 	}
 }
@@ -310,9 +302,9 @@ func TestHCLString(t *testing.T) {
 func TestBenchCorpusReport(t *testing.T) {
 	ps := benchCorpus(200, "")
 	c := changeOf(ps, 8, 7_000_000_000_000_000_000)
-	r := NewOrg(ps).Report(c)
-	if len(r.Rows) != 3 {
-		t.Errorf("%d rows, want the 3 amounts between the limits:\n%s", len(r.Rows), r.Detail(10))
+	r := NewOrg(ps, nil).Report(c)
+	if len(r.Rows) != 1 {
+		t.Errorf("%d rows, want the one range between the limits:\n%s", len(r.Rows), r.Detail(10))
 	}
 	crossCheck(t, ps, apply(ps, c), r.Rows)
 }
@@ -323,8 +315,8 @@ func TestReportERC20Selector(t *testing.T) {
 		Condition: "activity.type == '" + signTx + "' && eth.tx.data[0..10] == '0xa9059cbb' && eth.tx.data[34..74] == '" +
 			strings.Repeat("ab", 20) + "'"}
 	r := report(t, ps, Change{After: after})
-	if len(r.Rows) == 0 || len(r.Notes) != 0 {
-		t.Fatalf("rows %d, notes %q", len(r.Rows), r.Notes)
+	if len(r.Rows) == 0 || !r.Rows[0].Proved {
+		t.Fatalf("rows:\n%s", r.Detail(10))
 	}
 	v, _ := r.Rows[0].Request.Keyword("eth.tx")
 	tx, ok := v.(map[string]any)
@@ -336,32 +328,39 @@ func TestReportERC20Selector(t *testing.T) {
 	}
 }
 
-func TestReportNotesWhatItCannotVary(t *testing.T) {
+func TestReportNotProvedWhereItCannotDecide(t *testing.T) {
 	ps := org()
-	after := &policyset.Policy{ID: "p-t", Name: "office hours", Effect: client.EffectAllow,
-		Condition: "activity.type == '" + signTx + "' && eth.tx.contract_call_args['wad'] == 5", Time: "time.now > Timestamp('2026-01-01T00:00:00Z')"}
-	r := NewOrg(ps).Report(Change{After: after})
-	if len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "eth.tx.contract_call_args") || !strings.Contains(r.Notes[0], "time.now") ||
-		!strings.Contains(r.Notes[0], `"office hours"`) {
-		t.Errorf("notes %q", r.Notes)
+	after := &policyset.Policy{ID: "p-t", Name: "wad limit", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && eth.tx.contract_call_args['wad'] == 5"}
+	r := NewOrg(ps, nil).Report(Change{After: after})
+	found := false
+	for _, row := range r.Rows {
+		if row.After == NotProved && strings.Contains(row.Words, "contract_call_args") && strings.Contains(row.Words, `"wad limit"`) {
+			found = true
+		}
+		if row.Proved {
+			crossCheck(t, ps, apply(ps, Change{After: after}), []Row{row})
+		}
 	}
-	if !strings.Contains(r.Detail(10), "  Note: ") {
-		t.Errorf("detail:\n%s", r.Detail(10))
+	if !found || !strings.Contains(r.Detail(10), "not proved") {
+		t.Errorf("no not-proved row naming the ABI argument:\n%s", r.Detail(10))
 	}
 }
 
 func TestDetailLimit(t *testing.T) {
-	r := Report{Rows: make([]Row, 12), Requests: 30, Types: 2, Notes: []string{"n."}}
+	r := Report{Rows: make([]Row, 12), Types: 2, More: 3}
 	for i := range r.Rows {
-		r.Rows[i] = Row{Type: signTx, Before: client.OutcomeDenyImplicit, After: client.OutcomeAllow, Words: "w", Example: "{ }"}
+		r.Rows[i] = Row{Type: signTx, Types: []string{signTx}, Before: client.OutcomeDenyImplicit, After: client.OutcomeAllow, Words: "w",
+			Example: "{ }", Proved: true}
 	}
 	d := r.Detail(10)
 	if got := strings.Count(d, signTx+": "); got != 10 {
 		t.Errorf("%d rows shown", got)
 	}
 	lines := strings.Split(d, "\n")
-	if want := []string{"  and 2 more", "  Note: n.", "  Checked 30 requests over 2 activity types."}; strings.Join(lines[len(lines)-3:], "|") != strings.Join(want, "|") {
-		t.Errorf("tail %q", lines[len(lines)-3:])
+	want := []string{"  and 5 more", `  Proved over every request of 2 activity types (under the request model of the guide "Reviewing policy changes").`}
+	if strings.Join(lines[len(lines)-2:], "|") != strings.Join(want, "|") {
+		t.Errorf("tail %q", lines[len(lines)-2:])
 	}
 }
 
@@ -384,7 +383,7 @@ func TestNamedApproverAlone(t *testing.T) {
 	}
 	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
 	breached := false
-	for _, b := range NewOrg(ps).CheckControls(Change{After: alice}, controls) {
+	for _, b := range NewOrg(ps, nil).CheckControls(Change{After: alice}, controls) {
 		if !b.Already && b.Row.Request.Approvers[0].ID == "user-alice" {
 			breached = true
 		}

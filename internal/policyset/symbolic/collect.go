@@ -21,11 +21,18 @@ type domains struct {
 	// reserve is, per generic list path, the positions read by index:
 	// the first reserve elements are always kept, in place.
 	reserve map[string]int
+	// seen are the quantifiers and counts counted in demand already, by
+	// their text: the same one in many policies needs its elements once.
+	seen map[string]bool
+	// strLens are, per generic string path, the lengths of the constants
+	// it is compared with whole; they cut its length only where it is
+	// also sliced.
+	strLens map[string][]*big.Int
 }
 
 func newDomains() *domains {
 	return &domains{strs: map[string][]string{}, ints: map[string][]*big.Int{}, types: map[string]*policylang.Type{},
-		demand: map[string]int{}, reserve: map[string]int{}}
+		demand: map[string]int{}, reserve: map[string]int{}, seen: map[string]bool{}, strLens: map[string][]*big.Int{}}
 }
 
 // The small model. Whatever a list holds, a sublist of it decides every
@@ -53,7 +60,13 @@ func (d *domains) addForm(f *form) {
 	case fCmp:
 		d.addCmp(f)
 	case fAny, fAll:
-		d.addList(f.list, 2)
+		// One element that satisfies (any) or fails (all) the body, and
+		// one that errs where the body can.
+		n := 1
+		if canErr(f.body) {
+			n++
+		}
+		d.addList(f.list, n, formKey(f))
 		d.addForm(f.body)
 	}
 }
@@ -75,11 +88,19 @@ func (d *domains) addPath(t *term) {
 
 func lenPath(gen string) string { return "len(" + gen + ")" }
 
-func (d *domains) addList(l *listRef, n int) {
+// addList counts n elements of l for the quantifier or count key, once
+// per distinct key; a filter that can err needs one more.
+func (d *domains) addList(l *listRef, n int, key string) {
 	d.addPath(l.path)
-	d.demand[l.path.gen] += n
 	for _, f := range l.filters {
+		if canErr(f.body) {
+			n++
+		}
 		d.addForm(f.body)
+	}
+	if !d.seen[key] {
+		d.seen[key] = true
+		d.demand[l.path.gen] += n
 	}
 }
 
@@ -87,11 +108,11 @@ func (d *domains) addCmp(f *form) {
 	switch f.left.kind {
 	case tCount:
 		k, _ := constInt(f.right)
-		add := 2
+		add := 1
 		if k != nil && k.IsInt64() && k.Int64() >= 0 && k.Int64() < 1<<16 {
-			add = int(k.Int64()) + 2
+			add = int(k.Int64()) + 1
 		}
-		d.addList(f.left.list, add)
+		d.addList(f.left.list, add, formKey(f))
 		return
 	case tPath:
 		d.addPath(f.left)
@@ -120,7 +141,7 @@ func (d *domains) addConst(p *term, c *term) {
 			}
 			// A string compared whole fixes its length, and so whether
 			// each of its slices is in range.
-			d.ints[lenPath(p.gen)] = append(d.ints[lenPath(p.gen)], big.NewInt(int64(len([]rune(s)))))
+			d.strLens[p.gen] = append(d.strLens[p.gen], big.NewInt(int64(len([]rune(s)))))
 		}
 	case policylang.KindInt, policylang.KindUint, policylang.KindTimestamp:
 		if i, ok := constInt(c); ok && inLanguageRange(i) {
@@ -129,8 +150,14 @@ func (d *domains) addConst(p *term, c *term) {
 	}
 }
 
-// finish sorts and dedupes the constants.
+// finish sorts and dedupes the constants, and cuts the length of each
+// sliced string at the lengths of the constants it is compared with.
 func (d *domains) finish() {
+	for gen, lens := range d.strLens {
+		if _, sliced := d.ints[lenPath(gen)]; sliced {
+			d.ints[lenPath(gen)] = append(d.ints[lenPath(gen)], lens...)
+		}
+	}
 	for k, v := range d.strs {
 		slices.Sort(v)
 		d.strs[k] = slices.Compact(v)

@@ -58,6 +58,7 @@ func Shadowed(p policyset.Policy, others []policyset.Policy, rootIDs []string) (
 	}
 	counts := false
 	for _, typ := range MayApply(p) {
+		ds := ofType(ds, typ)
 		q := newQuestion(typ, append([]policyset.Policy{p}, ds...), rootIDs)
 		pl := q.pols[0]
 		grants := q.e.c.or(pl.allow, pl.cons)
@@ -96,10 +97,21 @@ func Redundant(p policyset.Policy, set []policyset.Policy, rootIDs []string) boo
 	}
 	withIt := append(slices.Clone(without), p)
 	for _, typ := range MayApply(p) {
-		ms, guarded := moves(typ, withIt, without, rootIDs)
+		ms, guarded := moves(typ, ofType(withIt, typ), ofType(without, typ), rootIDs)
 		if guarded || len(ms) > 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// ofType keeps the policies that can count for requests of typ.
+func ofType(ps []policyset.Policy, typ string) []policyset.Policy {
+	var out []policyset.Policy
+	for _, p := range ps {
+		if slices.Contains(MayApply(p), typ) {
+			out = append(out, p)
+		}
+	}
+	return out
 }

@@ -14,6 +14,9 @@ type question struct {
 	typ   string
 	pols  []*polLits
 	forms []policyForms
+	// atomPaths are the generic paths the atoms of the changed policies
+	// compare: the witness's integers are moved to a constant there.
+	atomPaths map[string]bool
 }
 
 // polLits are one policy version's outcome, as policyset.Evaluator gives

@@ -122,6 +122,7 @@ type atom struct {
 func (q *question) atoms(from, to int) []atom {
 	var out []atom
 	seen := map[lit]bool{}
+	q.atomPaths = map[string]bool{}
 	var walk func(f *form)
 	walk = func(f *form) {
 		if f == nil {
@@ -159,6 +160,7 @@ func (q *question) atoms(from, to int) []atom {
 			path = f.path.gen
 		}
 		out = append(out, atom{text: formText(f), path: path, v: v, f: f})
+		q.atomPaths[path] = true
 	}
 	for _, pf := range q.forms[from:to] {
 		walk(pf.cond)
@@ -172,16 +174,24 @@ func (q *question) atoms(from, to int) []atom {
 // each integer the atoms read at a constant where one lies in the cube;
 // ok tells whether it decides as claimed.
 func (q *question) bestWitness(assume []lit, model []bool, claims func(policyset.Request) bool) (policyset.Request, bool, string) {
+	// The fewest approvers: slots are filled in order, so "at most m"
+	// is monotone in m, and a binary search finds the least.
 	sl := q.e.slots("approvers", "approvers")
-	for i := 1; i < len(sl.active); i++ {
-		if ans, m := q.e.c.solve(append(assume, -sl.active[i])...); ans == sat {
-			assume, model = append(assume, -sl.active[i]), m
-			break
+	lo, hi := 1, len(sl.active) // at most lo-1 fails; at most hi holds (the model)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if ans, got := q.e.c.solve(append(assume, -sl.active[m])...); ans == sat {
+			hi, model = m, got
+		} else {
+			lo = m + 1
 		}
+	}
+	if hi < len(sl.active) {
+		assume = append(assume, -sl.active[hi])
 	}
 	for _, path := range slices.Sorted(maps.Keys(q.e.scalars)) {
 		s := q.e.scalars[path]
-		if s.ints == nil || strings.HasPrefix(path, "len(") {
+		if s.ints == nil || strings.HasPrefix(path, "len(") || !q.atomPaths[s.gen] {
 			continue
 		}
 		point := func(k int) bool { return s.ints[k].lo.Cmp(s.ints[k].hi) == 0 }
