@@ -40,6 +40,8 @@ type catalogue struct {
 	values     map[string][]string         // "Struct.field" → its documented values
 	activities map[string]ActivityInfo     // by type
 	order      []string                    // activity types in catalogue order
+	families   map[string][]familyMember   // request table: families by name
+	requests   map[string]*RequestModel    // request table: by activity type
 }
 
 var cat = mustLoadCatalogue(catalogueText)
@@ -54,7 +56,8 @@ func mustLoadCatalogue(text string) *catalogue {
 
 func loadCatalogue(text string) (*catalogue, error) {
 	c := &catalogue{keywords: map[Field]map[string]*Type{}, namespaces: map[string]bool{}, structs: map[string]map[string]*Type{},
-		values: map[string][]string{}, activities: map[string]ActivityInfo{}, keywordOf: map[string]Field{}}
+		values: map[string][]string{}, activities: map[string]ActivityInfo{}, keywordOf: map[string]Field{},
+		families: map[string][]familyMember{}, requests: map[string]*RequestModel{}}
 	for _, f := range fields {
 		c.keywords[f] = map[string]*Type{}
 	}
@@ -72,6 +75,8 @@ func loadCatalogue(text string) (*catalogue, error) {
 
 func (c *catalogue) addLine(words []string) error {
 	switch {
+	case requestLine(words[0]):
+		return c.addRequestLine(words)
 	case words[0] == "keyword" && len(words) == 4:
 		f := Field(words[1])
 		if !slices.Contains(fields, f) {
