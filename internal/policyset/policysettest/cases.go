@@ -187,7 +187,8 @@ func (c Case) EnginePolicies() []policyset.Policy {
 	return out
 }
 
-// EngineRequest is the case's request as the engine takes it.
+// EngineRequest is the case's request as the engine takes it; a request
+// that cannot exist by the catalogue's request table fails t.
 func (c Case) EngineRequest(t testing.TB) policyset.Request {
 	t.Helper()
 	r := c.Request
@@ -216,6 +217,11 @@ func (c Case) EngineRequest(t testing.TB) policyset.Request {
 		if err := req.SetKeywordAttribute(name, attrs[name]); err != nil {
 			t.Fatalf("case %q: request.%s: %v", c.Name, name, err)
 		}
+	}
+	// The table holds requests that can exist: a case whose point needs
+	// another is a case about something else.
+	if err := req.Conforms(); err != nil {
+		t.Fatalf("case %q: %v", c.Name, err)
 	}
 	return req
 }
