@@ -144,7 +144,7 @@ func readDecisionRequest(arg argValue) (policyset.Request, *function.FuncError) 
 		return req, ferr
 	}
 	if typ.known() {
-		if why := unknownActivityType(req.Type, "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"); why != "" {
+		if why := unknownActivityType(req.Type, client.OpSignRawPayload.Type); why != "" {
 			return req, typ.errorf("%s", why)
 		}
 	}
