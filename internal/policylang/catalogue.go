@@ -206,3 +206,8 @@ func ClosestActivityType(typ string) string {
 // ActivityTypes lists the catalogued activity types in catalogue order, a
 // copy: the access review samples requests per type.
 func ActivityTypes() []string { return slices.Clone(cat.order) }
+
+// DocumentedValues lists the documented values of a string field, named
+// "Struct.field" (Credential.type, ActivityParams.encoding, ...), in
+// catalogue order, a copy; nil when the catalogue documents none.
+func DocumentedValues(structField string) []string { return slices.Clone(cat.values[structField]) }

@@ -208,3 +208,14 @@ func TestRequestModelCheckAndMissing(t *testing.T) {
 		}
 	}
 }
+
+// DocumentedValues gives a field's documented values, and nothing for a
+// field without any.
+func TestDocumentedValues(t *testing.T) {
+	if got := DocumentedValues("Credential.type"); len(got) != 10 || got[0] != "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR" {
+		t.Errorf("Credential.type = %v", got)
+	}
+	if got := DocumentedValues("Credential.id"); got != nil {
+		t.Errorf("Credential.id = %v, want none", got)
+	}
+}
