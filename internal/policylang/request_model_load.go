@@ -141,7 +141,7 @@ func (c *catalogue) applyCarries(m *RequestModel, words []string, inferred bool)
 			}
 		}
 	default:
-		return fmt.Errorf("carries %s: after %s comes nothing, or when <param> <value> ...", k, words[3])
+		return fmt.Errorf("carries %s: after %s comes nothing, or when <param> and its values", k, words[3])
 	}
 	m.Keywords[k] = r
 	return nil

@@ -39,7 +39,7 @@ func TestRequestTableRefusesBadLines(t *testing.T) {
 		{"params ACTIVITY_TYPE_SIGN_TRANSACTION_V2 type\nparams ACTIVITY_TYPE_SIGN_TRANSACTION_V2 type", "line 15: ACTIVITY_TYPE_SIGN_TRANSACTION_V2: params given twice"},
 		{"carries ACTIVITY_TYPE_SIGN_TRANSACTION_V2 eth.tx always when type TRANSACTION_TYPE_ETHEREUM", "line 14: ACTIVITY_TYPE_SIGN_TRANSACTION_V2: carries eth.tx when activity.params.type, which it does not expose"},
 		{"params ACTIVITY_TYPE_SIGN_TRANSACTION_V2 type\ncarries ACTIVITY_TYPE_SIGN_TRANSACTION_V2 eth.tx always when type TRANSACTION_TYPE_ETH", "line 15: ACTIVITY_TYPE_SIGN_TRANSACTION_V2: carries eth.tx when activity.params.type is TRANSACTION_TYPE_ETH, which is none"},
-		{"carries ACTIVITY_TYPE_SIGN_TRANSACTION_V2 eth.tx always if type", "after always comes nothing, or when <param> <value> ..."},
+		{"carries ACTIVITY_TYPE_SIGN_TRANSACTION_V2 eth.tx always if type", "after always comes nothing, or when <param> and its values"},
 		{"carries ACTIVITY_TYPE_SIGN_TRANSACTION_V2 wallet sometimes\ncarries ACTIVITY_TYPE_SIGN_TRANSACTION_V2 wallet always", "line 15: ACTIVITY_TYPE_SIGN_TRANSACTION_V2: carries wallet given twice"},
 		{"carries ACTIVITY_TYPE_SIGN_TRANSACTION_V2 wallet sometimes\natmostone ACTIVITY_TYPE_SIGN_TRANSACTION_V2 wallet private_key", "line 15: ACTIVITY_TYPE_SIGN_TRANSACTION_V2: atmostone: private_key is never carried"},
 		{"atleastone ACTIVITY_TYPE_SIGN_TRANSACTION_V2 wallet", "line 14: ACTIVITY_TYPE_SIGN_TRANSACTION_V2: atleastone needs at least two keywords"},

@@ -28,11 +28,15 @@ func runDecision(t *testing.T, policies, request string) (outcome, errText strin
 	if resp.Error != nil {
 		return "", resp.Error.Error()
 	}
-	obj := resp.Result.Value().(types.Object)
+	obj, ok := resp.Result.Value().(types.Object)
+	if !ok {
+		t.Fatalf("result is a %T", resp.Result.Value())
+	}
 	if obj.IsUnknown() {
 		return "(unknown)", ""
 	}
-	return obj.Attributes()["outcome"].(types.String).ValueString(), ""
+	s, _ := obj.Attributes()["outcome"].(types.String)
+	return s.ValueString(), ""
 }
 
 // A request its type never makes, by the catalogue's request table, is an
