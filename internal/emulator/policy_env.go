@@ -2,8 +2,10 @@ package emulator
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
@@ -17,14 +19,21 @@ import (
 // carry them; for the other chains' transactions that is the emulator's
 // limit, not the service's.
 
-// exposedParams are the activity.params fields each operation exposes
-// (reference §8.5), by the wire name of the parameter they come from.
-// Every other activity exposes none: reading one is an evaluation error.
-var exposedParams = map[string]map[string]string{
-	"sign_raw_payload":        {"hash_function": "hashFunction", "encoding": "encoding"},
-	"sign_transaction":        {"type": "type"},
-	"update_webhook_endpoint": {"endpoint_id": "endpointId"},
-	"delete_webhook_endpoint": {"endpoint_id": "endpointId"},
+// exposedParams are the activity.params fields rec's type exposes, by the
+// catalogue's request table (reference §8.5), each with the wire name of
+// the parameter it comes from: the field in lower camel case (hash_function
+// is hashFunction). Every other activity exposes none: reading one is an
+// evaluation error.
+func exposedParams(activityType string) map[string]string {
+	out := map[string]string{}
+	for _, field := range policylang.LookupRequestModel(activityType).Params {
+		words := strings.Split(field, "_")
+		for i := 1; i < len(words); i++ {
+			words[i] = strings.ToUpper(words[i][:1]) + words[i][1:]
+		}
+		out[field] = strings.Join(words, "")
+	}
+	return out
 }
 
 // signingOps name the key they sign with in signWith; their requests carry
@@ -37,7 +46,7 @@ func (s *Server) request(rec *activityRecord) policyset.Request {
 	var wire map[string]any
 	_ = json.Unmarshal(rec.Params, &wire) // checked at submit
 	params := map[string]any{}
-	for field, name := range exposedParams[rec.Op] {
+	for field, name := range exposedParams(rec.Activity.Type) {
 		if v, ok := wire[name]; ok {
 			params[field] = v
 		}

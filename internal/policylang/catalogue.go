@@ -40,6 +40,8 @@ type catalogue struct {
 	values     map[string][]string         // "Struct.field" → its documented values
 	activities map[string]ActivityInfo     // by type
 	order      []string                    // activity types in catalogue order
+	families   map[string][]familyMember   // request table: families by name
+	requests   map[string]*RequestModel    // request table: by activity type
 }
 
 var cat = mustLoadCatalogue(catalogueText)
@@ -54,7 +56,8 @@ func mustLoadCatalogue(text string) *catalogue {
 
 func loadCatalogue(text string) (*catalogue, error) {
 	c := &catalogue{keywords: map[Field]map[string]*Type{}, namespaces: map[string]bool{}, structs: map[string]map[string]*Type{},
-		values: map[string][]string{}, activities: map[string]ActivityInfo{}, keywordOf: map[string]Field{}}
+		values: map[string][]string{}, activities: map[string]ActivityInfo{}, keywordOf: map[string]Field{},
+		families: map[string][]familyMember{}, requests: map[string]*RequestModel{}}
 	for _, f := range fields {
 		c.keywords[f] = map[string]*Type{}
 	}
@@ -72,6 +75,8 @@ func loadCatalogue(text string) (*catalogue, error) {
 
 func (c *catalogue) addLine(words []string) error {
 	switch {
+	case requestLine(words[0]):
+		return c.addRequestLine(words)
 	case words[0] == "keyword" && len(words) == 4:
 		f := Field(words[1])
 		if !slices.Contains(fields, f) {
@@ -201,3 +206,8 @@ func ClosestActivityType(typ string) string {
 // ActivityTypes lists the catalogued activity types in catalogue order, a
 // copy: the access review samples requests per type.
 func ActivityTypes() []string { return slices.Clone(cat.order) }
+
+// DocumentedValues lists the documented values of a string field, named
+// "Struct.field" (Credential.type, ActivityParams.encoding, ...), in
+// catalogue order, a copy; nil when the catalogue documents none.
+func DocumentedValues(structField string) []string { return slices.Clone(cat.values[structField]) }

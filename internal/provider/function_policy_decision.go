@@ -83,6 +83,10 @@ func (policyDecisionFunction) Definition(_ context.Context, _ function.Definitio
 				AllowUnknownValues: true,
 				MarkdownDescription: "The request, an object with `type` (an `ACTIVITY_TYPE_*`); `approvers`, the users who " +
 					"approved so far, the requester first, each `{id, tags, email, alias}` (all but `id` optional); and optionally " +
+					"`credentials`, the credentials they approved with, as the `consensus` keyword of that name reads them: a list " +
+					"of `{id, user_id, type, credential_id, public_key}`, where `user_id` (one of the approvers) and `type` (a " +
+					"`CREDENTIAL_TYPE_*` of the service, such as `CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR` for a passkey) are " +
+					"required; " +
 					"`params` (the `activity.params` fields, named as the policy language names them: `encoding`, " +
 					"`hash_function`, …), `private_key` (`{id, tags, label}`, and the bools `imported` and `exported`, false unless set: the key a signing request signs with), `time` (RFC 3339, required " +
 					"when a policy reads `time.now`) and `root_quorum` (`{user_ids, threshold}`). " +
@@ -95,7 +99,14 @@ func (policyDecisionFunction) Definition(_ context.Context, _ function.Definitio
 					"a `uint` field (`eth.eip_712.domain.chain_id`) an unsigned 256-bit one. A field the keyword does not have, a " +
 					"value of the wrong type and one out of range are errors that name their path (`request.eth.tx.value`). " +
 					"Keywords the request does not carry (`eth.tx` without `eth`, `wallet`, `credentials`, …) are absent, so an " +
-					"expression that reads them gives `OUTCOME_ERROR`, as the service does for a request without them.",
+					"expression that reads them gives `OUTCOME_ERROR`, as the service does for a request without them. " +
+					"A request must be one the service can make, by the provider's catalogue of what each activity type " +
+					"carries: a keyword or `params` field its type never carries is an error that names its path and says " +
+					"what the type carries (`eth.tx` on a signing request whose `params.type` is `TRANSACTION_TYPE_SOLANA`, " +
+					"`wallet` beside `private_key`, `private_key` on `ACTIVITY_TYPE_EXPORT_WALLET`). A signing request targets " +
+					"a wallet (with `wallet_account`) or a `private_key`; `ACTIVITY_TYPE_SIGN_TRANSACTION_V2` carries the " +
+					"transaction of its `params.type` (`eth.tx` for `TRANSACTION_TYPE_ETHEREUM`), raw-payload signing carries " +
+					"`eth.eip_712` with `params.encoding = \"PAYLOAD_ENCODING_EIP712\"`, and an export carries what it exports.",
 			},
 		},
 		Return: function.ObjectReturn{AttributeTypes: decisionAttrTypes},

@@ -1,8 +1,10 @@
 package provider
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -127,7 +129,8 @@ func (dp decisionPolicy) describe() string {
 
 // requestAttributes are the attributes of the request argument: its own,
 // then the keyword attributes (eth, solana, wallet, ...).
-var requestAttributes = append([]string{"type", "approvers", "params", "private_key", "time", "root_quorum"}, keywordAttributes...)
+var requestAttributes = append([]string{"type", "approvers", "credentials", "params", "private_key", "time", "root_quorum"},
+	keywordAttributes...)
 
 // readDecisionRequest reads the request argument.
 func readDecisionRequest(arg argValue) (policyset.Request, *function.FuncError) {
@@ -144,11 +147,14 @@ func readDecisionRequest(arg argValue) (policyset.Request, *function.FuncError) 
 		return req, ferr
 	}
 	if typ.known() {
-		if why := unknownActivityType(req.Type, "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"); why != "" {
+		if why := unknownActivityType(req.Type, client.OpSignRawPayload.Type); why != "" {
 			return req, typ.errorf("%s", why)
 		}
 	}
 	if req.Approvers, ferr = readApprovers(arg.member(attrs, "approvers")); ferr != nil {
+		return req, ferr
+	}
+	if req.Credentials, ferr = readCredentials(arg.member(attrs, "credentials"), req.Approvers); ferr != nil {
 		return req, ferr
 	}
 	if req.Params, ferr = readParams(arg.member(attrs, "params")); ferr != nil {
@@ -163,8 +169,29 @@ func readDecisionRequest(arg argValue) (policyset.Request, *function.FuncError) 
 	if req.RootQuorum, ferr = readRootQuorum(arg.member(attrs, "root_quorum")); ferr != nil {
 		return req, ferr
 	}
-	ferr = readKeywordAttributes(attrs, &req)
+	if ferr = readKeywordAttributes(attrs, &req); ferr != nil {
+		return req, ferr
+	}
+	if typ.known() {
+		ferr = conformsToCatalogue(arg, req)
+	}
 	return req, ferr
+}
+
+// conformsToCatalogue refuses a request its type never makes, by the
+// catalogue's request table (policyset.Request.Conforms), naming the
+// keyword's or param's path: eth.tx on a Solana signing request, wallet
+// beside private_key, private_key on a wallet export.
+func conformsToCatalogue(arg argValue, req policyset.Request) *function.FuncError {
+	var me *policylang.RequestModelError
+	if err := req.Conforms(); errors.As(err, &me) {
+		at := arg.path() + "." + me.Keyword
+		if me.Param != "" {
+			at = arg.path() + ".params." + me.Param
+		}
+		return function.NewArgumentFuncError(arg.arg.position, at+": "+me.Message)
+	}
+	return nil
 }
 
 // readApprovers reads the approvers, the requester first: at least one.
@@ -193,6 +220,53 @@ func readApprovers(v argValue) ([]policyset.User, *function.FuncError) {
 			return nil, ferr
 		}
 		if ferr := e.optionalStrings(attrs, stringField{"email", &u.Email}, stringField{"alias", &u.Alias}); ferr != nil {
+			return nil, ferr
+		}
+	}
+	return out, nil
+}
+
+// readCredentials reads the credentials the approvers approved with, each
+// {id, user_id, type, credential_id, public_key}: user_id (an approver's
+// id, since a credential is one used for an approval) and type (a
+// documented Credential.type) are required, as every credential of the
+// service has them; the others read as "" when left out. Null leaves the
+// keyword out, so that reading it is an evaluation error.
+func readCredentials(v argValue, approvers []policyset.User) ([]policyset.Credential, *function.FuncError) {
+	if v.absent() {
+		return nil, nil
+	}
+	elems, ferr := v.elems()
+	if ferr != nil {
+		return nil, ferr
+	}
+	types := policylang.DocumentedValues("Credential.type")
+	out := make([]policyset.Credential, len(elems))
+	for i, e := range elems {
+		attrs, ferr := e.attrs("id", "user_id", "type", "credential_id", "public_key")
+		if ferr != nil {
+			return nil, ferr
+		}
+		c := &out[i]
+		userID := e.member(attrs, "user_id")
+		if c.UserID, ferr = userID.required(); ferr != nil {
+			return nil, ferr
+		}
+		if userID.known() && !v.arg.unknown && !slices.ContainsFunc(approvers, func(u policyset.User) bool { return u.ID == c.UserID }) {
+			return nil, userID.errorf("%q is none of the approvers: a request's credentials are those its approvers approved with", c.UserID)
+		}
+		typ := e.member(attrs, "type")
+		if c.Type, ferr = typ.required(); ferr != nil {
+			return nil, ferr
+		}
+		if typ.known() && !slices.Contains(types, c.Type) {
+			if closest := policylang.Closest(c.Type, types); closest != "" {
+				return nil, typ.errorf("%q is not a credential type of the service; the closest is %s", c.Type, closest)
+			}
+			return nil, typ.errorf("%q is not a credential type of the service (%s)", c.Type, strings.Join(types, ", "))
+		}
+		if ferr := e.optionalStrings(attrs, stringField{"id", &c.ID}, stringField{"credential_id", &c.CredentialID},
+			stringField{"public_key", &c.PublicKey}); ferr != nil {
 			return nil, ferr
 		}
 	}

@@ -90,13 +90,13 @@ func TestAccPolicyDecisionFunctionErrors(t *testing.T) {
 			`request\.type: "ACTIVITY_TYPE_SIGN_RAW" is not an activity type of the service; the closest is ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2\.`),
 		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approvers = [] }`, `request\.approvers: must hold at least the requester`),
 		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approver = [{ id = "alice" }] }`,
-			`request: has no attribute "approver"; it takes type, approvers, params, private_key,\s+time, root_quorum`),
+			`request: has no attribute "approver"; it takes type, approvers, credentials, params,\s+private_key, time, root_quorum`),
 		step(`[{ name = "office hours", effect = "EFFECT_ALLOW", time = "CronSpan('0 9 * * 1-5', '8h', 'UTC')" }]`, tagRequest,
 			`request\.time is required: policies\[0\] \(policy "office hours"\) reads time\.now in its\s+time expression(.|\n)*plantimestamp\(\)`),
 		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approvers = [{ id = "a" }], time = "yesterday" }`,
 			`request\.time: "yesterday" is not an RFC 3339 time`),
-		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approvers = [{ id = "a" }], params = { amount = 1.5 } }`,
-			`request\.params\.amount: 1\.5 is not a whole number`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_INIT_OTP_AUTH_V3", approvers = [{ id = "a" }], params = { otp_length = 1.5 } }`,
+			`request\.params\.otp_length: 1\.5 is not a whole number`),
 		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approvers = [{ id = "a" }], root_quorum = { user_ids = ["a"], threshold = 2 } }`,
 			`request\.root_quorum\.threshold: must be a whole number from 1 to the number of\s+user_ids \(1\)`),
 		step(`null`, tagRequest, `Invalid function argument`),
@@ -116,10 +116,19 @@ func TestAccPolicyDecisionFunctionErrors(t *testing.T) {
 			`request\.eth\.txn: eth has no keyword "txn"; did you mean tx\? \(its keywords: eip_712, eip_7702_authorization, tx\)`),
 		step(`[]`, `{ type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", approvers = [{ id = "a" }], eth = "0xab" }`,
 			`request\.eth: must be an object of the eth keywords`),
-		step(`[]`, `{ type = "ACTIVITY_TYPE_EXPORT_WALLET", approvers = [{ id = "a" }], wallets = [{ id = "w" }, { exported = "yes" }] }`,
+		step(`[]`, `{ type = "ACTIVITY_TYPE_DELETE_WALLETS", approvers = [{ id = "a" }], wallets = [{ id = "w" }, { exported = "yes" }] }`,
 			`request\.wallets\[1\]\.exported: must be a bool, not a string`),
 		step(`[]`, `{ type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", approvers = [{ id = "a" }], ethereum = {} }`,
-			`request: has no attribute "ethereum"; it takes type, approvers, params, private_key, time, root_quorum, bitcoin, eth, secret, solana, tempo, tron, wallet, wallet_account, wallets`),
+			`request: has no attribute "ethereum"; it takes type, approvers, credentials, params, private_key, time, root_quorum, bitcoin, eth, secret, solana, tempo, tron, wallet, wallet_account, wallets`),
+		// What the request carries, held to the catalogue's request table.
+		step(`[]`, `{ type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", approvers = [{ id = "a" }], params = { type = "TRANSACTION_TYPE_SOLANA" }, eth = { tx = { value = 1 } } }`,
+			`request\.eth\.tx: by the catalogue, ACTIVITY_TYPE_SIGN_TRANSACTION_V2 carries eth\.tx only when activity\.params\.type is TRANSACTION_TYPE_ETHEREUM`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", approvers = [{ id = "a" }], wallet = { id = "w" }, private_key = { id = "k" } }`,
+			`request\.private_key: by the catalogue, ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2 carries at most one of wallet, private_key`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_EXPORT_WALLET", approvers = [{ id = "a" }], private_key = { id = "k" } }`,
+			`request\.private_key: by the catalogue, ACTIVITY_TYPE_EXPORT_WALLET never carries private_key \(it carries wallet always`),
+		step(`[]`, `{ type = "ACTIVITY_TYPE_CREATE_POLICIES", approvers = [{ id = "a" }], credentials = [{ user_id = "a", type = "CREDENTIAL_TYPE_API_KEY_P265" }] }`,
+			`request\.credentials\[0\]\.type: "CREDENTIAL_TYPE_API_KEY_P265" is not a credential type of the service; the closest is CREDENTIAL_TYPE_API_KEY_P256`),
 	}})
 }
 
@@ -209,6 +218,7 @@ func TestPolicyDecisionFirstErrorIsStable(t *testing.T) {
 		`{"type":"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2","approvers":[{"id":"a"}],"private_key":{"id":"k","imported":"x","exported":"y"}}`,
 		`{"type":"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2","approvers":[{"id":"a"}],"params":{"b":1.5,"a":2.5,"c":3.5}}`,
 		`{"type":"ACTIVITY_TYPE_SIGN_TRANSACTION_V2","approvers":[{"id":"a"}],"wallet":{"labell":1},"eth":{"tx":{"vaule":1,"too":2}},"solana":{"txn":{}}}`,
+		`{"type":"ACTIVITY_TYPE_EXPORT_WALLET","approvers":[{"id":"a"}],"private_key":{"id":"k"},"wallets":[],"eth":{"tx":{}},"params":{"zz":"1","aa":"2"}}`,
 	}
 	for _, request := range requests {
 		rv, ok := fuzzArgument(request)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
 )
@@ -72,7 +73,7 @@ func controlsAttribute() schema.Attribute {
 func validActivityType() validator.String {
 	return stringCheck{"value must be an activity type of the service, such as ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
 		"Unknown activity type", func(s string) string {
-			if why := unknownActivityType(s, "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"); why != "" {
+			if why := unknownActivityType(s, client.OpSignTransaction.Type); why != "" {
 				return why + "."
 			}
 			return ""

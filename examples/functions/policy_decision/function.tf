@@ -83,6 +83,9 @@ locals {
   transfer_of_12_eth = {
     type      = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
     approvers = [{ id = "alice-user-id" }]
+    # eth.tx goes with an Ethereum transaction: by the provider's catalogue,
+    # a TRANSACTION_TYPE_SOLANA request carries solana.tx instead.
+    params = { type = "TRANSACTION_TYPE_ETHEREUM" }
     eth = {
       tx = {
         type     = "TYPE_2"

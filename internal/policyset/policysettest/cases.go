@@ -187,7 +187,9 @@ func (c Case) EnginePolicies() []policyset.Policy {
 	return out
 }
 
-// EngineRequest is the case's request as the engine takes it.
+// EngineRequest is the case's request as the engine takes it; a request
+// that cannot exist by the catalogue's request table, or lacks what it
+// says the type carries, fails t.
 func (c Case) EngineRequest(t testing.TB) policyset.Request {
 	t.Helper()
 	r := c.Request
@@ -216,6 +218,14 @@ func (c Case) EngineRequest(t testing.TB) policyset.Request {
 		if err := req.SetKeywordAttribute(name, attrs[name]); err != nil {
 			t.Fatalf("case %q: request.%s: %v", c.Name, name, err)
 		}
+	}
+	// The table holds requests that can exist, whole: a case whose point
+	// needs another is a case about something else.
+	if err := req.Conforms(); err != nil {
+		t.Fatalf("case %q: %v", c.Name, err)
+	}
+	if lacks := req.Missing(); lacks != nil {
+		t.Fatalf("case %q: by the catalogue, a %s request also carries %s", c.Name, r.Type, strings.Join(lacks, "; "))
 	}
 	return req
 }
