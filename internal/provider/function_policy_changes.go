@@ -23,8 +23,8 @@ type policyChangesFunction struct{}
 
 // policyChangeType is one row of the result.
 var policyChangeType = types.ObjectType{AttrTypes: map[string]attr.Type{
-	"activity_type": types.StringType, "before": types.StringType, "after": types.StringType,
-	"example": types.StringType, "words": types.StringType,
+	"activity_type": types.StringType, "activity_types": types.ListType{ElemType: types.StringType}, "before": types.StringType,
+	"after": types.StringType, "region": types.StringType, "proved": types.BoolType, "example": types.StringType, "words": types.StringType,
 }}
 
 func (policyChangesFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
@@ -48,26 +48,28 @@ func policySetParameter(name, what string) function.DynamicParameter {
 func (policyChangesFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
 	resp.Definition = function.Definition{
 		Summary: "What a change of policy sets does to who can do what",
-		MarkdownDescription: "Compares two policy sets, offline, and returns every sampled request whose decision differs: " +
-			"the rows of the access report that `terraform plan` shows for each `custody_policy` change (`Access change: " +
-			"<name>`), here over the whole sets, so joint effects of several changes (two denies that both cover key export, " +
-			"deleted together) show too. The requests are built from the policies themselves: for each activity type a " +
-			"policy can apply to, the values the policies compare against (each string constant, one value that matches " +
-			"none, each numeric threshold and its neighbours, each user, tag, wallet and destination named) and approver " +
-			"sets (the requester alone, with each user or tag a consensus names, enough approvers for each count). " +
-			"Requesters and approvers are never root users. It is a reviewer's aid, not a proof: a request the sample does " +
-			"not hold is not compared.\n\n" +
+		MarkdownDescription: "Compares two policy sets, offline, for every request, not a sample: the rows of the access report " +
+			"that `terraform plan` shows for each `custody_policy` change (`Access change: <name>`), here over the whole sets, so " +
+			"joint effects of several changes (two denies that both cover key export, deleted together) show too. For each " +
+			"activity type a changed policy can apply to, the policies are compiled into one formula over an abstract request, " +
+			"and a solver finds every region of requests the two sets decide differently; each region's witness is then decided " +
+			"by the same engine as `policy_decision` before it is returned. Requesters and approvers are never root users. " +
+			"\"Every request\" means every request of the request model described in the guide \"Reviewing policy changes\".\n\n" +
 			"The result is a list of objects, widening changes first (anything to `OUTCOME_ALLOW`, then a deny to " +
-			"`OUTCOME_REQUIRES_CONSENSUS`), then by activity type:\n" +
-			"- `activity_type`: the request's `ACTIVITY_TYPE_*`;\n" +
+			"`OUTCOME_REQUIRES_CONSENSUS`), then by activity type, then what could not be proved:\n" +
+			"- `activity_type`: the witness's `ACTIVITY_TYPE_*`; `activity_types`: every type that shares the row;\n" +
 			"- `before`, `after`: the decision outcomes, `OUTCOME_ALLOW`, `OUTCOME_REQUIRES_CONSENSUS`, " +
-			"`OUTCOME_DENY_EXPLICIT` or `OUTCOME_DENY_IMPLICIT`, as `policy_decision` returns them;\n" +
-			"- `example`: the request as HCL that `policy_decision` accepts as its `request` argument as is;\n" +
-			"- `words`: who and what the request concerns, for a reviewer.\n\n" +
-			"An empty list says the sample found no decision that changes: `length(provider::custody::policy_changes(...)) " +
-			"== 0` in a `terraform test` assertion states \"this change grants and takes no access\", and a `for` over the " +
-			"rows with `after == \"OUTCOME_ALLOW\"` states \"it grants none\". The function is pure: it never reads the " +
-			"clock or the service. An unknown part that it reads gives an unknown result.",
+			"`OUTCOME_DENY_EXPLICIT` or `OUTCOME_DENY_IMPLICIT`, as `policy_decision` returns them; `after` is `NOT_PROVED` " +
+			"for a comparison the analysis could not decide, and `words` then say what stopped it;\n" +
+			"- `region`: the row's requests, stated over the fields the changed policies read;\n" +
+			"- `proved`: the witness decides `before` and `after` (false only for `NOT_PROVED`);\n" +
+			"- `example`: the witness as HCL that `policy_decision` accepts as its `request` argument as is;\n" +
+			"- `words`: who and what the row concerns, for a reviewer.\n\n" +
+			"An empty list is a proof that no request's decision changes: `length(provider::custody::policy_changes(...)) == 0` " +
+			"in a `terraform test` assertion states \"this change grants and takes no access\". A `for` over the rows with " +
+			"`c.after == \"OUTCOME_ALLOW\" || c.after == \"NOT_PROVED\"` states \"it grants none\", and fails where it cannot be " +
+			"proved. The function is pure: it never reads the clock or the service. An unknown part that it reads gives an " +
+			"unknown result.",
 		Parameters: []function.Parameter{
 			policySetParameter("before", "The policies before the change"),
 			policySetParameter("after", "The policies after the change"),
@@ -96,7 +98,7 @@ func (policyChangesFunction) Run(ctx context.Context, req function.RunRequest, r
 		resp.Error = resp.Result.Set(ctx, types.ListUnknown(policyChangeType))
 		return
 	}
-	resp.Error = resp.Result.Set(ctx, policyChangesList(review.Compare(enginePolicies(before), enginePolicies(after))))
+	resp.Error = resp.Result.Set(ctx, policyChangesList(review.Compare(enginePolicies(before), enginePolicies(after), nil)))
 }
 
 // enginePolicies are the policies as the engine reads them.
@@ -112,9 +114,14 @@ func enginePolicies(policies []decisionPolicy) []policyset.Policy {
 func policyChangesList(r review.Report) types.List {
 	rows := make([]attr.Value, len(r.Rows))
 	for i, row := range r.Rows {
+		typeList := make([]attr.Value, len(row.Types))
+		for k, t := range row.Types {
+			typeList[k] = types.StringValue(t)
+		}
 		rows[i] = types.ObjectValueMust(policyChangeType.AttrTypes, map[string]attr.Value{
-			"activity_type": types.StringValue(row.Type), "before": types.StringValue(row.Before), "after": types.StringValue(row.After),
-			"example": types.StringValue(row.Example), "words": types.StringValue(row.Words),
+			"activity_type": types.StringValue(row.Type), "activity_types": types.ListValueMust(types.StringType, typeList),
+			"before": types.StringValue(row.Before), "after": types.StringValue(row.After), "region": types.StringValue(row.Region),
+			"proved": types.BoolValue(row.Proved), "example": types.StringValue(row.Example), "words": types.StringValue(row.Words),
 		})
 	}
 	return types.ListValueMust(policyChangeType, rows)

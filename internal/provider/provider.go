@@ -57,6 +57,8 @@ type providerModel struct {
 	Batching types.Object `tfsdk:"batching"`
 	// Controls is read by readControls.
 	Controls types.List `tfsdk:"controls"`
+	// NeverApplyingDeny is read by readNeverApplyingDeny.
+	NeverApplyingDeny types.String `tfsdk:"never_applying_deny"`
 }
 
 func (p *CustodyProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -107,7 +109,8 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"Falls back to `CUSTODY_APPROVAL_TIMEOUT`.",
 			},
 			"batching": batchingAttribute(),
-			"controls": controlsAttribute(),
+			"controls":            controlsAttribute(),
+			"never_applying_deny": neverApplyingDenyAttribute(),
 			"skip_credentials_validation": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Skip the check of the credentials (default `false`). Unless skipped, every Terraform command " +
@@ -240,6 +243,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	data := newProviderData(c, approval)
 	data.batches = batches
 	data.controls = controls
+	data.neverApplyingDenyWarns = cfg.NeverApplyingDeny.ValueString() == onNotProvedWarning
 	if !skipCheck && lockoutGuardEnabled {
 		data.guard = newLockoutGuard(data, skipLockout)
 	}

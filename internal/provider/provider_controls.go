@@ -26,6 +26,25 @@ type controlModel struct {
 	Name          types.String `tfsdk:"name"`
 	ActivityTypes types.List   `tfsdk:"activity_types"`
 	AtMost        types.String `tfsdk:"at_most"`
+	OnNotProved   types.String `tfsdk:"on_not_proved"`
+}
+
+// What a control, or a deny that never applies, does to the plan when it
+// is not proved: fail it (the default) or warn.
+const (
+	onNotProvedError   = "error"
+	onNotProvedWarning = "warning"
+)
+
+// neverApplyingDenyAttribute is the provider's never_applying_deny.
+func neverApplyingDenyAttribute() schema.Attribute {
+	return schema.StringAttribute{
+		Optional: true,
+		MarkdownDescription: "What a plan does with a `custody_policy` deny that is proved never to apply (for every request, " +
+			"its outcome is not applicable, an error or time-inactive: a guardrail that guards nothing, such as a deny reading a " +
+			"misspelt field): `" + onNotProvedError + "` (the default) fails the plan, `" + onNotProvedWarning + "` warns.",
+		Validators: []validator.String{stringvalidator.OneOf(onNotProvedError, onNotProvedWarning)},
+	}
 }
 
 func controlsAttribute() schema.Attribute {
@@ -34,15 +53,15 @@ func controlsAttribute() schema.Attribute {
 		MarkdownDescription: "Controls the organization's policies must keep, checked in every plan that changes the effect, " +
 			"condition, consensus or time of a `custody_policy`. Each names activity types and what they may be at most: " +
 			"`consensus` (no single non-root user may be allowed alone: at least one approval by someone else) or `denied` " +
-			"(no set of non-root users may be allowed at all; only the root quorum). The provider builds sample requests from " +
-			"the policies themselves (the values they compare against, and approver sets from the requester alone to enough " +
-			"approvers for each count a consensus names) and decides them with the organization's policies as the plan found " +
-			"them, managed and unmanaged, and each changed policy in whichever version allows more, so the verdict does not " +
-			"depend on the order Terraform applies the changes in. A sampled request that a planned change newly lets " +
-			"through fails the plan on that resource (`Control broken: <name>`, with the request as HCL that " +
-			"`provider::custody::policy_decision` accepts); one that already broke the control before the plan is a warning " +
-			"and does not stop it. A change whose content is known only at apply is judged at apply. The requests are a " +
-			"sample, not a proof: see the guide \"Reviewing policy changes\".",
+			"(no set of non-root users may be allowed at all; only the root quorum). Each is proved, not sampled: the provider " +
+			"compiles the organization's policies as the plan found them, managed and unmanaged, with each changed policy in " +
+			"whichever version allows more (so the verdict does not depend on the order Terraform applies the changes in), and " +
+			"asks a solver for a request that breaks the control. One that a planned change newly lets through fails the plan on " +
+			"that resource (`Control broken: <name>`, with the request as HCL that `provider::custody::policy_decision` accepts); " +
+			"one that already broke the control before the plan is a warning and does not stop it. A control the analysis cannot " +
+			"decide fails the plan too (`Control not proved: <name>`, naming what stopped it), unless its `on_not_proved` says " +
+			"`warning`. A change whose content is known only at apply is judged at apply. See the guide \"Reviewing policy " +
+			"changes\" for the request model the proofs hold under.",
 		NestedObject: schema.NestedAttributeObject{
 			Attributes: map[string]schema.Attribute{
 				"name": schema.StringAttribute{
@@ -62,6 +81,14 @@ func controlsAttribute() schema.Attribute {
 					MarkdownDescription: "`" + review.AtMostConsensus + "`: no single non-root user may be allowed alone. `" +
 						review.AtMostDenied + "`: no non-root user may be allowed, with any approvers; only the root quorum.",
 					Validators: []validator.String{stringvalidator.OneOf(review.AtMostConsensus, review.AtMostDenied)},
+				},
+				"on_not_proved": schema.StringAttribute{
+					Optional: true,
+					MarkdownDescription: "What the plan does when the control can be neither proved to hold nor shown broken " +
+						"(`Control not proved: <name>`, naming what stopped the proof, such as a `CronSpan` or a value whose type " +
+						"only an uploaded ABI gives; or the organization's policies could not be read): `" + onNotProvedError +
+						"` (the default) fails it, `" + onNotProvedWarning + "` warns.",
+					Validators: []validator.String{stringvalidator.OneOf(onNotProvedError, onNotProvedWarning)},
 				},
 			},
 		},
@@ -119,7 +146,8 @@ func readControls(ctx context.Context, v types.List, diags *diag.Diagnostics) []
 		if diags.Append(m.ActivityTypes.ElementsAs(ctx, &typesList, false)...); diags.HasError() {
 			return nil
 		}
-		c := review.Control{Name: m.Name.ValueString(), AtMost: m.AtMost.ValueString(), ActivityTypes: make([]string, 0, len(typesList))}
+		c := review.Control{Name: m.Name.ValueString(), AtMost: m.AtMost.ValueString(), ActivityTypes: make([]string, 0, len(typesList)),
+			WarnNotProved: m.OnNotProved.ValueString() == onNotProvedWarning}
 		for j, t := range typesList {
 			if t.IsUnknown() {
 				diags.AddAttributeError(at.AtName("activity_types").AtListIndex(j), "Unknown control", "A control's activity types must be known at plan time.")

@@ -30,6 +30,9 @@ type providerData struct {
 	// to.
 	review   *accessReview
 	controls []review.Control
+	// neverApplyingDenyWarns: a deny proved never to apply is a warning,
+	// not an error (never_applying_deny = "warning").
+	neverApplyingDenyWarns bool
 	// batches gathers the creates and deletes that go out as one activity;
 	// nil when batching is off.
 	batches *batcher

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
 )
@@ -48,6 +49,8 @@ type accessReview struct {
 	// change reviewed and kept once it succeeds; a failed read is read
 	// again by the next change (see firstSuccess).
 	org firstSuccess[*review.Org]
+	// quorum is the organization's root quorum, for its root users' ids.
+	quorum firstSuccess[*client.Quorum]
 
 	// gaveUp is a read that failed after the transport's own retries,
 	// while its caller's context was fine: the service cannot be reached
@@ -59,7 +62,7 @@ type accessReview struct {
 }
 
 func newAccessReview(pd *providerData) *accessReview {
-	return &accessReview{pd: pd, org: newFirstSuccess[*review.Org]()}
+	return &accessReview{pd: pd, org: newFirstSuccess[*review.Org](), quorum: newFirstSuccess[*client.Quorum]()}
 }
 
 // organization is the command's review.Org, from the command's one
@@ -95,7 +98,28 @@ func (a *accessReview) readOrganization(ctx context.Context) (*review.Org, error
 	for i := range list.all {
 		policies[i] = policyset.FromClient(&list.all[i])
 	}
-	return review.NewOrg(policies), nil
+	return review.NewOrg(policies, a.rootUserIDs(readCtx)), nil
+}
+
+// rootUserIDs are the organization's root users, from the command's one
+// get_organization_configs: no request the review shows has one as its
+// requester or approver, since the root quorum, not the policies, governs
+// what they approve. A quorum that cannot be read leaves the review
+// without them (a root user a policy names may then appear), and says so
+// in the log.
+func (a *accessReview) rootUserIDs(ctx context.Context) []string {
+	q, err := a.quorum.get(ctx, func(ctx context.Context) (*client.Quorum, error) {
+		got, err := a.pd.client.GetOrganizationConfigs(ctx, client.GetOrganizationConfigsRequest{})
+		if err != nil {
+			return nil, err
+		}
+		return got.Configs.Quorum, nil
+	})
+	if err != nil || q == nil {
+		tflog.Warn(ctx, "access review: could not read the root quorum; root users are not told apart", map[string]any{"error": fmt.Sprint(err)})
+		return nil
+	}
+	return q.UserIDs
 }
 
 // check reviews one planned change: plan is nil for a delete, state nil
@@ -118,8 +142,12 @@ func (a *accessReview) check(ctx context.Context, plan, state *policyModel, diag
 	}
 	org, err := a.organization(ctx)
 	if err != nil {
-		// A reviewer's aid never blocks a plan it cannot make.
 		diags.AddWarning("Access review not made", "The provider could not read the organization's policies to review "+what+": "+err.Error())
+		// A control is a promise: one that cannot be judged fails the
+		// plan, unless it opted into a warning.
+		for _, ctl := range a.pd.controls {
+			controlNotProved(ctl, what, "the organization's policies could not be read: "+err.Error(), diags)
+		}
 		return
 	}
 	c := reviewChange(plan, state)
@@ -129,11 +157,20 @@ func (a *accessReview) check(ctx context.Context, plan, state *policyModel, diag
 	// One warning for all findings of a policy: Terraform's human output
 	// shows only the first of several warnings with the same summary.
 	if found := org.Findings(c); len(found) > 0 {
-		parts := make([]string, len(found))
-		for i, f := range found {
-			parts[i] = f.Kind + ":\n" + f.Detail
+		parts := make([]string, 0, len(found))
+		for _, f := range found {
+			if f.Deny && !a.pd.neverApplyingDenyWarns {
+				// A deny that never applies denies nothing: a guardrail
+				// that is not there.
+				diags.AddError("Policy finding: "+name, f.Kind+":\n"+f.Detail+"\n\nA deny that never applies guards nothing. Fix its "+
+					"expressions, or set the provider's access_review.never_applying_deny = \"warning\" to plan it anyway.")
+				continue
+			}
+			parts = append(parts, f.Kind+":\n"+f.Detail)
 		}
-		diags.AddWarning("Policy finding: "+name, strings.Join(parts, "\n\n"))
+		if len(parts) > 0 {
+			diags.AddWarning("Policy finding: "+name, strings.Join(parts, "\n\n"))
+		}
 	}
 	if len(a.pd.controls) > 0 {
 		reportBreaches(org.CheckControls(c, a.pd.controls), what, diags)
@@ -188,6 +225,10 @@ func reportBreaches(breaches []review.Breach, what string, diags *diag.Diagnosti
 	var order []key
 	groups := map[key][]review.Breach{}
 	for _, b := range breaches {
+		if b.NotProved != "" {
+			controlNotProved(b.Control, what, b.Row.Type+": "+b.NotProved, diags)
+			continue
+		}
 		k := key{b.Control.Name, b.Already}
 		if _, seen := groups[k]; !seen {
 			order = append(order, k)
@@ -220,6 +261,20 @@ func reportBreaches(breaches []review.Breach, what string, diags *diag.Diagnosti
 			"or the control in the provider's controls if the change is intended.")
 		diags.AddError("Control broken: "+ctl.Name, text.String())
 	}
+}
+
+// controlNotProved fails the plan for a control the analysis could not
+// prove to hold, naming what stopped it; a control that opted into
+// warnings warns instead.
+func controlNotProved(ctl review.Control, what, why string, diags *diag.Diagnostics) {
+	detail := fmt.Sprintf("The control %q (%s) could not be proved to hold after %s: %s.\n\nA control passes only when it is "+
+		"proved for every request. Simplify the policy, or set on_not_proved = \"warning\" on the control to plan anyway.",
+		ctl.Name, controlRule(ctl), what, strings.TrimSuffix(why, "."))
+	if ctl.WarnNotProved {
+		diags.AddWarning("Control not proved: "+ctl.Name, detail)
+		return
+	}
+	diags.AddError("Control not proved: "+ctl.Name, detail)
 }
 
 // controlRule says what a control allows, in words.

@@ -98,6 +98,9 @@ type Control struct {
 	Name          string
 	ActivityTypes []string
 	AtMost        string // AtMostConsensus or AtMostDenied
+	// WarnNotProved: a control the analysis cannot decide is a warning,
+	// not an error.
+	WarnNotProved bool
 }
 
 // The values of Control.AtMost.

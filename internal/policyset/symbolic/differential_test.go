@@ -179,7 +179,8 @@ func requests(policies []policyset.Policy) []policyset.Request {
 			}
 		}
 	}
-	keys := []*policyset.PrivateKey{nil}
+	// A signing request targets a wallet or a key (the catalogue's table).
+	keys := []*policyset.PrivateKey{nil, {ID: "k"}}
 	if reads("private_key") {
 		for _, tags := range [][]string{{}, {"t1"}, {"t2"}, {"t1", "t2"}, {"other"}, {"t1", "other"}} {
 			keys = append(keys, &policyset.PrivateKey{ID: "k", Tags: tags})
@@ -223,11 +224,21 @@ func requests(policies []policyset.Policy) []policyset.Request {
 	for _, eth := range eths {
 		for _, k := range keys {
 			for _, set := range sets {
-				req := policyset.Request{Type: diffType, Approvers: set, PrivateKey: k}
+				// eth.tx comes with Ethereum transactions only.
+				req := policyset.Request{Type: diffType, Approvers: set, PrivateKey: k, Params: map[string]any{"type": "TRANSACTION_TYPE_SOLANA"}}
 				if eth != nil {
+					req.Params["type"] = "TRANSACTION_TYPE_ETHEREUM"
 					if err := req.SetKeyword("eth.tx", eth); err != nil {
 						panic(err)
 					}
+				}
+				if k == nil {
+					if err := req.SetKeyword("wallet", map[string]any{"id": "w"}); err != nil {
+						panic(err)
+					}
+				}
+				if err := req.Conforms(); err != nil {
+					panic(fmt.Sprintf("the enumeration builds a request the catalogue rules out: %v", err))
 				}
 				out = append(out, req)
 			}
@@ -243,6 +254,7 @@ func checkDifferential(seed uint64) string {
 	before, after := g.policySets()
 	brute := map[[2]string]policyset.Request{}
 	for _, req := range requests(append(slices.Clone(before), after...)) {
+		// Every request the analysis can show conforms too (below).
 		x, y := policyset.Decide(before, req).Verdict, policyset.Decide(after, req).Verdict
 		if x != y {
 			if _, seen := brute[[2]string{x, y}]; !seen {
@@ -257,6 +269,9 @@ func checkDifferential(seed uint64) string {
 	found := map[[2]string]bool{}
 	for _, m := range got {
 		found[[2]string{m.Before, m.After}] = true
+		if err := m.Witness.Conforms(); m.Proved && err != nil {
+			return fmt.Sprintf("seed %d: the witness of %s -> %s is a request the catalogue rules out: %v", seed, m.Before, m.After, err)
+		}
 		if !m.Proved {
 			return fmt.Sprintf("seed %d: %s -> %s is not proved (%s), witness %+v\nbefore %q\nafter %q", seed, m.Before, m.After, m.NotProved,
 				m.Witness, before, after)

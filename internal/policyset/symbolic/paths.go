@@ -126,53 +126,11 @@ func (e *encoder) length(path string) *scalar {
 	return s
 }
 
-// keywordPresence is whether the request carries a root.
-func (e *encoder) keywordPresence(root string) lit {
-	switch root {
-	case "activity", "approvers", "credentials", "time.now":
-		return litTrue
-	}
-	rule := e.model.keyword(root)
-	switch rule.kind {
-	case never:
-		return litFalse
-	case always:
-		return litTrue
-	}
-	l := e.c.fresh()
-	if rule.param != "" {
-		// Carried exactly when a param has one of some values.
-		p := "activity.params." + rule.param
-		s := e.scalar(p, &term{kind: tPath, typ: tString, path: p, gen: p})
-		var in []lit
-		for _, v := range rule.values {
-			if i := slices.Index(s.strs[:len(s.strs)-1], v); i >= 0 {
-				in = append(in, s.classes[i])
-			}
-		}
-		cond := e.c.and(e.presence(p), e.c.or(in...))
-		e.c.clause(-l, cond)
-		e.c.clause(l, -cond)
-	}
-	for _, group := range e.model.exclusive {
-		if slices.Contains(group, root) {
-			for _, other := range group {
-				if other != root {
-					if o, ok := e.pres[other]; ok {
-						e.c.clause(-l, -o)
-					}
-				}
-			}
-		}
-	}
-	return l
-}
-
 // fieldPresence is whether a present struct at parent has the field.
 func (e *encoder) fieldPresence(parent, field string) lit {
 	switch {
 	case parent == "activity.params":
-		return e.model.param(e, field)
+		return e.param(field)
 	case parent == "activity":
 		info := policyset.DescribeActivity(e.typ)
 		v := map[string]string{"type": e.typ, "kind": info.Kind, "resource": info.Resource, "action": info.Action, "params": "-"}[field]

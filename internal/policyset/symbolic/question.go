@@ -77,8 +77,17 @@ func newQuestionStrict(typ string, policies []policyset.Policy, rootIDs []string
 	// A root user's id is a class of its own, which no approver takes.
 	d.strs["approvers[*].id"] = append(d.strs["approvers[*].id"], rootIDs...)
 	d.strs["approvers[*].id"] = append(d.strs["approvers[*].id"], d.strs["credentials[*].user_id"]...)
+	// The params a keyword's presence turns on are cut at the values
+	// it names.
+	model := modelOf(typ)
+	for _, rule := range model.Keywords {
+		if rule.When != nil {
+			p := "activity.params." + rule.When.Param
+			d.strs[p] = append(d.strs[p], rule.When.Values...)
+		}
+	}
 	d.finish()
-	q := &question{e: newEncoder(typ, d, modelOf(typ), rootIDs), typ: typ}
+	q := &question{e: newEncoder(typ, d, model, rootIDs), typ: typ}
 	q.forms = forms
 	for _, pf := range forms {
 		q.pols = append(q.pols, q.encodePolicy(pf))
