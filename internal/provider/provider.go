@@ -108,7 +108,7 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"other users) when the resource sets no `timeouts`; a Go duration such as `30m` (default `20m`). " +
 					"Falls back to `CUSTODY_APPROVAL_TIMEOUT`.",
 			},
-			"batching": batchingAttribute(),
+			"batching":            batchingAttribute(),
 			"controls":            controlsAttribute(),
 			"never_applying_deny": neverApplyingDenyAttribute(),
 			"skip_credentials_validation": schema.BoolAttribute{

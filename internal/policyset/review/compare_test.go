@@ -1,7 +1,7 @@
 package review
 
 import (
-		"strings"
+	"strings"
 	"sync"
 	"testing"
 
@@ -51,7 +51,6 @@ func TestReportSignRawPayloadParams(t *testing.T) {
 		t.Errorf("%s", r.Detail(10))
 	}
 }
-
 
 func TestOrgConcurrentUse(t *testing.T) {
 	ps := benchCorpus(200, "")
@@ -169,8 +168,6 @@ func TestCheckControlsSameBreachesEitherOrder(t *testing.T) {
 		t.Errorf("no breach with a cold key")
 	}
 }
-
-
 
 // A weakened consensus on tagged approvers, without a condition: the
 // policy's own tag and count make the approver set that tells.
