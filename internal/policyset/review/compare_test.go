@@ -1,6 +1,8 @@
 package review
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -115,7 +117,7 @@ func TestOddExpressions(t *testing.T) {
 		"!(activity.type == '" + signTx + "') && private_key.exported",
 	} {
 		for _, cons := range []string{"", "approvers.filter(u, u.tags.contains('x')).count() >= 2", "credentials.any(c, c.type == 'x')",
-			"approvers.any(u, u.id == 'alice') && approvers.count() > 1", "approvers.count() >= 100"} {
+			"approvers.any(u, u.id == 'alice') && approvers.count() > 1", "approvers.count() >= 10"} {
 			p := &policyset.Policy{ID: "odd", Name: "odd", Effect: client.EffectAllow, Condition: cond, Consensus: cons}
 			c := Change{Before: find(ps, "p-sign"), After: p}
 			o := NewOrg(ps, nil)
@@ -140,32 +142,26 @@ func TestCheckControlsSameBreachesEitherOrder(t *testing.T) {
 	alone := *sign
 	alone.Consensus = ""
 	changes := []Change{{After: a}, {Before: sign, After: &alone}}
+	// The verdicts (which controls break, newly or before the plan) are
+	// the same in either order; which request shows a breach may differ.
 	breaches := func(order ...int) map[string]bool {
 		o, out := NewOrg(ps, nil), map[string]bool{}
 		for _, i := range order {
 			for _, b := range o.CheckControls(changes[i], controls) {
-				out[b.Row.Example] = true
+				out[fmt.Sprint(b.Control.Name, b.Row.Type, b.Already, b.NotProved != "")] = true
+				crossCheck(t, ps, ps, []Row{{Type: b.Row.Type, Before: b.Row.Before, After: b.Row.Before, Request: b.Row.Request, Proved: b.Row.Proved}})
 			}
 		}
 		return out
 	}
 	ab, ba := breaches(0, 1), breaches(1, 0)
-	if len(ab) != len(ba) {
-		t.Errorf("%d breaches in one order, %d in the other", len(ab), len(ba))
+	if len(ab) == 0 || len(ab) != len(ba) {
+		t.Errorf("%d verdicts in one order, %d in the other", len(ab), len(ba))
 	}
-	for ex := range ab {
-		if !ba[ex] {
-			t.Errorf("only in one order: %s", ex)
+	for k := range ab {
+		if !ba[k] {
+			t.Errorf("only in one order: %s", k)
 		}
-	}
-	cold := 0
-	for ex := range ab {
-		if strings.Contains(ex, `"cold"`) {
-			cold++
-		}
-	}
-	if cold == 0 {
-		t.Errorf("no breach with a cold key")
 	}
 }
 
@@ -179,7 +175,7 @@ func TestReportWeakenedTaggedConsensus(t *testing.T) {
 	r := report(t, ps, Change{Before: &ps[0], After: &after})
 	found := false
 	for _, row := range r.Rows {
-		if row.Type == signTx && row.After == client.OutcomeAllow && strings.Count(row.Example, `"signer"`) == 2 {
+		if slices.Contains(row.Types, signTx) && row.After == client.OutcomeAllow && strings.Count(row.Example, `"signer"`) == 2 {
 			found = true
 		}
 	}

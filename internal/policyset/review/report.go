@@ -52,17 +52,60 @@ func compare(before, after []policyset.Policy, changed []*policyset.Policy, root
 	for _, p := range changed {
 		changedSet = append(changedSet, *p)
 	}
+	// Types whose questions are the same (the same policies can count,
+	// alike as far as the type goes) are asked once: a change that names
+	// no activity type touches a hundred and fifty of them.
+	types := typesOf(changed...)
+	r.Types = len(types)
+	var keys []string
+	groups := map[string][]string{}
+	for _, typ := range types {
+		k := symbolic.TypeKey(typ, append(append(forType(before, typ), forType(after, typ)...), changedSet...)) + "\x00" +
+			policyIDs(forType(before, typ)) + "\x00" + policyIDs(forType(after, typ))
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], typ)
+	}
 	var rows []Row
-	for _, typ := range typesOf(changed...) {
-		r.Types++
-		regions, more, _ := symbolic.Regions(typ, forType(before, typ), forType(after, typ), changedSet, rootIDs)
-		r.More += more
+	for _, k := range keys {
+		group := groups[k]
+		typ := group[0]
+		b, a := forType(before, typ), forType(after, typ)
+		regions, more, _ := symbolic.Regions(typ, b, a, changedSet, rootIDs)
+		r.More += more * len(group)
 		for _, g := range regions {
-			rows = append(rows, rowOf(g))
+			for _, other := range group {
+				rows = append(rows, rowOf(retyped(g, other, b, a)))
+			}
 		}
 	}
 	r.Rows = groupRows(rows)
 	return r
+}
+
+// retyped is a region of one type said of another whose question is the
+// same: its witness, with the other type, is decided again.
+func retyped(g symbolic.Region, typ string, before, after []policyset.Policy) symbolic.Region {
+	if g.Type == typ || !g.Proved {
+		g.Type = typ
+		return g
+	}
+	req := g.Witness
+	req.Type = typ
+	g.Type, g.Witness = typ, req
+	if policyset.Decide(before, req).Verdict != g.Before || policyset.Decide(after, req).Verdict != g.After {
+		g.Proved, g.NotProved = false, "the witness of "+g.Type+" does not decide alike for "+typ
+	}
+	return g
+}
+
+func policyIDs(ps []policyset.Policy) string {
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.ID + ",")
+	}
+	return b.String()
 }
 
 // rowOf is a region as a row; a region whose witness did not replay is a

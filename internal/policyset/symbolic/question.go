@@ -1,6 +1,10 @@
 package symbolic
 
 import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -36,7 +40,34 @@ type policyForms struct {
 	broken            bool // an expression the language refuses: always an error
 }
 
-func readPolicy(p policyset.Policy, next *int, strict bool) policyForms {
+// readPolicy reads a policy's expressions, once per text: forms are never
+// changed once read, and each policy numbers its own variables (a
+// variable is bound only inside its quantifier, so two policies' "$1"
+// never meet).
+func readPolicy(p policyset.Policy, _ *int, strict bool) policyForms {
+	key := fmt.Sprint(strict) + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
+	if v, ok := formCache.Load(key); ok {
+		pf := v.(policyForms) //nolint:forcetypeassert // the cache holds only these
+		pf.p = p
+		return pf
+	}
+	pf := readPolicyForms(p, new(int), strict)
+	if formCacheSize.Add(1) < maxCachedForms {
+		formCache.Store(key, pf)
+	}
+	return pf
+}
+
+// maxCachedForms bounds the cache of read policies, as policyset bounds
+// its compiled expressions.
+const maxCachedForms = 1 << 14
+
+var (
+	formCache     sync.Map
+	formCacheSize atomic.Int64
+)
+
+func readPolicyForms(p policyset.Policy, next *int, strict bool) policyForms {
 	pf := policyForms{p: p}
 	for _, x := range []struct {
 		f    policylang.Field

@@ -1,6 +1,8 @@
 package symbolic
 
 import (
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -35,8 +37,12 @@ func MayApply(p policyset.Policy) []string {
 	pf := readPolicy(p, new(int), false)
 	var out []string
 	if !pf.broken {
+		reads := map[string]bool{}
+		for _, f := range []*form{pf.cond, pf.cons, pf.timeF} {
+			topReads(f, reads)
+		}
 		for _, typ := range PolicyTypes {
-			if pf.cond == nil || activityValue(pf.cond, typ) != tvFalse {
+			if (pf.cond == nil || activityValue(pf.cond, typ) != tvFalse) && !readsAbsent(reads, typ) {
 				out = append(out, typ)
 			}
 		}
@@ -102,7 +108,7 @@ func activityValue(f *form, typ string) tv {
 
 // activityCmp decides a comparison of an activity field with constants.
 func activityCmp(f *form, typ string) tv {
-	if f.left.kind != tPath {
+	if f.left.kind != tPath || f.right == nil {
 		return tvUnknown
 	}
 	field, ok := strings.CutPrefix(f.left.path, "activity.")
@@ -132,4 +138,167 @@ func activityCmp(f *form, typ string) tv {
 		return tvTrue
 	}
 	return tvUnknown
+}
+
+// TypeKey is what a question over policies asks of requests of typ, as
+// far as the type itself goes: the request model, which activity fields
+// the type has, and the truth of each comparison of an activity field in
+// the policies. Two types with one key get the same answers (the
+// circuits are the same), so a caller asks once and says it of both.
+func TypeKey(typ string, policies []policyset.Policy) string {
+	var b strings.Builder
+	// Of the request model, what the policies can see: the rules of the
+	// keywords they read (and of those grouped with them), the params
+	// they read.
+	m := modelOf(typ)
+	reads := map[string]bool{}
+	for _, p := range policies {
+		pf := readPolicy(p, nil, false)
+		for _, f := range []*form{pf.cond, pf.cons, pf.timeF} {
+			allReads(f, reads)
+		}
+	}
+	roots := map[string]bool{}
+	for p := range reads {
+		roots[rootOf(p)] = true
+		if field, ok := strings.CutPrefix(p, "activity.params."); ok {
+			field, _, _ = strings.Cut(field, ".")
+			field, _, _ = strings.Cut(field, "[")
+			fmt.Fprintf(&b, "param %s %v;", field, slices.Contains(m.Params, field))
+		}
+	}
+	for _, groups := range [][]policylang.KeywordGroup{m.AtMostOne, m.AtLeastOne, m.Together} {
+		for _, g := range groups {
+			if slices.ContainsFunc(g.Keywords, func(k string) bool { return roots[k] }) {
+				for _, k := range g.Keywords {
+					roots[k] = true
+				}
+				fmt.Fprintf(&b, "group %v;", g.Keywords)
+			}
+		}
+	}
+	for _, root := range slices.Sorted(maps.Keys(roots)) {
+		r := m.Rule(root)
+		fmt.Fprintf(&b, "%s %d", root, r.Presence)
+		if r.When != nil {
+			fmt.Fprintf(&b, " when %s %v", r.When.Param, r.When.Values)
+			fmt.Fprintf(&b, " param %v", slices.Contains(m.Params, r.When.Param))
+		}
+		b.WriteByte(';')
+	}
+	info := policyset.DescribeActivity(typ)
+	for _, f := range []string{info.Kind, info.Resource, info.Action} {
+		if f == "" {
+			b.WriteString("|-")
+		} else {
+			b.WriteString("|+")
+		}
+	}
+	var walk func(f *form)
+	walk = func(f *form) {
+		if f == nil {
+			return
+		}
+		for _, a := range f.args {
+			walk(a)
+		}
+		switch f.op {
+		case fCmp:
+			if f.left.kind == tPath && strings.HasPrefix(f.left.path, "activity.") && !strings.HasPrefix(f.left.path, "activity.params") {
+				b.WriteByte(byte('0' + activityValue(f, typ)))
+			}
+		case fAny, fAll:
+			walk(f.body)
+			for _, flt := range f.list.filters {
+				walk(flt.body)
+			}
+		}
+	}
+	for _, p := range policies {
+		pf := readPolicy(p, nil, false)
+		b.WriteByte(';')
+		walk(pf.cond)
+		walk(pf.cons)
+		walk(pf.timeF)
+	}
+	return b.String()
+}
+
+// topReads gathers the paths a form reads outside any quantifier's body:
+// with no short-circuit, each is read whatever the rest gives.
+func topReads(f *form, into map[string]bool) {
+	if f == nil {
+		return
+	}
+	for _, a := range f.args {
+		topReads(a, into)
+	}
+	add := func(t *term) {
+		if t == nil {
+			return
+		}
+		switch t.kind {
+		case tPath:
+			into[t.path] = true
+		case tCount, tListRef:
+			into[t.list.path.path] = true
+		}
+	}
+	switch f.op {
+	case fBoolPath:
+		add(f.path)
+	case fCmp:
+		add(f.left)
+	case fAny, fAll:
+		add(f.list.path)
+	}
+}
+
+// readsAbsent tells whether some path read is absent from every request
+// of typ: a keyword its type never carries, or an activity.params field it
+// does not expose. Such a policy errs for every request of the type.
+func readsAbsent(reads map[string]bool, typ string) bool {
+	m := modelOf(typ)
+	for p := range reads {
+		if strings.HasPrefix(p, "$") {
+			continue
+		}
+		root := rootOf(p)
+		switch root {
+		case "", "activity", "approvers", "credentials", "time.now":
+		default:
+			if m.Rule(root).Presence == policylang.Never {
+				return true
+			}
+		}
+		if field, ok := strings.CutPrefix(p, "activity.params."); ok {
+			field, _, _ = strings.Cut(field, ".")
+			field, _, _ = strings.Cut(field, "[")
+			if !slices.Contains(m.Params, field) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allReads gathers every path a form reads, inside quantifiers too, and
+// the paths over-approximated forms read.
+func allReads(f *form, into map[string]bool) {
+	if f == nil {
+		return
+	}
+	topReads(f, into)
+	for _, a := range f.args {
+		allReads(a, into)
+	}
+	switch f.op {
+	case fAny, fAll:
+		allReads(f.body, into)
+		for _, flt := range f.list.filters {
+			allReads(flt.body, into)
+		}
+	case fFree:
+		into[f.key] = true
+	}
 }
