@@ -51,6 +51,9 @@ func NewRequestBudget(perSecond float64) (*RequestBudget, error) {
 // PerSecond is the budget's rate.
 func (b *RequestBudget) PerSecond() float64 { return b.perSecond }
 
+// Budget is the client's request budget, nil when it has none.
+func (c *Client) Budget() *RequestBudget { return c.budget }
+
 // take waits for a token for one request; a nil budget returns at once.
 // Before a wait, it tells onWait (when set) how long it will be. When
 // ctx ends first, the token is handed back and the error is ctx's, so
