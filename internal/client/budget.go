@@ -23,6 +23,13 @@ import (
 // the budget is there to prevent; the long-run rate is the same either
 // way.
 //
+// A token is taken when the request is about to go, never booked ahead:
+// the waiters queue (first come, first served) and only the first of
+// them waits for the bucket. Booking each waiter a future moment, as
+// rate.Limiter.Wait does, lets a process that the machine stalled past
+// several of those moments send all of them at once when it resumes; a
+// provider shares its machine with Terraform and whatever else runs.
+//
 // Where a request takes its token is what makes the cap hold without
 // harm: a submit takes it before its timestampMs is set, so that a submit
 // queued behind the budget does not arrive stale (the service refuses a
@@ -34,8 +41,11 @@ import (
 type RequestBudget struct {
 	limiter   *rate.Limiter
 	perSecond float64
-	now       func() time.Time                                 // replaced by tests
-	sleep     func(ctx context.Context, d time.Duration) error // replaced by tests
+	// queue holds the one waiter that waits for the bucket; the others
+	// wait, in order, to hold it.
+	queue chan struct{}
+	now   func() time.Time                                 // replaced by tests
+	sleep func(ctx context.Context, d time.Duration) error // replaced by tests
 }
 
 // NewRequestBudget returns a budget of perSecond requests per second, which
@@ -45,7 +55,8 @@ func NewRequestBudget(perSecond float64) (*RequestBudget, error) {
 	if !(perSecond > 0) || math.IsInf(perSecond, 0) {
 		return nil, configError(FieldBudget, "the request budget must be a positive number of requests per second, got %v", perSecond)
 	}
-	return &RequestBudget{limiter: rate.NewLimiter(rate.Limit(perSecond), 1), perSecond: perSecond, now: time.Now, sleep: sleepContext}, nil
+	return &RequestBudget{limiter: rate.NewLimiter(rate.Limit(perSecond), 1), perSecond: perSecond, queue: make(chan struct{}, 1),
+		now: time.Now, sleep: sleepContext}, nil
 }
 
 // PerSecond is the budget's rate.
@@ -55,27 +66,38 @@ func (b *RequestBudget) PerSecond() float64 { return b.perSecond }
 func (c *Client) Budget() *RequestBudget { return c.budget }
 
 // take waits for a token for one request; a nil budget returns at once.
-// Before a wait, it tells onWait (when set) how long it will be. When
-// ctx ends first, the token is handed back and the error is ctx's, so
-// that callers tell an interrupt or a deadline as they always do; the
-// request is then not sent.
+// Before a wait, it tells onWait (when set) how long it will be. When ctx
+// ends first, the error is ctx's, so that callers tell an interrupt or a
+// deadline as they always do; the request is then not sent, and no token
+// was spent on it.
 func (b *RequestBudget) take(ctx context.Context, onWait func(time.Duration)) error {
 	if b == nil {
 		return nil
 	}
-	r := b.limiter.ReserveN(b.now(), 1)
-	wait := r.DelayFrom(b.now())
-	if wait <= 0 {
-		return nil
+	select {
+	case b.queue <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
 	}
-	if onWait != nil {
-		onWait(wait)
+	defer func() { <-b.queue }()
+	told := false
+	for {
+		now := b.now()
+		if b.limiter.AllowN(now, 1) {
+			return nil
+		}
+		// The time until the bucket holds a whole token again, rounded up;
+		// a wait cut short by rounding only goes round once more.
+		missing := 1 - b.limiter.TokensAt(now)
+		wait := time.Duration(math.Ceil(missing / b.perSecond * float64(time.Second)))
+		if onWait != nil && !told {
+			onWait(wait)
+			told = true
+		}
+		if err := b.sleep(ctx, wait); err != nil {
+			return err
+		}
 	}
-	if err := b.sleep(ctx, wait); err != nil {
-		r.CancelAt(b.now())
-		return err
-	}
-	return nil
 }
 
 // takeToken is take for one request of op, logging the waits.

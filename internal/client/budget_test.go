@@ -232,10 +232,51 @@ func TestBudgetWaitEndsWithItsContext(t *testing.T) {
 	}
 }
 
-// TestBudgetHandsBackAnAbandonedToken: a request that gave up waiting
-// leaves its token to the next one, which then waits one interval, not
-// two.
-func TestBudgetHandsBackAnAbandonedToken(t *testing.T) {
+// TestBudgetDoesNotBurstAfterAStall: requests that wait for the budget
+// while the process is stalled (descheduled on a busy machine) go out at
+// the budget's pace once it resumes, not all at once: a token is taken
+// when a request goes, never booked for a moment that the stall may
+// carry it past.
+func TestBudgetDoesNotBurstAfterAStall(t *testing.T) {
+	const perSecond, waiters = 20, 4 // 50 ms apart
+	b, err := NewRequestBudget(perSecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.take(t.Context(), nil); err != nil { // the bucket's one token
+		t.Fatal(err)
+	}
+	stallEnd := time.Now().Add(300 * time.Millisecond)
+	b.sleep = func(ctx context.Context, d time.Duration) error {
+		// Nobody wakes before the stall ends.
+		return sleepContext(ctx, max(d, time.Until(stallEnd)))
+	}
+	var mu sync.Mutex
+	var sent []time.Time
+	var wg sync.WaitGroup
+	for range waiters {
+		wg.Go(func() {
+			if err := b.take(t.Context(), nil); err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			sent = append(sent, time.Now())
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	slices.SortFunc(sent, time.Time.Compare)
+	for i := 1; i < len(sent); i++ {
+		if gap := sent[i].Sub(sent[i-1]); gap < time.Second/perSecond-5*time.Millisecond {
+			t.Errorf("after the stall, requests %d and %d went %v apart, want the budget's %v", i-1, i, gap, time.Second/perSecond)
+		}
+	}
+}
+
+// TestBudgetSpendsNoTokenOnAnAbandonedWait: a request that gave up
+// waiting spent no token, so the next one waits one interval, not two.
+func TestBudgetSpendsNoTokenOnAnAbandonedWait(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(1795300000, 0)}
 	b := budgetOnClock(t, 1, clock)
 	ctx := t.Context()
