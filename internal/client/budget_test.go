@@ -46,6 +46,17 @@ func (a *arrivalClock) all() []time.Duration {
 	return append([]time.Duration(nil), a.at...)
 }
 
+// clockedService is a fake service answering with answer, which records
+// when by a fake clock each request arrived.
+func clockedService(answer func(n int, r recorded, w http.ResponseWriter)) (*fakeClock, *arrivalClock, *fakeService) {
+	clock := &fakeClock{t: time.Unix(1795300000, 0)}
+	arrivals := &arrivalClock{clock: clock, start: clock.now()}
+	return clock, arrivals, &fakeService{answer: func(n int, r recorded, w http.ResponseWriter) {
+		arrivals.arrived()
+		answer(n, r, w)
+	}}
+}
+
 // TestBudgetStampsASubmitWhenItLeaves: a submit takes its token before its
 // timestampMs is set, so a submit that waited a second for the budget is
 // stamped a second later, when it leaves; a timestamp set before the wait
@@ -82,10 +93,7 @@ func TestBudgetStampsASubmitWhenItLeaves(t *testing.T) {
 // are sent, so they arrive a second apart, although the retry's backoff
 // and the poll interval are 10 ms.
 func TestBudgetSpacesEveryRequest(t *testing.T) {
-	clock := &fakeClock{t: time.Unix(1795300000, 0)}
-	arrivals := &arrivalClock{clock: clock, start: clock.now()}
-	f := &fakeService{answer: func(n int, r recorded, w http.ResponseWriter) {
-		arrivals.arrived()
+	clock, arrivals, f := clockedService(func(n int, r recorded, w http.ResponseWriter) {
 		switch n {
 		case 1:
 			writeJSON(w, http.StatusTooManyRequests, `{"code":8,"message":"slow down"}`)
@@ -96,7 +104,7 @@ func TestBudgetSpacesEveryRequest(t *testing.T) {
 		default:
 			writeJSON(w, 200, `{"policies":[]}`)
 		}
-	}}
+	})
 	c, _ := newTestClient(t, f, func(cfg *Config) {
 		cfg.Budget = budgetOnClock(t, 1, clock)
 		cfg.PollInterval, cfg.RetryWaitMin = 10*time.Millisecond, 10*time.Millisecond
@@ -124,17 +132,14 @@ func TestBudgetSpacesEveryRequest(t *testing.T) {
 // seconds after the first attempt (the token's time), not one (no token)
 // nor three (a token taken before the Retry-After wait).
 func TestBudgetTokenAfterRetryAfter(t *testing.T) {
-	clock := &fakeClock{t: time.Unix(1795300000, 0)}
-	arrivals := &arrivalClock{clock: clock, start: clock.now()}
-	f := &fakeService{answer: func(n int, r recorded, w http.ResponseWriter) {
-		arrivals.arrived()
+	clock, arrivals, f := clockedService(func(n int, r recorded, w http.ResponseWriter) {
 		if n == 1 {
 			w.Header().Set("Retry-After", "1")
 			writeJSON(w, http.StatusTooManyRequests, `{"code":8,"message":"slow down"}`)
 			return
 		}
 		writeJSON(w, 200, `{"policies":[]}`)
-	}}
+	})
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Budget = budgetOnClock(t, 0.5, clock) })
 	c.now, c.sleep = clock.now, clock.sleep
 	if _, err := c.ListPolicies(t.Context(), ListPoliciesRequest{}); err != nil {
@@ -148,16 +153,13 @@ func TestBudgetTokenAfterRetryAfter(t *testing.T) {
 // TestBudgetIsSharedByItsClients: one budget caps every client given it,
 // their With* copies, and the webhook key set they fetch, together.
 func TestBudgetIsSharedByItsClients(t *testing.T) {
-	clock := &fakeClock{t: time.Unix(1795300000, 0)}
-	arrivals := &arrivalClock{clock: clock, start: clock.now()}
-	f := &fakeService{answer: func(_ int, r recorded, w http.ResponseWriter) {
-		arrivals.arrived()
+	clock, arrivals, f := clockedService(func(_ int, r recorded, w http.ResponseWriter) {
 		if r.Path == WebhookKeySetPath {
 			writeJSON(w, 200, `{"keys":[{"kid":"k1"}]}`)
 			return
 		}
 		writeJSON(w, 200, `{"policies":[]}`)
-	}}
+	})
 	b := budgetOnClock(t, 2, clock)
 	one, _ := newTestClient(t, f, func(cfg *Config) { cfg.Budget = b })
 	two, _ := newTestClient(t, f, func(cfg *Config) { cfg.Budget = b })

@@ -21,19 +21,6 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 )
 
-// budgetedPolicies is n policies under a provider block capped at
-// perSecond requests per second.
-func budgetedPolicies(e *accEmulator, n int, perSecond float64) string {
-	return e.providerBlock(fmt.Sprintf("max_requests_per_second = %v", perSecond)) + fmt.Sprintf(`
-resource "custody_policy" "many" {
-  count     = %d
-  name      = "budget-${count.index}"
-  effect    = "EFFECT_ALLOW"
-  condition = "activity.resource == 'PRIVATE_KEY'"
-}
-`, n)
-}
-
 // TestAccProviderRequestBudget plans and applies 100 policies with
 // max_requests_per_second = 5, then plans again (empty) and destroys
 // them, and checks the times at which the emulator saw every request of
@@ -70,7 +57,7 @@ func TestAccProviderRequestBudget(t *testing.T) {
 			return NewProtocol6Server("test"), nil
 		},
 	}
-	config := budgetedPolicies(e, policies, perSecond)
+	config := batchedPolicies(e, policies, fmt.Sprintf("max_requests_per_second = %d", perSecond))
 	began := time.Now()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
