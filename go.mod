@@ -1,6 +1,6 @@
 module github.com/custody-labs/terraform-provider-custody
 
-go 1.25.8
+go 1.26.0
 
 require (
 	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.4.1
@@ -16,6 +16,7 @@ require (
 	github.com/hashicorp/terraform-plugin-testing v1.16.0
 	github.com/holiman/uint256 v1.3.2
 	golang.org/x/crypto v0.55.0
+	golang.org/x/time v0.16.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 

@@ -27,6 +27,11 @@ provider "custody" {
   max_retries      = 8     # retries of 429, 5xx, dropped connections and timeouts (default 5)
   approval_timeout = "45m" # wait for approvals by other users (default 20m)
 
+  # The most requests per second this provider process sends (default: no
+  # cap), so that Terraform leaves the organization's API quota to
+  # production signing.
+  max_requests_per_second = 5
+
   # Controls that every plan changing a custody_policy's effect, condition,
   # consensus or time is held to: a change that lets one person sign alone,
   # or anyone export a key, fails the plan on that resource (see the guide

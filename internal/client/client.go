@@ -73,6 +73,10 @@ type Config struct {
 	// waits for approval, or completed after approval, and adopt it
 	// instead of submitting again; see pendingActivities.
 	AdoptPending bool
+	// Budget, when set, caps the requests per second of every client that
+	// shares it (see RequestBudget); nil sends each request as soon as it
+	// is ready. Copies made by With* share it.
+	Budget *RequestBudget
 	// CheckIdentity makes the client confirm, with one whoami for
 	// OrganizationID, that the API key belongs to a user of that
 	// organization: the check starts with StartIdentityCheck or the first
@@ -135,6 +139,7 @@ type Client struct {
 	pending            *pendingActivities // nil unless Config.AdoptPending
 	submitted          *submittedLog      // FindSubmission's listings
 	identity           *identityCheck     // nil unless Config.CheckIdentity
+	budget             *RequestBudget     // nil: no cap
 }
 
 // submitClock hands out strictly increasing timestampMs values. The
@@ -192,6 +197,7 @@ func New(cfg Config) (*Client, error) {
 		jitter:         fullJitter,
 		stamps:         &submitClock{},
 		submitted:      &submittedLog{},
+		budget:         cfg.Budget,
 	}
 	if cfg.AdoptPending {
 		c.pending = newPendingActivities()
@@ -212,6 +218,7 @@ func New(cfg Config) (*Client, error) {
 		c.retryMax = c.retryMin
 	}
 	c.webhookKeys = NewWebhookKeyCache(c.http, c.endpoint(WebhookKeySetPath))
+	c.webhookKeys.budget = c.budget
 	return c, nil
 }
 

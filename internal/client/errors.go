@@ -39,6 +39,7 @@ const (
 	FieldAPIPublicKey   ConfigField = "APIPublicKey"
 	FieldAPIPrivateKey  ConfigField = "APIPrivateKey" // also a pair that does not match
 	FieldRetries        ConfigField = "Retries"
+	FieldBudget         ConfigField = "Budget" // NewRequestBudget's rate
 )
 
 // ConfigError is a configuration value that New, ParseAPIKey or

@@ -45,7 +45,7 @@ func submit[R any](ctx context.Context, c *Client, op Operation, params any) (*S
 	}
 	sctx, done := c.SeeThrough(ctx)
 	defer done()
-	act, err := c.submitActivity(sctx, op, params)
+	act, err := c.submitActivity(ctx, sctx, op, params)
 	if err != nil {
 		return nil, err
 	}
@@ -101,12 +101,20 @@ func (c *Client) SeeThrough(ctx context.Context) (context.Context, context.Cance
 	return sctx, func() { stop(); cancel() }
 }
 
-// submitActivity builds the envelope once and posts it; retries inside post
-// resend these exact bytes, timestampMs included.
-func (c *Client) submitActivity(ctx context.Context, op Operation, params any) (*Activity, error) {
+// submitActivity takes a token from the request budget, then builds the
+// envelope once and posts it; retries inside post resend these exact
+// bytes, timestampMs included. The token comes first, so that a submit
+// that waited for it is stamped when it leaves, not when it joined the
+// queue: the service refuses a timestampMs outside its liveness window.
+// The wait for the token ends with ctx (nothing is sent yet); the post
+// runs on sctx (see SeeThrough).
+func (c *Client) submitActivity(ctx, sctx context.Context, op Operation, params any) (*Activity, error) {
 	p, err := json.Marshal(params)
 	if err != nil {
 		return nil, fmt.Errorf("%s: encoding parameters: %w", op.Name, err)
+	}
+	if err := c.takeToken(ctx, op.Name); err != nil {
+		return nil, notSent(op.Name, err)
 	}
 	ts := strconv.FormatInt(c.stamps.next(c.now()), 10)
 	body, err := json.Marshal(Envelope{
@@ -119,7 +127,7 @@ func (c *Client) submitActivity(ctx context.Context, op Operation, params any) (
 		return nil, err
 	}
 	var resp ActivityResponse
-	reached, err := c.postReporting(ctx, op.Name, "/public/v1/submit/"+op.Name, body, &resp)
+	reached, err := c.postReporting(sctx, op.Name, "/public/v1/submit/"+op.Name, body, &resp, firstTokenTaken)
 	if err != nil && reached {
 		return nil, lostSubmit(op, body, ts, err)
 	}

@@ -10,12 +10,12 @@ import "context"
 // returns the activity record the service answers with, without waiting:
 // more votes may still be needed.
 func (c *Client) ApproveActivity(ctx context.Context, p VoteParams) (*Activity, error) {
-	return c.submitActivity(ctx, OpApproveActivity, p)
+	return c.submitActivity(ctx, ctx, OpApproveActivity, p)
 }
 
 // RejectActivity votes to reject the activity with this fingerprint.
 func (c *Client) RejectActivity(ctx context.Context, p VoteParams) (*Activity, error) {
-	return c.submitActivity(ctx, OpRejectActivity, p)
+	return c.submitActivity(ctx, ctx, OpRejectActivity, p)
 }
 
 // CreatePolicies creates policies in one activity.

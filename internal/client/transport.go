@@ -27,17 +27,28 @@ const maxResponseBytes = 32 << 20
 // nothing more is sent and every call gets that failure; while it runs, the
 // request goes out beside it and its outcome waits for the check.
 func (c *Client) post(ctx context.Context, op, path string, body []byte, out any) error {
-	_, err := c.postReporting(ctx, op, path, body, out)
+	_, err := c.postReporting(ctx, op, path, body, out, takeFirstToken)
 	return err
 }
 
+// firstToken says whether a request's first attempt takes its token from
+// the request budget when it is sent (a query, a poll), or has taken it
+// already (a submit, before its timestampMs was set). Every retry takes
+// its own.
+type firstToken bool
+
+const (
+	takeFirstToken  firstToken = false
+	firstTokenTaken firstToken = true
+)
+
 // postReporting is post that also says whether the body may have reached
 // the service: a submit that failed after that may have acted.
-func (c *Client) postReporting(ctx context.Context, op, path string, body []byte, out any) (mayHaveReached bool, err error) {
+func (c *Client) postReporting(ctx context.Context, op, path string, body []byte, out any, first firstToken) (mayHaveReached bool, err error) {
 	if err := c.identityFailed(); err != nil {
 		return false, err
 	}
-	reached, err := c.postRetrying(ctx, op, path, body, out)
+	reached, err := c.postRetrying(ctx, op, path, body, out, first)
 	if gateErr := c.IdentityVerified(ctx); gateErr != nil {
 		return reached, gateErr
 	}
@@ -62,10 +73,14 @@ func (c *Client) postReporting(ctx context.Context, op, path string, body []byte
 // hostile value cannot hold a call for hours; an error after such a wait
 // says so. A retry that would start after ctx's deadline is not made.
 //
+// Each attempt takes a token from the request budget just before it is
+// sent, a retry's after its wait (the first attempt's unless first says
+// it is taken), so that the budget and Retry-After add up.
+//
 // reached reports whether any attempt may have reached the service's
 // handler (see mayHaveReached): when the call fails and reached is true, a
 // submit's answer is lost.
-func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte, out any) (reached bool, err error) {
+func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte, out any, first firstToken) (reached bool, err error) {
 	stamp, err := c.key.Stamp(body)
 	if err != nil {
 		return false, err
@@ -74,6 +89,14 @@ func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte,
 	var failure error // the last attempt's, once one failed
 	cut := ""         // how the last wait was cut short, if it was
 	for attempt := 1; ; attempt++ {
+		if attempt > 1 || first == takeFirstToken {
+			if err := c.takeToken(ctx, op); err != nil {
+				if failure == nil {
+					return reached, notSent(op, err)
+				}
+				return reached, &RetryError{Attempts: attempt - 1, Last: failure, Why: err.Error() + " while waiting for the request budget", Cause: err}
+			}
+		}
 		status, header, data, err := c.send(ctx, url, body, stamp)
 		reached = reached || mayHaveReached(status, err)
 		var reason string

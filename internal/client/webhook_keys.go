@@ -83,6 +83,7 @@ type WebhookKeyCache struct {
 	httpClient *http.Client
 	url        string
 	now        func() time.Time // replaced by tests
+	budget     *RequestBudget   // the client's, when New made the cache
 
 	// sem is a one-slot lock held across fetches, so concurrent callers
 	// wait for one fetch instead of each making their own, and a waiter
@@ -204,6 +205,9 @@ func (c *WebhookKeyCache) refresh(ctx context.Context) (*WebhookKeySet, error) {
 }
 
 func (c *WebhookKeyCache) fetch(ctx context.Context) (*WebhookKeySet, http.Header, error) {
+	if err := c.budget.take(ctx, nil); err != nil {
+		return nil, nil, fmt.Errorf("fetch webhook key set: not sent: waiting for the request budget: %w", err)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.url, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("webhook key set %s: %w", c.url, err)

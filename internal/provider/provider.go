@@ -27,9 +27,11 @@ var _ provider.ProviderWithFunctions = &CustodyProvider{}
 // otherwise.
 const DefaultApprovalTimeout = 20 * time.Minute
 
-// CustodyProvider carries the build version, reported in the User-Agent.
+// CustodyProvider carries the build version, reported in the User-Agent,
+// and the process's request budget.
 type CustodyProvider struct {
 	version string
+	budget  processBudget
 }
 
 // New returns a factory because providerserver and the acceptance tests each
@@ -48,6 +50,8 @@ type providerModel struct {
 	APIPrivateKey   types.String         `tfsdk:"api_private_key"`
 	MaxRetries      types.Int64          `tfsdk:"max_retries"`
 	ApprovalTimeout timetypes.GoDuration `tfsdk:"approval_timeout"`
+	// MaxRequestsPerSecond is read by parseMaxRequestsPerSecond.
+	MaxRequestsPerSecond types.Float64 `tfsdk:"max_requests_per_second"`
 	// SkipCredentialsValidation turns off the whoami that checks the
 	// credentials when the provider is configured.
 	SkipCredentialsValidation types.Bool `tfsdk:"skip_credentials_validation"`
@@ -134,6 +138,7 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"that is intended. The check needs the credentials check, so it is off with `skip_credentials_validation`. " +
 					"Falls back to `CUSTODY_SKIP_POLICY_LOCKOUT_CHECK` (`true` or `false`).",
 			},
+			"max_requests_per_second": maxRequestsPerSecondAttribute(),
 		},
 	}
 }
@@ -159,6 +164,11 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	approval, why := parseApprovalTimeout(values["approval_timeout"])
 	if why != "" {
 		resp.Diagnostics.AddAttributeError(path.Root("approval_timeout"), "Invalid approval_timeout", why)
+		return
+	}
+	perSecond, why := parseMaxRequestsPerSecond(values["max_requests_per_second"])
+	if why != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("max_requests_per_second"), "Invalid max_requests_per_second", why)
 		return
 	}
 	skipCheck, why := parseBoolSetting("skip_credentials_validation", values["skip_credentials_validation"])
@@ -188,6 +198,11 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		resp.ResourceData, resp.DataSourceData = data, data
 		return
 	}
+	budget, err := p.budget.forRate(perSecond)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("max_requests_per_second"), "Invalid max_requests_per_second", err.Error())
+		return
+	}
 	privateKey := values["api_private_key"]
 	c, err := client.New(client.Config{
 		BaseURL:        values["base_url"],
@@ -195,6 +210,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		APIPublicKey:   values["api_public_key"],
 		APIPrivateKey:  privateKey,
 		Retries:        retries,
+		Budget:         budget,
 		UserAgent:      fmt.Sprintf("terraform-provider-custody/%s (+terraform %s)", p.version, req.TerraformVersion),
 		// An apply that timed out leaves its activity waiting for
 		// approval; the next apply must adopt it, not act twice.

@@ -40,6 +40,9 @@ type setting struct {
 // and from the variable by the same parseMaxRetries.
 func (m providerModel) settings() []*setting {
 	maxRetries := settingText(m.MaxRetries, func() string { return strconv.FormatInt(m.MaxRetries.ValueInt64(), 10) })
+	perSecond := settingText(m.MaxRequestsPerSecond, func() string {
+		return strconv.FormatFloat(m.MaxRequestsPerSecond.ValueFloat64(), 'g', -1, 64)
+	})
 	skipCheck := settingText(m.SkipCredentialsValidation, func() string { return strconv.FormatBool(m.SkipCredentialsValidation.ValueBool()) })
 	skipLockout := settingText(m.SkipPolicyLockoutCheck, func() string { return strconv.FormatBool(m.SkipPolicyLockoutCheck.ValueBool()) })
 	return []*setting{
@@ -49,6 +52,7 @@ func (m providerModel) settings() []*setting {
 		{attr: "api_private_key", env: "CUSTODY_API_PRIVATE_KEY", value: m.APIPrivateKey, required: true},
 		{attr: "max_retries", env: "CUSTODY_MAX_RETRIES", value: maxRetries},
 		{attr: "approval_timeout", env: "CUSTODY_APPROVAL_TIMEOUT", value: m.ApprovalTimeout.StringValue},
+		{attr: "max_requests_per_second", env: envMaxRequestsPerSecond, value: perSecond},
 		{attr: "skip_credentials_validation", env: "CUSTODY_SKIP_CREDENTIALS_VALIDATION", value: skipCheck},
 		{attr: "skip_policy_lockout_check", env: "CUSTODY_SKIP_POLICY_LOCKOUT_CHECK", value: skipLockout},
 	}
@@ -180,6 +184,7 @@ var configFieldAttrs = map[client.ConfigField]string{
 	client.FieldAPIPublicKey:   "api_public_key",
 	client.FieldAPIPrivateKey:  "api_private_key",
 	client.FieldRetries:        "max_retries",
+	client.FieldBudget:         "max_requests_per_second",
 }
 
 // configErrorAttr is the attribute a client configuration error is about,

@@ -30,8 +30,13 @@ import (
 // attributes are given as tftypes values (missing ones are null).
 func configure(t *testing.T, attrs map[string]tftypes.Value) *provider.ConfigureResponse {
 	t.Helper()
+	return configureOn(t, New("test")(), attrs)
+}
+
+// configureOn is configure on a given provider instance.
+func configureOn(t *testing.T, p provider.Provider, attrs map[string]tftypes.Value) *provider.ConfigureResponse {
+	t.Helper()
 	ctx := context.Background()
-	p := New("test")()
 	var sr provider.SchemaResponse
 	p.Schema(ctx, provider.SchemaRequest{}, &sr)
 	resp := &provider.ConfigureResponse{}
@@ -65,7 +70,7 @@ func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 // would otherwise go on in the background after the test.
 func clearCustodyEnv(t *testing.T) {
 	for _, v := range []string{"CUSTODY_BASE_URL", "CUSTODY_ORGANIZATION_ID", "CUSTODY_API_PUBLIC_KEY", "CUSTODY_API_PRIVATE_KEY",
-		"CUSTODY_MAX_RETRIES", "CUSTODY_APPROVAL_TIMEOUT"} {
+		"CUSTODY_MAX_RETRIES", "CUSTODY_APPROVAL_TIMEOUT", envMaxRequestsPerSecond} {
 		t.Setenv(v, "")
 	}
 	t.Setenv("CUSTODY_SKIP_CREDENTIALS_VALIDATION", "true")

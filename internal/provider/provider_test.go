@@ -97,9 +97,10 @@ output "probe" {
 }
 
 // TestAccProviderRefusesBadLiteralsAtPlan drives the real CLI: a bad
-// max_retries or approval_timeout written in the provider block fails the
-// plan with the schema's message, before Configure could see it (its own
-// messages name the environment variable; these do not).
+// max_retries, approval_timeout or max_requests_per_second written in the
+// provider block fails the plan with the schema's message, before
+// Configure could see it (its own messages name the environment variable;
+// these do not).
 func TestAccProviderRefusesBadLiteralsAtPlan(t *testing.T) {
 	e := newAccEmulator(t)
 	step := func(line, want string) resource.TestStep {
@@ -133,6 +134,7 @@ resource "custody_organization_name" "this" {
 			step("max_retries = 99", "max_retries value must be between 0 and 20, got: 99"),
 			step(`approval_timeout = "soon"`, "Invalid Time Duration String Value"),
 			step(`approval_timeout = "0s"`, `approval_timeout must be a positive duration such as "30m", got "0s"`),
+			step("max_requests_per_second = 0", "max_requests_per_second must be a positive number of requests per second, such as 5 or 0.5, got 0."),
 			noScheme,
 		},
 	})
