@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/percommand"
 )
 
 // NewImportBlocksDataSource is the custody_import_blocks data source.
@@ -239,7 +240,7 @@ func policyResourceSchema(ctx context.Context) rschema.Schema {
 }
 
 func (f *importFinder) tags() []foundObject {
-	list, err := cachedList(f.ctx, f.pd.lists, privateKeyTagsListKey,
+	list, err := percommand.List(f.ctx, f.pd.lists, privateKeyTagsListKey,
 		func(ctx context.Context) (*client.ListPrivateKeyTagsResponse, error) {
 			return f.pd.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
 		})
@@ -256,7 +257,7 @@ func (f *importFinder) tags() []foundObject {
 }
 
 func (f *importFinder) webhookEndpoints() []foundObject {
-	list, err := cachedList(f.ctx, f.pd.lists, webhookEndpointsListKey,
+	list, err := percommand.List(f.ctx, f.pd.lists, webhookEndpointsListKey,
 		func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
 			return f.pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
 		})

@@ -206,7 +206,7 @@ resource "custody_policy" "a" {
 		}
 	}
 	held := emulatorPolicyIDs(t, e)
-	if ids := cli.policyStateIDs(); len(held) != 1 || len(ids) != 1 || !strings.HasPrefix(ids[0], lostCreateIDPrefix) {
+	if ids := cli.policyStateIDs(); len(held) != 1 || len(ids) != 1 || !strings.HasPrefix(ids[0], client.LostCreateIDPrefix) {
 		t.Fatalf("after the lost create: service %v, state %v; want one policy and a placeholder", held, ids)
 	}
 	if out := cli.mustRun(2, "plan", "-detailed-exitcode"); !strings.Contains(out, "is tainted, so must be replaced") {
@@ -260,7 +260,7 @@ resource "custody_policy" "twin" {
 	e.srv.SetFaults(emulator.Faults{})
 	ids := cli.policyStateIDs()
 	held := emulatorPolicyIDs(t, e)
-	answered := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return strings.HasPrefix(id, lostCreateIDPrefix) })
+	answered := slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return strings.HasPrefix(id, client.LostCreateIDPrefix) })
 	if len(ids) != 2 || len(answered) != 1 || len(held) != 2 {
 		t.Fatalf("state %v, service %v: want one placeholder and one policy in state, two policies made", ids, held)
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/percommand"
+	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 )
 
 var _ importableResource = &webhookEndpointResource{}
@@ -142,8 +144,8 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	params := client.CreateWebhookEndpointParams{URL: plan.URL.ValueString(), Name: plan.Name.ValueString(), Subscriptions: subs}
-	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreateWebhookEndpoint, params)
-	r.pd.lists.forget(webhookEndpointsListKey)
+	out, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).CreateWebhookEndpoint, params)
+	r.pd.lists.Forget(webhookEndpointsListKey)
 	if keepLostCreate(ctx, err, 0, req.Plan, resp, "Error creating webhook endpoint", client.OpCreateWebhookEndpoint.Name, "webhook endpoint "+plan.Name.String()) {
 		return
 	}
@@ -182,7 +184,7 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 
 // webhookEndpointCreatedID is the id of the endpoint a
 // create_webhook_endpoint activity made.
-var webhookEndpointCreatedID = createdID(client.ItemShape{Op: client.OpCreateWebhookEndpoint},
+var webhookEndpointCreatedID = client.CreatedID(client.ItemShape{Op: client.OpCreateWebhookEndpoint},
 	func(r client.WebhookEndpointResult) []string { return []string{r.EndpointID} })
 
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -191,7 +193,7 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 	}
 	refreshState(ctx, resp, func(m *webhookEndpointModel, diags *diag.Diagnostics) bool {
 		id := m.ID.ValueString()
-		list, err := cachedList(ctx, r.pd.lists, webhookEndpointsListKey,
+		list, err := percommand.List(ctx, r.pd.lists, webhookEndpointsListKey,
 			func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
 				return r.pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
 			})
@@ -251,8 +253,8 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 
 // update submits one update_webhook_endpoint and drops the cached list.
 func (r *webhookEndpointResource) update(ctx context.Context, timeout time.Duration, params client.UpdateWebhookEndpointParams) (*client.Submitted[client.WebhookEndpointResult], error) {
-	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdateWebhookEndpoint, params)
-	r.pd.lists.forget(webhookEndpointsListKey)
+	out, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).UpdateWebhookEndpoint, params)
+	r.pd.lists.Forget(webhookEndpointsListKey)
 	if err == nil {
 		tflog.Info(ctx, "updated webhook endpoint", map[string]any{"endpoint_id": params.EndpointID, "activity_id": out.Activity.ID})
 	}
