@@ -1,0 +1,106 @@
+package provider
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// custody_import_blocks read directly, as one command reads it: the
+// requests it sends and what its filters leave out. The guide's run
+// through Terraform is data_source_import_blocks_test.go.
+
+// readImportBlocksOf reads custody_import_blocks with the filters given
+// (nil for the default), through a fresh provider data as one command
+// would, and returns the model and the requests it sent.
+func readImportBlocksOf(t *testing.T, e *accEmulator, typeNames, exclude []string) (importBlocksModel, map[string]int) {
+	t.Helper()
+	m := importBlocksModel{ResourceTypes: stringSetOrNull(typeNames), ExcludeIDs: stringSetOrNull(exclude)}
+	before := e.srv.RequestCounts()
+	var diags diag.Diagnostics
+	readImportBlocks(t.Context(), &dataSourceBase{pd: newProviderData(e.client, 0)}, &m, &diags)
+	if diags.HasError() {
+		t.Fatalf("read: %v", diags)
+	}
+	sent := map[string]int{}
+	for op, n := range e.srv.RequestCounts() {
+		if d := n - before[op]; d != 0 {
+			sent[op] = d
+		}
+	}
+	return m, sent
+}
+
+func stringSetOrNull(s []string) types.Set {
+	if s == nil {
+		return types.SetNull(types.StringType)
+	}
+	var vs []attr.Value
+	for _, v := range s {
+		vs = append(vs, types.StringValue(v))
+	}
+	return types.SetValueMust(types.StringType, vs)
+}
+
+// TestAccImportBlocks_oneRequestPerList: however many objects, the data
+// source sends one request per list (two allowlist reads: the
+// organization's and the provider's key's) and reads no object alone.
+func TestAccImportBlocks_oneRequestPerList(t *testing.T) {
+	e := newAccEmulator(t)
+	adoptOrg(t, e)
+	m, sent := readImportBlocksOf(t, e, nil, nil)
+	want := map[string]int{"query/whoami": 1, "query/list_policies": 1, "query/list_private_key_tags": 1,
+		"query/list_webhook_endpoints": 1, "query/get_ip_allowlist": 2, "query/get_oauth_providers": 1}
+	if !reflect.DeepEqual(sent, want) {
+		t.Errorf("requests sent: %v, want %v", sent, want)
+	}
+	if got, want := len(m.Blocks), 300+30+10+2+1+2; got != want {
+		t.Errorf("%d blocks, want %d", got, want)
+	}
+}
+
+// TestAccImportBlocks_filters: resource_types narrows the types read (and
+// the requests sent), exclude_ids leaves objects out, by import id or, for
+// an OAuth provider, by provider id.
+func TestAccImportBlocks_filters(t *testing.T) {
+	e := newAccEmulator(t)
+	ctx := t.Context()
+	made, err := e.client.CreatePolicies(ctx, client.CreatePoliciesParams{Policies: []client.PolicyParams{
+		{PolicyName: "grant", Effect: client.EffectAllow}, {PolicyName: "Signing", Effect: client.EffectAllow}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grant := made.Result.PolicyIDs[0]
+	prov, err := e.client.CreateOauthProviders(ctx, client.CreateOauthProvidersParams{UserID: "user-root", OauthProviders: []client.OauthProviderParams{
+		{ProviderName: "google", OidcClaims: &client.OidcClaims{Iss: "https://accounts.google.com", Sub: "1", Aud: "a"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	m, sent := readImportBlocksOf(t, e, []string{"custody_policy"}, []string{grant})
+	if len(m.Blocks) != 1 || m.Blocks[0].To != "custody_policy.signing" || m.Blocks[0].Name != "Signing" || m.Blocks[0].Type != "custody_policy" {
+		t.Errorf("blocks %+v, want only custody_policy.signing", m.Blocks)
+	}
+	if strings.Contains(m.HCL.ValueString(), grant) {
+		t.Errorf("the excluded grant is in hcl:\n%s", m.HCL.ValueString())
+	}
+	if want := map[string]int{"query/list_policies": 1}; !reflect.DeepEqual(sent, want) {
+		t.Errorf("requests sent: %v, want %v", sent, want)
+	}
+
+	m, _ = readImportBlocksOf(t, e, nil, []string{prov.Result.ProviderIDs[0], "organization"})
+	var tos []string
+	for _, b := range m.Blocks {
+		tos = append(tos, b.To)
+	}
+	// No allowlist exists, so none is found; the provider is left out.
+	if want := []string{"custody_organization_name.acceptance_org", "custody_policy.grant", "custody_policy.signing"}; !reflect.DeepEqual(tos, want) {
+		t.Errorf("blocks to %v, want %v", tos, want)
+	}
+}
