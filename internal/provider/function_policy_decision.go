@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
@@ -81,7 +82,7 @@ func (policyDecisionFunction) Definition(_ context.Context, _ function.Definitio
 				CustomType:         rawDynamicType{},
 				Name:               "request",
 				AllowUnknownValues: true,
-				MarkdownDescription: "The request, an object with `type` (an `ACTIVITY_TYPE_*`); `approvers`, the users who " +
+				MarkdownDescription: "The request, an object with `type` (an `" + client.ActivityTypePrefix + "*`); `approvers`, the users who " +
 					"approved so far, the requester first, each `{id, tags, email, alias}` (all but `id` optional); and optionally " +
 					"`params` (the `activity.params` fields, named as the policy language names them: `encoding`, " +
 					"`hash_function`, …), `private_key` (`{id, tags, label}`, and the bools `imported` and `exported`, false unless set: the key a signing request signs with), `time` (RFC 3339, required " +
