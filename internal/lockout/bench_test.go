@@ -22,10 +22,10 @@ func BenchmarkLockoutGuardPlan(b *testing.B) {
 		policies = append(policies, client.PolicyParams{PolicyName: fmt.Sprintf("bench-%d", i), Effect: client.EffectAllow,
 			Condition: "activity.resource == 'PRIVATE_KEY'"})
 	}
-	if _, err := w.root.CreatePolicies(ctx, client.CreatePoliciesParams{Policies: policies}); err != nil {
+	if _, err := w.Client.CreatePolicies(ctx, client.CreatePoliciesParams{Policies: policies}); err != nil {
 		b.Fatal(err)
 	}
-	c := newTestClient(b, w.url, w.key)
+	c := newTestClient(b, w.URL, w.key)
 	list, err := c.ListPolicies(ctx, client.ListPoliciesRequest{})
 	if err != nil {
 		b.Fatal(err)

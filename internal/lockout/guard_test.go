@@ -43,7 +43,7 @@ func (w *guardWorld) updating(name string, p policyset.Policy) Change {
 // its id under its name).
 func (w *guardWorld) addPolicy(t testing.TB, p policyset.Policy) {
 	t.Helper()
-	got, err := w.root.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: p.Name,
+	got, err := w.Client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: p.Name,
 		Effect: p.Effect, Condition: p.Condition, Consensus: p.Consensus, Time: p.Time}}})
 	if err != nil {
 		t.Fatal(err)
@@ -308,7 +308,7 @@ func TestLockoutGuardDeleteAtApply_concurrent(t *testing.T) {
 // quorum at apply too: its delete of the root's grant goes.
 func TestLockoutGuardDeleteAtApply_rootQuorum(t *testing.T) {
 	w := newTestWorld(t)
-	got, err := w.root.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: "root manages policies",
+	got, err := w.Client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: "root manages policies",
 		Effect: client.EffectAllow, Condition: "activity.resource == 'POLICY'", Consensus: "approvers.any(u, u.id == 'user-root')"}}})
 	if err != nil {
 		t.Fatal(err)

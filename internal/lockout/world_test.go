@@ -2,13 +2,12 @@ package lockout
 
 import (
 	"context"
-	"net/http/httptest"
 	"testing"
-	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
+	"github.com/custody-labs/terraform-provider-custody/internal/emulator/emulatortest"
 )
 
 // The guard's tests run against an in-process emulator, as the provider's
@@ -19,48 +18,31 @@ const testOrg = "org-lockout"
 // guardUser is the user Terraform runs as in a guardWorld.
 const guardUser = "user-terraform"
 
-// testWorld is an emulator whose root user owns root; key is the key the
-// guard's user signs with (the root user's, unless a guardWorld).
+// testWorld is an emulator; key is the key the guard's user signs with
+// (the root user's, unless a guardWorld).
 type testWorld struct {
-	url  string
-	root *client.Client
-	key  *client.APIKey
+	*emulatortest.Emulator
+	key *client.APIKey
 }
 
 // newTestWorld starts an emulator whose root user ("user-root") owns a
 // fresh key; mutate adjusts its options.
 func newTestWorld(t testing.TB, mutate ...func(*emulator.Options)) *testWorld {
 	t.Helper()
-	key := clienttest.NewAPIKey(t)
-	opts := emulator.Options{OrganizationID: testOrg, OrganizationName: "Lockout Org",
-		RootUsers: []emulator.RootUser{{UserID: "user-root", UserName: "root", APIPublicKey: key.PublicKeyHex()}}}
-	for _, m := range mutate {
-		m(&opts)
-	}
-	srv, err := emulator.New(opts)
-	if err != nil {
-		t.Fatalf("emulator: %v", err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() { hs.Close(); srv.Close() })
-	return &testWorld{url: hs.URL, root: newTestClient(t, hs.URL, key), key: key}
+	e := emulatortest.Start(t, testOrg, "Lockout Org", mutate...)
+	return &testWorld{Emulator: e, key: e.Key}
 }
 
 // newTestClient is a client of the emulator at url that signs with key.
 func newTestClient(t testing.TB, url string, key *client.APIKey) *client.Client {
 	t.Helper()
-	c, err := client.New(client.Config{BaseURL: url, OrganizationID: testOrg, APIPublicKey: key.PublicKeyHex(), APIPrivateKey: key.PrivateKeyHex(),
-		PollInterval: 10 * time.Millisecond, PollIntervalMax: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return emulatortest.NewClient(t, url, testOrg, key)
 }
 
 // newGuard is the guard of one command of the world's user.
 func (w *testWorld) newGuard(t testing.TB, skip bool) *Guard {
 	t.Helper()
-	return New(clientReader{c: newTestClient(t, w.url, w.key)}, skip)
+	return New(clientReader{c: newTestClient(t, w.URL, w.key)}, skip)
 }
 
 // quorumOfTwo makes the root quorum two root users.
