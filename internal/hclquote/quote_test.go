@@ -5,21 +5,32 @@ import (
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
-// parseBack reads quoted as an HCL expression and returns its string.
+// parseBack reads quoted as the id of an import block, as Terraform would,
+// and returns the string it holds.
 func parseBack(t *testing.T, quoted string) string {
 	t.Helper()
-	expr, diags := hclsyntax.ParseExpression([]byte(quoted), "quoted.hcl", hcl.InitialPos)
+	src := "import {\n  to = custody_policy.x\n  id = " + quoted + "\n}\n"
+	f, diags := hclsyntax.ParseConfig([]byte(src), "imports.tf", hcl.InitialPos)
 	if diags.HasErrors() {
-		t.Fatalf("%s does not parse as HCL: %v", quoted, diags)
+		t.Fatalf("%s does not parse as HCL: %v", src, diags)
 	}
-	v, diags := expr.Value(nil)
+	content, diags := f.Body.Content(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "import"}}})
+	if diags.HasErrors() || len(content.Blocks) != 1 {
+		t.Fatalf("%s is not one import block: %v", src, diags)
+	}
+	attrs, diags := content.Blocks[0].Body.JustAttributes()
+	var id string
+	if !diags.HasErrors() {
+		diags = gohcl.DecodeExpression(attrs["id"].Expr, nil, &id)
+	}
 	if diags.HasErrors() {
-		t.Fatalf("%s does not evaluate without variables: %v", quoted, diags)
+		t.Fatalf("the id of %s does not evaluate without variables: %v", src, diags)
 	}
-	return v.AsString()
+	return id
 }
 
 // TestStringRoundTrip: every control character (0x00-0x1f and 0x7f),
