@@ -21,7 +21,6 @@ import (
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/importblocks"
-	"github.com/custody-labs/terraform-provider-custody/internal/percommand"
 )
 
 // NewImportBlocksDataSource is the custody_import_blocks data source.
@@ -215,10 +214,7 @@ func policyResourceSchema(ctx context.Context) rschema.Schema {
 }
 
 func (f *importFinder) tags() []importblocks.Object {
-	list, err := percommand.List(f.ctx, f.pd.lists, privateKeyTagsListKey,
-		func(ctx context.Context) (*client.ListPrivateKeyTagsResponse, error) {
-			return f.pd.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
-		})
+	list, err := cachedPrivateKeyTags(f.ctx, f.pd)
 	if err != nil {
 		addAPIError(f.diags, "Error listing private key tags", client.QueryListPrivateKeyTags, "", err)
 		return nil
@@ -232,10 +228,7 @@ func (f *importFinder) tags() []importblocks.Object {
 }
 
 func (f *importFinder) webhookEndpoints() []importblocks.Object {
-	list, err := percommand.List(f.ctx, f.pd.lists, webhookEndpointsListKey,
-		func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
-			return f.pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
-		})
+	list, err := cachedWebhookEndpoints(f.ctx, f.pd)
 	if err != nil {
 		addAPIError(f.diags, "Error listing webhook endpoints", client.QueryListWebhookEndpoints, "", err)
 		return nil

@@ -69,6 +69,35 @@ func keepLostCreate(ctx context.Context, err error, pos int, plan tfsdk.Plan, re
 	return true
 }
 
+// createFailed reports a create that failed with err, and returns true: a
+// lost answer saves the placeholder (keepLostCreate), any other error is
+// reported as it is. It returns false when err is nil.
+func createFailed(ctx context.Context, err error, pos int, plan tfsdk.Plan, resp *resource.CreateResponse, summary, operation, object string) bool {
+	if err == nil {
+		return false
+	}
+	if !keepLostCreate(ctx, err, pos, plan, resp, summary, operation, object) {
+		addAPIError(&resp.Diagnostics, summary, operation, object, err)
+	}
+	return true
+}
+
+// itemCreated ends the create of an item that a batch may have carried:
+// a failure is reported as createFailed does, else it returns the id of
+// the object at position pos of act (ok false when reported).
+func itemCreated(ctx context.Context, act *client.Activity, pos int, err error, createdID client.CreatedIDFunc, plan tfsdk.Plan,
+	resp *resource.CreateResponse, summary, operation, object string,
+) (id string, ok bool) {
+	if createFailed(ctx, err, pos, plan, resp, summary, operation, object) {
+		return "", false
+	}
+	if id, err = createdID(act, pos); err != nil {
+		resp.Diagnostics.AddError(summary, err.Error())
+		return "", false
+	}
+	return id, true
+}
+
 // resolvePlaceholder is client.ResolvePlaceholder with a failed search
 // reported in diags (ok false).
 func resolvePlaceholder(ctx context.Context, pd *providerData, diags *diag.Diagnostics, op client.Operation, stateID string,

@@ -182,16 +182,8 @@ func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateR
 	act, pos, err := r.pd.runner.Item(ctx, timeout, oauthProviderCreates(userID), op)
 	r.pd.lists.Forget(oauthProviderListKey(userID))
 	object := fmt.Sprintf("provider %q of user %s", op.ProviderName, userID)
-	if keepLostCreate(ctx, err, pos, req.Plan, resp, "Error creating OAuth provider", client.OpCreateOauthProviders.Name, object) {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating OAuth provider", client.OpCreateOauthProviders.Name, object, err)
-		return
-	}
-	id, err := oauthProviderCreatedID(act, pos)
-	if err != nil {
-		resp.Diagnostics.AddError("Error creating OAuth provider", err.Error())
+	id, ok := itemCreated(ctx, act, pos, err, oauthProviderCreatedID, req.Plan, resp, "Error creating OAuth provider", client.OpCreateOauthProviders.Name, object)
+	if !ok {
 		return
 	}
 	plan.ID = types.StringValue(id)

@@ -178,16 +178,8 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	act, pos, err := r.pd.runner.Item(ctx, timeout, policyCreates, item)
 	r.pd.lists.Forget(policiesListKey)
 	object := fmt.Sprintf("policy %q", plan.Name.ValueString())
-	if keepLostCreate(ctx, err, pos, req.Plan, resp, "Error creating policy", client.OpCreatePolicies.Name, object) {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating policy", client.OpCreatePolicies.Name, object, err)
-		return
-	}
-	id, err := policyCreatedID(act, pos)
-	if err != nil {
-		resp.Diagnostics.AddError("Error creating policy", err.Error())
+	id, ok := itemCreated(ctx, act, pos, err, policyCreatedID, req.Plan, resp, "Error creating policy", client.OpCreatePolicies.Name, object)
+	if !ok {
 		return
 	}
 	// The service stores the policy exactly as sent, so state is the plan

@@ -198,14 +198,20 @@ func (r *privateKeyTagResource) forgetLists() {
 	r.pd.lists.Forget(privateKeysListKey)
 }
 
+// cachedPrivateKeyTags lists the organization's tags once per command,
+// for every custody_private_key_tag and custody_import_blocks (see
+// percommand.Lists).
+func cachedPrivateKeyTags(ctx context.Context, pd *providerData) (*client.ListPrivateKeyTagsResponse, error) {
+	return percommand.List(ctx, pd.lists, privateKeyTagsListKey, func(ctx context.Context) (*client.ListPrivateKeyTagsResponse, error) {
+		return pd.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
+	})
+}
+
 // readInto fills m (whose ID is set) from the two cached lists. It reports
 // false, with no error, when the tag does not exist.
 func (r *privateKeyTagResource) readInto(ctx context.Context, m *privateKeyTagModel, diags *diag.Diagnostics) bool {
 	id := m.ID.ValueString()
-	tags, err := percommand.List(ctx, r.pd.lists, privateKeyTagsListKey,
-		func(ctx context.Context) (*client.ListPrivateKeyTagsResponse, error) {
-			return r.pd.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
-		})
+	tags, err := cachedPrivateKeyTags(ctx, r.pd)
 	if err != nil {
 		addAPIError(diags, "Error reading private key tag", client.QueryListPrivateKeyTags, "private key tag "+id, err)
 		return false

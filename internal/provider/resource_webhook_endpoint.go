@@ -146,11 +146,7 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 	params := client.CreateWebhookEndpointParams{URL: plan.URL.ValueString(), Name: plan.Name.ValueString(), Subscriptions: subs}
 	out, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).CreateWebhookEndpoint, params)
 	r.pd.lists.Forget(webhookEndpointsListKey)
-	if keepLostCreate(ctx, err, 0, req.Plan, resp, "Error creating webhook endpoint", client.OpCreateWebhookEndpoint.Name, "webhook endpoint "+plan.Name.String()) {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating webhook endpoint", client.OpCreateWebhookEndpoint.Name, "webhook endpoint "+plan.Name.String(), err)
+	if createFailed(ctx, err, 0, req.Plan, resp, "Error creating webhook endpoint", client.OpCreateWebhookEndpoint.Name, "webhook endpoint "+plan.Name.String()) {
 		return
 	}
 	ep := out.Result.WebhookEndpoint
@@ -187,16 +183,22 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 var webhookEndpointCreatedID = client.CreatedID(client.ItemShape{Op: client.OpCreateWebhookEndpoint},
 	func(r client.WebhookEndpointResult) []string { return []string{r.EndpointID} })
 
+// cachedWebhookEndpoints lists the organization's webhook endpoints once
+// per command, for every custody_webhook_endpoint and custody_import_blocks
+// (see percommand.Lists).
+func cachedWebhookEndpoints(ctx context.Context, pd *providerData) (*client.ListWebhookEndpointsResponse, error) {
+	return percommand.List(ctx, pd.lists, webhookEndpointsListKey, func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
+		return pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
+	})
+}
+
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreateWebhookEndpoint, webhookEndpointCreatedID) {
 		return
 	}
 	refreshState(ctx, resp, func(m *webhookEndpointModel, diags *diag.Diagnostics) bool {
 		id := m.ID.ValueString()
-		list, err := percommand.List(ctx, r.pd.lists, webhookEndpointsListKey,
-			func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
-				return r.pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
-			})
+		list, err := cachedWebhookEndpoints(ctx, r.pd)
 		if err != nil {
 			addAPIError(diags, "Error reading webhook endpoint", client.QueryListWebhookEndpoints, "webhook endpoint "+id, err)
 			return false
