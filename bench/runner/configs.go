@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
 // configuration is one benchmarked Terraform configuration: N resources of
@@ -122,12 +124,12 @@ provider "custody" {
   controls = [
     {
       name           = "transactions never signed alone"
-      activity_types = ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2"]
+      activity_types = ["` + client.OpSignTransaction.Type + `"]
       at_most        = "consensus"
     },
     {
       name           = "key export denied"
-      activity_types = ["ACTIVITY_TYPE_EXPORT_PRIVATE_KEY", "ACTIVITY_TYPE_EXPORT_WALLET", "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT"]
+      activity_types = ["` + client.ActivityTypeExportPrivateKey + `", "` + client.ActivityTypeExportWallet + `", "` + client.ActivityTypeExportWalletAccount + `"]
       at_most        = "denied"
     },
   ]
@@ -147,7 +149,7 @@ resource "custody_policy" "bench" {
   count     = %d
   name      = "bench-${count.index}${var.suffix}"
   effect    = "EFFECT_ALLOW"
-  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.data == '0x' && eth.tx.to == '${format("0x%%040x", count.index + 1)}' && eth.tx.value <= ${(count.index + 1) * var.limit_wei}"
+  condition = "activity.type == '` + client.OpSignTransaction.Type + `' && eth.tx.data == '0x' && eth.tx.to == '${format("0x%%040x", count.index + 1)}' && eth.tx.value <= ${(count.index + 1) * var.limit_wei}"
   consensus = "approvers.count() >= ${2 + count.index %% 3}"
 }
 `

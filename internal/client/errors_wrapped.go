@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"fmt"
 )
 
@@ -53,3 +54,25 @@ type StepError struct {
 func (e *StepError) Error() string { return e.Step + ": " + e.Err.Error() }
 
 func (e *StepError) Unwrap() error { return e.Err }
+
+// NotedError is an error with a note that only its caller can add, such
+// as who rejected an activity or what a timeout it waited was; the typed
+// error stays reachable, and the provider renders the note after the
+// cause (NoteOf).
+type NotedError struct {
+	Err  error
+	Note string
+}
+
+func (e *NotedError) Error() string { return e.Err.Error() + ". " + e.Note }
+
+func (e *NotedError) Unwrap() error { return e.Err }
+
+// NoteOf is err's NotedError note, or "".
+func NoteOf(err error) string {
+	var n *NotedError
+	if errors.As(err, &n) {
+		return n.Note
+	}
+	return ""
+}

@@ -58,6 +58,14 @@ var (
 	OpDeleteWebhookEndpoint = Operation{"delete_webhook_endpoint", "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT", "deleteWebhookEndpointIntent", "deleteWebhookEndpointResult", false}
 )
 
+// Activity types the client never submits, which configurations name in
+// policies and controls (the GitOps kit's "key export denied").
+const (
+	ActivityTypeExportPrivateKey    = "ACTIVITY_TYPE_EXPORT_PRIVATE_KEY"
+	ActivityTypeExportWallet        = "ACTIVITY_TYPE_EXPORT_WALLET"
+	ActivityTypeExportWalletAccount = "ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT"
+)
+
 // Query is one query endpoint: POST /public/v1/query/<Query>.
 type Query string
 

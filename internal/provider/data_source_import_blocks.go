@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/importblocks"
 )
 
 // NewImportBlocksDataSource is the custody_import_blocks data source.
@@ -39,17 +40,6 @@ type importBlockModel struct {
 	ID   string `tfsdk:"id"`
 	Type string `tfsdk:"type"`
 	Name string `tfsdk:"name"`
-}
-
-// importTypes are the resource types custody_import_blocks finds objects
-// of, in the order it reads them.
-var importTypes = []string{
-	"custody_policy",
-	"custody_private_key_tag",
-	"custody_webhook_endpoint",
-	"custody_ip_allowlist",
-	"custody_organization_name",
-	"custody_oauth_provider",
 }
 
 func importBlocksSchema() schema.Schema {
@@ -79,7 +69,7 @@ func importBlocksSchema() schema.Schema {
 				MarkdownDescription: "The resource types to find objects of, e.g. `[\"custody_policy\"]`. Defaults to all of " +
 					"them: `custody_policy`, `custody_private_key_tag`, `custody_webhook_endpoint`, `custody_ip_allowlist`, " +
 					"`custody_organization_name` and `custody_oauth_provider`.",
-				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.OneOf(importTypes...))},
+				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.OneOf(importblocks.Types...))},
 			},
 			"exclude_ids": schema.SetAttribute{
 				Optional:    true,
@@ -103,7 +93,7 @@ func importBlocksSchema() schema.Schema {
 }
 
 func readImportBlocks(ctx context.Context, d *dataSourceBase, m *importBlocksModel, diags *diag.Diagnostics) {
-	wanted := importTypes
+	wanted := importblocks.Types
 	if !m.ResourceTypes.IsNull() && !m.ResourceTypes.IsUnknown() {
 		wanted = nil
 		diags.Append(m.ResourceTypes.ElementsAs(ctx, &wanted, false)...)
@@ -116,22 +106,18 @@ func readImportBlocks(ctx context.Context, d *dataSourceBase, m *importBlocksMod
 		return
 	}
 	f := importFinder{ctx: ctx, pd: d.pd, diags: diags}
-	var objs []importObject
-	for _, t := range importTypes {
+	var objs []importblocks.Object
+	for _, t := range importblocks.Types {
 		if !slices.Contains(wanted, t) {
 			continue
 		}
-		for _, o := range f.find(t) {
-			if !slices.Contains(exclude, o.ID) && !slices.Contains(exclude, o.otherID) {
-				objs = append(objs, o.importObject)
-			}
-		}
+		objs = append(objs, importblocks.Excluding(f.find(t), exclude)...)
 		if diags.HasError() {
 			return
 		}
 	}
-	blocks := importAddresses(objs)
-	m.HCL = types.StringValue(renderImportBlocks(importBlocksHeader, blocks))
+	blocks := importblocks.Addresses(objs)
+	m.HCL = types.StringValue(importblocks.Render(importblocks.Header, blocks))
 	m.Blocks = []importBlockModel{}
 	for _, b := range blocks {
 		if b.Refused == "" {
@@ -139,10 +125,6 @@ func readImportBlocks(ctx context.Context, d *dataSourceBase, m *importBlocksMod
 		}
 	}
 }
-
-const importBlocksHeader = "Written by the custody_import_blocks data source. Next:\n" +
-	"  terraform plan -generate-config-out=generated.tf\n" +
-	"Not found here (no query lists them): other users' OAuth providers, other API keys' IP allowlists."
 
 // importFinder reads the lists custody_import_blocks renders, each once.
 type importFinder struct {
@@ -152,13 +134,7 @@ type importFinder struct {
 	who   *client.WhoamiResponse
 }
 
-// foundObject is an importObject with a second id that exclude_ids may name.
-type foundObject struct {
-	importObject
-	otherID string
-}
-
-func (f *importFinder) find(t string) []foundObject {
+func (f *importFinder) find(t string) []importblocks.Object {
 	switch t {
 	case "custody_policy":
 		return f.policies()
@@ -176,18 +152,17 @@ func (f *importFinder) find(t string) []foundObject {
 	return nil
 }
 
-func (f *importFinder) policies() []foundObject {
+func (f *importFinder) policies() []importblocks.Object {
 	list, err := cachedPolicies(f.ctx, f.pd)
 	if err != nil {
 		addAPIError(f.diags, "Error listing policies", client.QueryListPolicies, "", err)
 		return nil
 	}
 	s := policyResourceSchema(f.ctx)
-	out := make([]foundObject, 0, len(list.all))
+	out := make([]importblocks.Object, 0, len(list.all))
 	for _, p := range list.all {
-		o := importObject{Type: "custody_policy", ID: p.PolicyID, Name: p.PolicyName,
-			What: fmt.Sprintf("policy %q (%s)", p.PolicyName, p.PolicyID), Refused: policyRefusal(f.ctx, s, p)}
-		out = append(out, foundObject{importObject: o})
+		out = append(out, importblocks.Object{Type: "custody_policy", ID: p.PolicyID, Name: p.PolicyName,
+			What: fmt.Sprintf("policy %q (%s)", p.PolicyName, p.PolicyID), Refused: policyRefusal(f.ctx, s, p)})
 	}
 	return out
 }
@@ -238,44 +213,38 @@ func policyResourceSchema(ctx context.Context) rschema.Schema {
 	return resp.Schema
 }
 
-func (f *importFinder) tags() []foundObject {
-	list, err := cachedList(f.ctx, f.pd.lists, privateKeyTagsListKey,
-		func(ctx context.Context) (*client.ListPrivateKeyTagsResponse, error) {
-			return f.pd.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
-		})
+func (f *importFinder) tags() []importblocks.Object {
+	list, err := cachedPrivateKeyTags(f.ctx, f.pd)
 	if err != nil {
 		addAPIError(f.diags, "Error listing private key tags", client.QueryListPrivateKeyTags, "", err)
 		return nil
 	}
-	out := make([]foundObject, 0, len(list.PrivateKeyTags))
+	out := make([]importblocks.Object, 0, len(list.PrivateKeyTags))
 	for _, t := range list.PrivateKeyTags {
-		out = append(out, foundObject{importObject: importObject{Type: "custody_private_key_tag", ID: t.TagID, Name: t.TagName,
-			What: fmt.Sprintf("private key tag %q (%s)", t.TagName, t.TagID)}})
+		out = append(out, importblocks.Object{Type: "custody_private_key_tag", ID: t.TagID, Name: t.TagName,
+			What: fmt.Sprintf("private key tag %q (%s)", t.TagName, t.TagID)})
 	}
 	return out
 }
 
-func (f *importFinder) webhookEndpoints() []foundObject {
-	list, err := cachedList(f.ctx, f.pd.lists, webhookEndpointsListKey,
-		func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
-			return f.pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
-		})
+func (f *importFinder) webhookEndpoints() []importblocks.Object {
+	list, err := cachedWebhookEndpoints(f.ctx, f.pd)
 	if err != nil {
 		addAPIError(f.diags, "Error listing webhook endpoints", client.QueryListWebhookEndpoints, "", err)
 		return nil
 	}
-	out := make([]foundObject, 0, len(list.WebhookEndpoints))
+	out := make([]importblocks.Object, 0, len(list.WebhookEndpoints))
 	for _, ep := range list.WebhookEndpoints {
-		out = append(out, foundObject{importObject: importObject{Type: "custody_webhook_endpoint", ID: ep.EndpointID, Name: ep.Name,
-			What: fmt.Sprintf("webhook endpoint %q (%s, %s)", ep.Name, ep.EndpointID, ep.URL)}})
+		out = append(out, importblocks.Object{Type: "custody_webhook_endpoint", ID: ep.EndpointID, Name: ep.Name,
+			What: fmt.Sprintf("webhook endpoint %q (%s, %s)", ep.Name, ep.EndpointID, ep.URL)})
 	}
 	return out
 }
 
 // allowlists finds the organization-level allowlist and that of the
 // provider's own API key: no query lists the other keys.
-func (f *importFinder) allowlists() []foundObject {
-	var out []foundObject
+func (f *importFinder) allowlists() []importblocks.Object {
+	var out []importblocks.Object
 	for _, key := range []string{"", f.pd.client.PublicKey()} {
 		_, err := f.pd.client.GetIPAllowlist(f.ctx, client.GetIPAllowlistRequest{PublicKey: key})
 		if errors.Is(err, client.ErrNotFound) {
@@ -285,13 +254,13 @@ func (f *importFinder) allowlists() []foundObject {
 			addAPIError(f.diags, "Error reading IP allowlist", client.QueryGetIPAllowlist, ipAllowlistName(key), err)
 			return nil
 		}
-		o := importObject{Type: "custody_ip_allowlist", ID: ipAllowlistOrgID, Name: "organization",
+		o := importblocks.Object{Type: "custody_ip_allowlist", ID: ipAllowlistOrgID, Name: "organization",
 			What: "the organization-level IP allowlist"}
 		if key != "" {
-			o = importObject{Type: "custody_ip_allowlist", ID: key, Name: "api_key_" + key[:8],
+			o = importblocks.Object{Type: "custody_ip_allowlist", ID: key, Name: "api_key_" + key[:8],
 				What: "the IP allowlist of the provider's own API key " + key}
 		}
-		out = append(out, foundObject{importObject: o})
+		out = append(out, o)
 	}
 	return out
 }
@@ -311,18 +280,18 @@ func (f *importFinder) whoami() *client.WhoamiResponse {
 	return f.who
 }
 
-func (f *importFinder) organizationName() []foundObject {
+func (f *importFinder) organizationName() []importblocks.Object {
 	who := f.whoami()
 	if who == nil {
 		return nil
 	}
-	return []foundObject{{importObject: importObject{Type: "custody_organization_name", ID: who.OrganizationID,
-		Name: who.OrganizationName, What: fmt.Sprintf("the organization's name %q (%s)", who.OrganizationName, who.OrganizationID)}}}
+	return []importblocks.Object{{Type: "custody_organization_name", ID: who.OrganizationID,
+		Name: who.OrganizationName, What: fmt.Sprintf("the organization's name %q (%s)", who.OrganizationName, who.OrganizationID)}}
 }
 
 // oauthProviders finds the providers of the provider's own user: the
 // service lists providers per user and has no query listing the users.
-func (f *importFinder) oauthProviders() []foundObject {
+func (f *importFinder) oauthProviders() []importblocks.Object {
 	who := f.whoami()
 	if who == nil {
 		return nil
@@ -332,12 +301,12 @@ func (f *importFinder) oauthProviders() []foundObject {
 		addAPIError(f.diags, "Error listing OAuth providers", client.QueryGetOauthProviders, "user "+who.UserID, err)
 		return nil
 	}
-	out := make([]foundObject, 0, len(list.OauthProviders))
+	out := make([]importblocks.Object, 0, len(list.OauthProviders))
 	for _, p := range list.OauthProviders {
-		out = append(out, foundObject{otherID: p.ProviderID, importObject: importObject{Type: "custody_oauth_provider",
+		out = append(out, importblocks.Object{OtherID: p.ProviderID, Type: "custody_oauth_provider",
 			ID: who.UserID + "/" + p.ProviderID, Name: p.ProviderName,
 			What: fmt.Sprintf("OAuth provider %q of user %s (%s; issuer %s, audience %s, subject %s)",
-				p.ProviderName, who.UserID, p.ProviderID, p.Issuer, p.Audience, p.Subject)}})
+				p.ProviderName, who.UserID, p.ProviderID, p.Issuer, p.Audience, p.Subject)})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/percommand"
 )
 
 // NewMfaPoliciesDataSource is the custody_mfa_policies data source.
@@ -58,9 +59,9 @@ func readMfaPolicies(ctx context.Context, d *dataSourceBase, m *mfaPoliciesDataS
 }
 
 // cachedMfaPolicies lists a user's MFA policies once per command, for every
-// custody_mfa_policies and custody_mfa_policy of that user (see listCache).
+// custody_mfa_policies and custody_mfa_policy of that user (see percommand.Lists).
 func cachedMfaPolicies(ctx context.Context, pd *providerData, userID string) (*client.GetMfaPoliciesResponse, error) {
-	return cachedList(ctx, pd.lists, "mfa_policies/"+userID, func(ctx context.Context) (*client.GetMfaPoliciesResponse, error) {
+	return percommand.List(ctx, pd.lists, "mfa_policies/"+userID, func(ctx context.Context) (*client.GetMfaPoliciesResponse, error) {
 		return pd.client.GetMfaPolicies(ctx, client.GetMfaPoliciesRequest{UserID: userID})
 	})
 }

@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"errors"
-
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -21,26 +19,5 @@ func addAPIError(diags *diag.Diagnostics, summary, operation, object string, err
 	if d.Identity != nil {
 		summary = identitySummary(d)
 	}
-	diags.AddError(summary, renderDiagnosis(operation, object, d, noteOf(err)))
-}
-
-// explainedError is a client error with a note only the provider can add,
-// such as who rejected an activity; the client's typed error stays
-// reachable.
-type explainedError struct {
-	err  error
-	note string
-}
-
-func (e *explainedError) Error() string { return e.err.Error() + ". " + e.note }
-
-func (e *explainedError) Unwrap() error { return e.err }
-
-// noteOf is err's explainedError note, or "".
-func noteOf(err error) string {
-	var ex *explainedError
-	if errors.As(err, &ex) {
-		return ex.note
-	}
-	return ""
+	diags.AddError(summary, renderDiagnosis(operation, object, d, client.NoteOf(err)))
 }

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/lockout"
 )
 
 // docsSection is the text of docs/index.md under heading, up to the next
@@ -29,14 +31,14 @@ func docsSection(t *testing.T, heading string) string {
 // delete may go alone on. scripts/check-docs.sh checks the same four names
 // in the docs; this holds them to the code.
 func TestDocsNameTheLockoutTypes(t *testing.T) {
-	lockout := docsSection(t, "### The policy lockout check")
-	for _, typ := range policyManagementTypes {
-		if !strings.Contains(lockout, "`"+typ+"`") {
+	guardDocs := docsSection(t, "### The policy lockout check")
+	for _, typ := range lockout.ManagedTypes {
+		if !strings.Contains(guardDocs, "`"+typ+"`") {
 			t.Errorf("the lockout check decides %s, which its section of docs/index.md does not name", typ)
 		}
 	}
 	batching := docsSection(t, "## Batching: one approval per change")
-	for _, typ := range batchTypes {
+	for _, typ := range lockout.BatchTypes {
 		op := strings.ToLower(strings.TrimPrefix(typ, "ACTIVITY_TYPE_"))
 		if !strings.Contains(batching, "`"+op+"`") {
 			t.Errorf("a %s may go alone, which the batching section of docs/index.md does not name (`%s`)", typ, op)

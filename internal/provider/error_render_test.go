@@ -61,11 +61,11 @@ func TestRenderAPIErrorEveryClass(t *testing.T) {
 		{"activity failed", &client.ActivityError{ActivityID: "act-1", Type: client.OpCreatePolicies.Type, Status: client.StatusFailed,
 			Fingerprint: "fp-1", Failure: &client.Status{Code: client.CodeInvalidArgument, Message: "condition does not parse"}},
 			"activity act-1 failed", "condition does not parse", "The activity changed nothing", nil},
-		{"activity rejected", &explainedError{err: &client.ActivityError{ActivityID: "act-2", Type: client.OpCreatePolicies.Type,
-			Status: client.StatusRejected}, note: "Rejected by alice (user u-1)."},
+		{"activity rejected", &client.NotedError{Err: &client.ActivityError{ActivityID: "act-2", Type: client.OpCreatePolicies.Type,
+			Status: client.StatusRejected}, Note: "Rejected by alice (user u-1)."},
 			"activity act-2 was rejected", "", "submits a new activity", nil},
-		{"waiting for approval", &explainedError{err: &client.ConsensusNeededError{ActivityID: "act-3", Type: client.OpCreatePolicies.Type,
-			Status: client.StatusConsensusNeeded, Fingerprint: "fp-3"}, note: "It was still waiting after the timeout of 20m0s."},
+		{"waiting for approval", &client.NotedError{Err: &client.ConsensusNeededError{ActivityID: "act-3", Type: client.OpCreatePolicies.Type,
+			Status: client.StatusConsensusNeeded, Fingerprint: "fp-3"}, Note: "It was still waiting after the timeout of 20m0s."},
 			"activity act-3 still waits for approval", "", "adopts its result", nil},
 		{"credentials check", identity,
 			"The provider's credentials check failed: the service at https://custody.example does not accept API key 02abc for organization org-9",
@@ -75,7 +75,7 @@ func TestRenderAPIErrorEveryClass(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := renderDiagnosis(client.OpCreatePolicies.Name, `policy "ux"`, client.Diagnose(tt.err), noteOf(tt.err))
+			got := renderDiagnosis(client.OpCreatePolicies.Name, `policy "ux"`, client.Diagnose(tt.err), client.NoteOf(tt.err))
 			if !strings.HasPrefix(got, tt.lead) && !strings.Contains(strings.SplitN(got, "\n", 2)[0], tt.lead) {
 				t.Errorf("should lead with %q:\n%s", tt.lead, got)
 			}
@@ -103,9 +103,9 @@ func TestRenderAPIErrorEveryClass(t *testing.T) {
 					t.Errorf("a line of the detail starts with \"Error:\": %q", line)
 				}
 			}
-			var ex *explainedError
-			if errors.As(tt.err, &ex) && strings.Count(got, ex.note) != 1 {
-				t.Errorf("should give the note %q once:\n%s", ex.note, got)
+			var ex *client.NotedError
+			if errors.As(tt.err, &ex) && strings.Count(got, ex.Note) != 1 {
+				t.Errorf("should give the note %q once:\n%s", ex.Note, got)
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
@@ -81,7 +82,7 @@ func (policyDecisionFunction) Definition(_ context.Context, _ function.Definitio
 				CustomType:         rawDynamicType{},
 				Name:               "request",
 				AllowUnknownValues: true,
-				MarkdownDescription: "The request, an object with `type` (an `ACTIVITY_TYPE_*`); `approvers`, the users who " +
+				MarkdownDescription: "The request, an object with `type` (an `" + client.ActivityTypePrefix + "*`); `approvers`, the users who " +
 					"approved so far, the requester first, each `{id, tags, email, alias}` (all but `id` optional); and optionally " +
 					"`credentials`, the credentials they approved with, as the `consensus` keyword of that name reads them: a list " +
 					"of `{id, user_id, type, credential_id, public_key}`, where `user_id` (one of the approvers) and `type` (a " +

@@ -108,16 +108,22 @@ resource "custody_policy" %q {
 `, name, policy, guardUser, strings.Join(extra, "\n  "))
 }
 
+// onlyGrantCLI is the CLI of a terraform user whose only grant, policy
+// (id), is adopted as custody_policy.grant.
+func onlyGrantCLI(t *testing.T) (w *guardWorld, c *tfCLI, policy, id string) {
+	t.Helper()
+	policy = "terraform manages policies"
+	w = newGuardWorld(t, policy)
+	return w, guardCLI(t, w, map[string]string{"grant": policy}), policy, w.grants[policy]
+}
+
 // The issue's case: the terraform user's only grant is custody_policy.grant.
 // Renamed without a moved block, it is refused in every plan, since
 // Terraform may apply the delete first (the guard used to pass the plans
 // in which it happened to plan the create first); with a moved block the
 // plan passes.
 func TestLockoutGuardCLI_rename(t *testing.T) {
-	const policy = "terraform manages policies"
-	w := newGuardWorld(t, policy)
-	c := guardCLI(t, w, map[string]string{"grant": policy})
-	id := w.grants[policy]
+	w, c, policy, id := onlyGrantCLI(t)
 
 	c.write(grantResource("grant2", policy))
 	for i := range 10 {
@@ -151,10 +157,7 @@ func TestLockoutGuardCLI_rename(t *testing.T) {
 // Terraform can still change policies afterwards; with
 // create_before_destroy the new grant is made first and it goes through.
 func TestLockoutGuardCLI_replace(t *testing.T) {
-	const policy = "terraform manages policies"
-	w := newGuardWorld(t, policy)
-	c := guardCLI(t, w, map[string]string{"grant": policy})
-	id := w.grants[policy]
+	w, c, policy, id := onlyGrantCLI(t)
 
 	c.write(grantResource("grant", policy))
 	// refused runs terraform with args and env: it must fail at apply

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/percommand"
 )
 
 // policiesListKey caches *policyList.
@@ -16,9 +17,9 @@ type policyList struct {
 }
 
 // cachedPolicies lists the organization's policies once per command for
-// every custody_policy resource and data source (see listCache).
+// every custody_policy resource and data source (see percommand.Lists).
 func cachedPolicies(ctx context.Context, pd *providerData) (*policyList, error) {
-	return cachedList(ctx, pd.lists, policiesListKey, func(ctx context.Context) (*policyList, error) {
+	return percommand.List(ctx, pd.lists, policiesListKey, func(ctx context.Context) (*policyList, error) {
 		out, err := pd.client.ListPolicies(ctx, client.ListPoliciesRequest{})
 		if err != nil {
 			return nil, err

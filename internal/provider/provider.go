@@ -18,6 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/lockout"
+	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 )
 
 var _ provider.ProviderWithFunctions = &CustodyProvider{}
@@ -257,11 +259,14 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		tflog.Info(ctx, "skipping the check of the custody credentials (skip_credentials_validation)")
 	}
 	data := newProviderData(c, approval)
-	data.batches = batches
+	if batches != nil {
+		data.runner.Batches = submit.NewBatcher(*batches)
+	}
 	data.controls = controls
 	data.neverApplyingDenyWarns = cfg.NeverApplyingDeny.ValueString() == onNotProvedWarning
 	if !skipCheck && lockoutGuardEnabled {
-		data.guard = newLockoutGuard(data, skipLockout)
+		data.guard = lockout.New(data, skipLockout)
+		data.runner.Alone = data.guard // an operation may go alone where the guard is sure it needs no approval
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 )
 
 // The provider block's batching settings, with their variables.
@@ -55,9 +56,9 @@ func batchingAttribute() schema.Attribute {
 				CustomType: timetypes.GoDurationType{},
 				Validators: []validator.String{positiveDuration("batching.send_after")},
 				MarkdownDescription: "The longest an operation waits for others to join its batch, a Go duration (default `" +
-					DefaultBatchSendAfter.String() + "`). A batch goes out sooner: once it is as large as the largest batch of " +
+					submit.DefaultSendAfter.String() + "`). A batch goes out sooner: once it is as large as the largest batch of " +
 					"its kind (Terraform's wave is full), or when nothing new has joined for a twentieth of `send_after` (" +
-					(DefaultBatchSendAfter / quietShare).String() + " at the default). Raise it if batches come out smaller than " +
+					(submit.DefaultSendAfter / submit.QuietShare).String() + " at the default). Raise it if batches come out smaller than " +
 					"`-parallelism` on a loaded machine. Falls back to `" + envBatchingSendAfter + "`.",
 			},
 		},
@@ -65,10 +66,10 @@ func batchingAttribute() schema.Attribute {
 }
 
 // batchingSettings reads the batching object, each attribute falling back
-// to its variable, and returns the batcher to use, nil when batching is
-// off. Set true, batching is always on; unset, it is on where it can save
-// an approval (sendsAlone).
-func batchingSettings(ctx context.Context, v types.Object, diags *diag.Diagnostics) *batcher {
+// to its variable, and returns the settings of the batcher to use, nil
+// when batching is off. Set true, batching is always on; unset, it is on
+// where it can save an approval (submit.AloneJudge).
+func batchingSettings(ctx context.Context, v types.Object, diags *diag.Diagnostics) *submit.Settings {
 	var m batchingModel
 	if v.IsUnknown() {
 		diags.AddAttributeError(path.Root("batching"), "Unknown batching",
@@ -88,7 +89,7 @@ func batchingSettings(ctx context.Context, v types.Object, diags *diag.Diagnosti
 		return nil
 	}
 	sendAfterText := settingValue(m.SendAfter, m.SendAfter.ValueString, envBatchingSendAfter)
-	sendAfter, why := parseDurationSetting("batching.send_after", "500ms", sendAfterText, DefaultBatchSendAfter)
+	sendAfter, why := parseDurationSetting("batching.send_after", "500ms", sendAfterText, submit.DefaultSendAfter)
 	if why != "" {
 		diags.AddAttributeError(path.Root("batching").AtName("send_after"), "Invalid batching.send_after", why)
 		return nil
@@ -96,26 +97,7 @@ func batchingSettings(ctx context.Context, v types.Object, diags *diag.Diagnosti
 	if enabledText != "" && !enabled { // on unless set off
 		return nil
 	}
-	g := newBatcher(sendAfter)
-	g.always = enabledText != ""
-	return g
-}
-
-// sendsAlone says whether an operation of kind goes alone rather than in a
-// batch, and then returns sent, to call once it has been submitted. It
-// goes alone where batching is off, and, unless batching.enabled is set
-// true, where the provider is sure that it needs no approval
-// (lockoutGuard.holdAlone): a batch exists to save approvals, and costs
-// each of its waves the time it waits for its one answer. Anything less
-// than sure is batched.
-func (pd *providerData) sendsAlone(ctx context.Context, kind batchKind) (sent func(), alone bool) {
-	switch {
-	case pd.batches == nil:
-		return func() {}, true
-	case pd.batches.always || pd.guard == nil:
-		return nil, false
-	}
-	return pd.guard.holdAlone(ctx, kind.shape.Op.Type)
+	return &submit.Settings{SendAfter: sendAfter, Always: enabledText != ""}
 }
 
 // settingValue is a setting's text: v's when set, else the variable's.

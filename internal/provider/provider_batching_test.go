@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -41,13 +42,13 @@ func TestBatchingSettings(t *testing.T) {
 		sendAfter time.Duration
 		problem   string
 	}{
-		{name: "nothing set", block: types.ObjectNull(batchingAttrTypes()), on: true, sendAfter: DefaultBatchSendAfter},
+		{name: "nothing set", block: types.ObjectNull(batchingAttrTypes()), on: true, sendAfter: submit.DefaultSendAfter},
 		{name: "off in the block", block: batchingObject(&off, nil), on: false},
 		{name: "off in the environment", block: types.ObjectNull(batchingAttrTypes()), env: map[string]string{envBatchingEnabled: "false"}, on: false},
 		{name: "the block wins", block: batchingObject(&on, &long), env: map[string]string{envBatchingEnabled: "false", envBatchingSendAfter: "1s"},
 			on: true, always: true, sendAfter: 4 * time.Second},
 		{name: "on in the environment", block: types.ObjectNull(batchingAttrTypes()), env: map[string]string{envBatchingEnabled: "true"},
-			on: true, always: true, sendAfter: DefaultBatchSendAfter},
+			on: true, always: true, sendAfter: submit.DefaultSendAfter},
 		{name: "send_after from the environment", block: batchingObject(nil, nil), env: map[string]string{envBatchingSendAfter: "2s"},
 			on: true, sendAfter: 2 * time.Second},
 		{name: "enabled not a bool", block: types.ObjectNull(batchingAttrTypes()), env: map[string]string{envBatchingEnabled: "sometimes"},
@@ -69,11 +70,11 @@ func TestBatchingSettings(t *testing.T) {
 			if diags.HasError() || (g != nil) != tc.on {
 				t.Fatalf("batcher %v, diagnostics %v; want batching on = %v", g, diags, tc.on)
 			}
-			if g != nil && g.always != tc.always {
-				t.Fatalf("batching always = %v, want %v", g.always, tc.always)
+			if g != nil && g.Always != tc.always {
+				t.Fatalf("batching always = %v, want %v", g.Always, tc.always)
 			}
-			if g != nil && g.sendAfter != tc.sendAfter {
-				t.Fatalf("send_after %v, want %v", g.sendAfter, tc.sendAfter)
+			if g != nil && g.SendAfter != tc.sendAfter {
+				t.Fatalf("send_after %v, want %v", g.SendAfter, tc.sendAfter)
 			}
 		})
 	}

@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/lockout"
+	"github.com/custody-labs/terraform-provider-custody/internal/percommand"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
+	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 )
 
 // providerData is what Configure hands to resources and data sources. It
@@ -21,10 +23,13 @@ type providerData struct {
 	client          *client.Client // nil when configured without credentials
 	keys            *client.WebhookKeyCache
 	approvalTimeout time.Duration
-	lists           *listCache
+	lists           *percommand.Lists
+	// quorum is the organization's root quorum, read once when first
+	// needed (RootQuorum).
+	quorum *percommand.FirstSuccess[*client.Quorum]
 	// guard checks planned policy changes for a lockout; nil without the
 	// credentials check, whose whoami it needs.
-	guard *lockoutGuard
+	guard *lockout.Guard
 	// review is the access review of the command's policy changes (see
 	// resource_policy_access_review.go), and controls what it holds them
 	// to.
@@ -33,13 +38,14 @@ type providerData struct {
 	// neverApplyingDenyWarns: a deny proved never to apply is a warning,
 	// not an error (never_applying_deny = "warning").
 	neverApplyingDenyWarns bool
-	// batches gathers the creates and deletes that go out as one activity;
-	// nil when batching is off.
-	batches *batcher
+	// runner submits activities, and gathers the creates and deletes
+	// that go out as one (runner.Batches, nil when batching is off).
+	runner *submit.Runner
 }
 
 func newProviderData(c *client.Client, approval time.Duration) *providerData {
-	pd := &providerData{client: c, keys: c.WebhookKeys(), approvalTimeout: approval, lists: newListCache()}
+	pd := &providerData{client: c, keys: c.WebhookKeys(), approvalTimeout: approval, lists: percommand.NewLists(),
+		quorum: percommand.NewFirstSuccess[*client.Quorum](), runner: &submit.Runner{Client: c}}
 	if accessReviewEnabled {
 		pd.review = newAccessReview(pd)
 	}
@@ -52,7 +58,7 @@ func newKeySetOnlyData(baseURL string) (*providerData, error) {
 		return nil, err
 	}
 	keys := client.NewWebhookKeyCache(&http.Client{Timeout: 60 * time.Second}, strings.TrimSuffix(baseURL, "/")+client.WebhookKeySetPath)
-	return &providerData{keys: keys, lists: newListCache()}, nil
+	return &providerData{keys: keys, lists: percommand.NewLists()}, nil
 }
 
 // keySetFrom is providerDataFrom for the one data source that needs no
@@ -90,47 +96,16 @@ func providerDataFrom(data any, diags *diag.Diagnostics) *providerData {
 	return pd
 }
 
-// listCache shares one list query among the resources of one command, so
-// that refreshing N tags or webhook endpoints costs one request, not N.
-// A write through this provider drops the list it may have changed.
-type listCache struct {
-	mu      sync.Mutex
-	entries map[string]*listEntry
+// firstSuccess is percommand.FirstSuccess under the names the access
+// review (resource_policy_access_review.go) reads it by; that file is
+// left as it is while "Prove it" works on it, and can use
+// percommand.FirstSuccess directly after.
+type firstSuccess[T any] struct{ *percommand.FirstSuccess[T] }
+
+func newFirstSuccess[T any]() firstSuccess[T] {
+	return firstSuccess[T]{percommand.NewFirstSuccess[T]()}
 }
 
-type listEntry struct {
-	once  sync.Once
-	value any
-	err   error
-}
-
-func newListCache() *listCache { return &listCache{entries: map[string]*listEntry{}} }
-
-// cachedList returns the cached answer of key, fetching it once.
-func cachedList[T any](ctx context.Context, lc *listCache, key string, fetch func(context.Context) (T, error)) (T, error) {
-	lc.mu.Lock()
-	e, ok := lc.entries[key]
-	if !ok {
-		e = &listEntry{}
-		lc.entries[key] = e
-	}
-	lc.mu.Unlock()
-	e.once.Do(func() { e.value, e.err = fetch(ctx) })
-	if e.err != nil {
-		lc.forget(key) // a failure is not cached: the next caller retries
-		var zero T
-		return zero, e.err
-	}
-	v, ok := e.value.(T)
-	if !ok { // two callers used one key for different types
-		panic(fmt.Sprintf("list cache: key %q holds %T, not %T", key, e.value, v))
-	}
-	return v, nil
-}
-
-// forget drops a list after a write that may have changed it.
-func (lc *listCache) forget(key string) {
-	lc.mu.Lock()
-	delete(lc.entries, key)
-	lc.mu.Unlock()
+func (f firstSuccess[T]) get(ctx context.Context, read func(context.Context) (T, error)) (T, error) {
+	return f.Get(ctx, read)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 )
 
 // importableResource is what every resource of this provider is: it takes
@@ -92,23 +93,28 @@ func (r *resourceBase) readUpdate(ctx context.Context, req resource.UpdateReques
 	return r.readTimed(ctx, req.Plan, plan, timeouts.Value.Update, diags)
 }
 
+// activityTime is when an activity last changed, which for a completed one
+// is when it completed. Resources take their created_at and updated_at from
+// it rather than read the object back after a change.
+func activityTime(act *client.Activity) timetypes.RFC3339 { return timestampValue(act.UpdatedAt) }
+
 // deleteByActivity submits the delete activity of object (e.g. "policy
 // <id>", for messages) and waits for it, then drops the cached lists
 // that held the object. An object already gone counts as deleted.
-func deleteByActivity[P, R any](ctx context.Context, pd *providerData, timeout time.Duration, submit submitFunc[P, R], params P,
+func deleteByActivity[P, R any](ctx context.Context, pd *providerData, timeout time.Duration, send submit.Func[P, R], params P,
 	op client.Operation, object, summary string, diags *diag.Diagnostics, lists ...string,
 ) {
-	_, err := runActivity(ctx, pd, timeout, submit, params)
+	_, err := submit.Activity(ctx, pd.runner, timeout, send, params)
 	deleted(ctx, pd, err, op.Name, object, summary, diags, lists)
 }
 
 // deleteItem is deleteByActivity for an operation that deletes several
-// objects at once: the delete of item (an id) joins a batch (runItem).
-func deleteItem(ctx context.Context, pd *providerData, timeout time.Duration, kind batchKind, item any,
+// objects at once: the delete of item (an id) joins a batch (submit.Runner.Item).
+func deleteItem(ctx context.Context, pd *providerData, timeout time.Duration, kind submit.Kind, item any,
 	object, summary string, diags *diag.Diagnostics, lists ...string,
 ) {
-	_, _, err := runItem(ctx, pd, timeout, kind, item)
-	deleted(ctx, pd, err, kind.shape.Op.Name, object, summary, diags, lists)
+	_, _, err := pd.runner.Item(ctx, timeout, kind, item)
+	deleted(ctx, pd, err, kind.Shape.Op.Name, object, summary, diags, lists)
 }
 
 // deleted ends a delete that operation did with err: it drops the cached
@@ -116,7 +122,7 @@ func deleteItem(ctx context.Context, pd *providerData, timeout time.Duration, ki
 // already gone.
 func deleted(ctx context.Context, pd *providerData, err error, operation, object, summary string, diags *diag.Diagnostics, lists []string) {
 	for _, key := range lists {
-		pd.lists.forget(key)
+		pd.lists.Forget(key)
 	}
 	if errors.Is(err, client.ErrNotFound) {
 		tflog.Warn(ctx, object+" was already deleted")

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 )
 
 var (
@@ -196,7 +197,7 @@ func (r *ipAllowlistResource) set(ctx context.Context, plan *ipAllowlistModel, t
 		plan.Enabled = types.BoolNull()
 		plan.ID = types.StringValue(params.PublicKey)
 	}
-	_, err := runActivity(ctx, r.pd, timeout, (*client.Client).SetIPAllowlist, params)
+	_, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).SetIPAllowlist, params)
 	if err != nil {
 		addAPIError(diags, summary, client.OpSetIPAllowlist.Name, ipAllowlistName(params.PublicKey), err)
 	}

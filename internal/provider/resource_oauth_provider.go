@@ -21,6 +21,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/percommand"
+	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 )
 
 var (
@@ -153,7 +155,7 @@ func oauthProviderListKey(userID string) string { return "oauth_providers/" + us
 // cachedOauthProviders lists a user's providers once per command, for every
 // custody_oauth_provider and custody_oauth_providers of that user.
 func cachedOauthProviders(ctx context.Context, pd *providerData, userID string) (*client.GetOauthProvidersResponse, error) {
-	return cachedList(ctx, pd.lists, oauthProviderListKey(userID), func(ctx context.Context) (*client.GetOauthProvidersResponse, error) {
+	return percommand.List(ctx, pd.lists, oauthProviderListKey(userID), func(ctx context.Context) (*client.GetOauthProvidersResponse, error) {
 		return pd.client.GetOauthProviders(ctx, client.GetOauthProvidersRequest{UserID: userID})
 	})
 }
@@ -177,19 +179,11 @@ func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateR
 		op.OidcClaims = &client.OidcClaims{Iss: plan.Issuer.ValueString(), Sub: plan.Subject.ValueString(), Aud: plan.Audience.ValueString()}
 	}
 	userID := plan.UserID.ValueString()
-	act, pos, err := runItem(ctx, r.pd, timeout, oauthProviderCreates(userID), op)
-	r.pd.lists.forget(oauthProviderListKey(userID))
+	act, pos, err := r.pd.runner.Item(ctx, timeout, oauthProviderCreates(userID), op)
+	r.pd.lists.Forget(oauthProviderListKey(userID))
 	object := fmt.Sprintf("provider %q of user %s", op.ProviderName, userID)
-	if keepLostCreate(ctx, err, pos, req.Plan, resp, "Error creating OAuth provider", client.OpCreateOauthProviders.Name, object) {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating OAuth provider", client.OpCreateOauthProviders.Name, object, err)
-		return
-	}
-	id, err := oauthProviderCreatedID(act, pos)
-	if err != nil {
-		resp.Diagnostics.AddError("Error creating OAuth provider", err.Error())
+	id, ok := itemCreated(ctx, act, pos, err, oauthProviderCreatedID, req.Plan, resp, "Error creating OAuth provider", client.OpCreateOauthProviders.Name, object)
+	if !ok {
 		return
 	}
 	plan.ID = types.StringValue(id)
@@ -262,30 +256,30 @@ func oauthProviderFlatten(m *oauthProviderModel, p client.OauthProvider) {
 
 // oauthProviderCreatedID is the id of the provider at a position of what
 // a create_oauth_providers activity made.
-var oauthProviderCreatedID = createdID(oauthProvidersCreated, func(r client.ProviderIDsResult) []string { return r.ProviderIDs })
+var oauthProviderCreatedID = client.CreatedID(oauthProvidersCreated, func(r client.ProviderIDsResult) []string { return r.ProviderIDs })
 
 // oauthProvidersCreated is where create_oauth_providers lists its
 // providers; a batch adds the user they belong to (oauthProviderCreates).
 var oauthProvidersCreated = client.ItemShape{Op: client.OpCreateOauthProviders, ItemsKey: "oauthProviders"}
 
 // oauthProviderCreates and oauthProviderDeletes batch the creates and
-// deletes of one user's providers (see runItem): the service takes one
+// deletes of one user's providers (see submit.Runner.Item): the service takes one
 // user's in one activity.
-func oauthProviderCreates(userID string) batchKind {
+func oauthProviderCreates(userID string) submit.Kind {
 	shape := oauthProvidersCreated
 	shape.Scope = map[string]any{"userId": userID}
-	return batchKind{
-		shape: shape,
-		submit: submitItems((*client.Client).CreateOauthProviders, func(items []client.OauthProviderParams) client.CreateOauthProvidersParams {
+	return submit.Kind{
+		Shape: shape,
+		Submit: submit.Items((*client.Client).CreateOauthProviders, func(items []client.OauthProviderParams) client.CreateOauthProvidersParams {
 			return client.CreateOauthProvidersParams{UserID: userID, OauthProviders: items}
 		}),
 	}
 }
 
-func oauthProviderDeletes(userID string) batchKind {
-	return batchKind{
-		shape: client.ItemShape{Op: client.OpDeleteOauthProviders, ItemsKey: "providerIds", Scope: map[string]any{"userId": userID}},
-		submit: submitItems((*client.Client).DeleteOauthProviders, func(ids []string) client.DeleteOauthProvidersParams {
+func oauthProviderDeletes(userID string) submit.Kind {
+	return submit.Kind{
+		Shape: client.ItemShape{Op: client.OpDeleteOauthProviders, ItemsKey: "providerIds", Scope: map[string]any{"userId": userID}},
+		Submit: submit.Items((*client.Client).DeleteOauthProviders, func(ids []string) client.DeleteOauthProvidersParams {
 			return client.DeleteOauthProvidersParams{UserID: userID, ProviderIDs: ids}
 		}),
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 )
 
 var _ importableResource = &organizationNameResource{}
@@ -63,7 +64,7 @@ func (r *organizationNameResource) Schema(ctx context.Context, _ resource.Schema
 // sent, so nothing is read back.
 func (r *organizationNameResource) rename(ctx context.Context, m *organizationNameModel, timeout time.Duration, state *tfsdk.State, diags *diag.Diagnostics) {
 	params := client.UpdateOrganizationNameParams{OrganizationName: m.Name.ValueString()}
-	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdateOrganizationName, params)
+	out, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).UpdateOrganizationName, params)
 	if err != nil {
 		addAPIError(diags, "Error renaming organization", client.OpUpdateOrganizationName.Name, "organization "+r.pd.client.OrganizationID(), err)
 		return

@@ -18,7 +18,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/lockout"
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
+	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 )
 
 var _ importableResource = &policyResource{}
@@ -173,19 +175,11 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		Notes:      plan.Notes.ValueString(),
 		Time:       plan.Time.ValueString(),
 	}
-	act, pos, err := runItem(ctx, r.pd, timeout, policyCreates, item)
-	r.pd.lists.forget(policiesListKey)
+	act, pos, err := r.pd.runner.Item(ctx, timeout, policyCreates, item)
+	r.pd.lists.Forget(policiesListKey)
 	object := fmt.Sprintf("policy %q", plan.Name.ValueString())
-	if keepLostCreate(ctx, err, pos, req.Plan, resp, "Error creating policy", client.OpCreatePolicies.Name, object) {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating policy", client.OpCreatePolicies.Name, object, err)
-		return
-	}
-	id, err := policyCreatedID(act, pos)
-	if err != nil {
-		resp.Diagnostics.AddError("Error creating policy", err.Error())
+	id, ok := itemCreated(ctx, act, pos, err, policyCreatedID, req.Plan, resp, "Error creating policy", client.OpCreatePolicies.Name, object)
+	if !ok {
 		return
 	}
 	// The service stores the policy exactly as sent, so state is the plan
@@ -197,27 +191,27 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	plan.UpdatedAt = plan.CreatedAt
 	tflog.Info(ctx, "created policy", map[string]any{"policy_id": id, "activity_id": act.ID, "position": pos})
 	made := plan.decided()
-	r.guardApplied(plannedPolicyChange{after: &made})
+	r.guardApplied(lockout.Change{After: &made})
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 // policyCreatedID is the id of the policy at a position of what a
 // create_policies activity made.
-var policyCreatedID = createdID(policyCreates.shape, func(r client.CreatePoliciesResult) []string { return r.PolicyIDs })
+var policyCreatedID = client.CreatedID(policyCreates.Shape, func(r client.CreatePoliciesResult) []string { return r.PolicyIDs })
 
 // policyCreates and policyDeletes batch the creates and deletes of
-// policies (see runItem).
+// policies (see submit.Runner.Item).
 var (
-	policyCreates = batchKind{
-		shape: client.ItemShape{Op: client.OpCreatePolicies, ItemsKey: "policies"},
-		submit: submitItems((*client.Client).CreatePolicies,
+	policyCreates = submit.Kind{
+		Shape: client.ItemShape{Op: client.OpCreatePolicies, ItemsKey: "policies"},
+		Submit: submit.Items((*client.Client).CreatePolicies,
 			func(items []client.PolicyParams) client.CreatePoliciesParams {
 				return client.CreatePoliciesParams{Policies: items}
 			}),
 	}
-	policyDeletes = batchKind{
-		shape: client.ItemShape{Op: client.OpDeletePolicies, ItemsKey: "policyIds"},
-		submit: submitItems((*client.Client).DeletePolicies,
+	policyDeletes = submit.Kind{
+		Shape: client.ItemShape{Op: client.OpDeletePolicies, ItemsKey: "policyIds"},
+		Submit: submit.Items((*client.Client).DeletePolicies,
 			func(ids []string) client.DeletePoliciesParams { return client.DeletePoliciesParams{PolicyIDs: ids} }),
 	}
 )
@@ -290,15 +284,15 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 	plan.UpdatedAt = state.UpdatedAt
 	// Only timeouts changed: nothing to send, but the new timeouts are kept.
 	if params != (client.UpdatePolicyParams{PolicyID: id}) {
-		out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdatePolicy, params)
-		r.pd.lists.forget(policiesListKey)
+		out, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).UpdatePolicy, params)
+		r.pd.lists.Forget(policiesListKey)
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "Error updating policy", client.OpUpdatePolicy.Name, "policy "+id, err)
 			return
 		}
 		plan.UpdatedAt = activityTime(out.Activity)
 		made := plan.decided()
-		r.guardApplied(plannedPolicyChange{id: id, after: &made})
+		r.guardApplied(lockout.Change{ID: id, After: &made})
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -316,16 +310,19 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	// The plan may not have seen this delete (a replacement plans only its
 	// create): the lockout guard judges it before it is submitted or joins
 	// a batch.
-	if r.pd.guard != nil && !r.pd.guard.allowDelete(ctx, id, fmt.Sprintf("deleting policy %q (%s)", state.Name.ValueString(), id), &resp.Diagnostics) {
-		return
+	if r.pd.guard != nil {
+		ok, found := r.pd.guard.AllowDelete(ctx, id, fmt.Sprintf("deleting policy %q (%s)", state.Name.ValueString(), id))
+		if addFindings(&resp.Diagnostics, found); !ok {
+			return
+		}
 	}
-	if r.pd.batches != nil {
+	if r.pd.runner.Batches != nil {
 		deleteItem(ctx, r.pd, timeout, policyDeletes, id, "policy "+id, "Error deleting policy", &resp.Diagnostics, policiesListKey)
 	} else {
 		deleteByActivity(ctx, r.pd, timeout, (*client.Client).DeletePolicy, client.DeletePolicyParams{PolicyID: id},
 			client.OpDeletePolicy, "policy "+id, "Error deleting policy", &resp.Diagnostics, policiesListKey)
 	}
 	if !resp.Diagnostics.HasError() {
-		r.guardApplied(plannedPolicyChange{id: id})
+		r.guardApplied(lockout.Change{ID: id})
 	}
 }

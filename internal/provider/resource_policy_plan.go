@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
+	"github.com/custody-labs/terraform-provider-custody/internal/lockout"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
@@ -30,7 +31,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	}
 	if r.pd.guard != nil {
 		if change, ok := plannedChangeOf(plan, state); ok {
-			r.pd.guard.check(ctx, change, &resp.Diagnostics)
+			addFindings(&resp.Diagnostics, r.pd.guard.Check(ctx, change))
 		}
 	}
 	if r.pd.review != nil {
@@ -54,22 +55,22 @@ func plannedModels(ctx context.Context, req resource.ModifyPlanRequest, diags *d
 
 // plannedChangeOf is what a plan does to a policy, for the lockout guard;
 // false when it changes nothing the decision reads.
-func plannedChangeOf(plan, state *policyModel) (plannedPolicyChange, bool) {
+func plannedChangeOf(plan, state *policyModel) (lockout.Change, bool) {
 	switch {
 	case plan == nil:
-		return plannedPolicyChange{id: state.ID.ValueString(), what: fmt.Sprintf("deleting policy %q (%s)", state.Name.ValueString(),
+		return lockout.Change{ID: state.ID.ValueString(), What: fmt.Sprintf("deleting policy %q (%s)", state.Name.ValueString(),
 			state.ID.ValueString())}, true
 	case state != nil && plan.Name.Equal(state.Name) && sameDecided(plan, state):
-		return plannedPolicyChange{}, false // notes or timeouts only
+		return lockout.Change{}, false // notes or timeouts only
 	}
 	after := plan.decided()
-	c := plannedPolicyChange{after: &after, what: fmt.Sprintf("creating policy %q", after.Name), unknown: plan.decidedUnknown()}
+	c := lockout.Change{After: &after, What: fmt.Sprintf("creating policy %q", after.Name), Unknown: plan.decidedUnknown()}
 	if plan.Name.IsUnknown() {
-		c.what = "creating a policy whose name is known after apply"
+		c.What = "creating a policy whose name is known after apply"
 	}
 	if state != nil {
-		c.id = state.ID.ValueString()
-		c.what = fmt.Sprintf("updating policy %q (%s)", state.Name.ValueString(), c.id)
+		c.ID = state.ID.ValueString()
+		c.What = fmt.Sprintf("updating policy %q (%s)", state.Name.ValueString(), c.ID)
 	}
 	return c, true
 }
@@ -94,8 +95,8 @@ func (m *policyModel) decided() policyset.Policy {
 }
 
 // guardApplied tells the lockout guard, if any, that the apply made c.
-func (r *policyResource) guardApplied(c plannedPolicyChange) {
+func (r *policyResource) guardApplied(c lockout.Change) {
 	if r.pd.guard != nil {
-		r.pd.guard.applied(c)
+		r.pd.guard.Applied(c)
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/percommand"
+	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 )
 
 var _ importableResource = &privateKeyTagResource{}
@@ -93,7 +95,7 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	params := client.CreatePrivateKeyTagParams{PrivateKeyTagName: plan.Name.ValueString(), PrivateKeyIDs: keys}
-	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreatePrivateKeyTag, params)
+	out, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).CreatePrivateKeyTag, params)
 	r.forgetLists()
 	if keepLostCreate(ctx, err, 0, req.Plan, resp, "Error creating private key tag", client.OpCreatePrivateKeyTag.Name, "private key tag "+plan.Name.String()) {
 		return
@@ -114,13 +116,13 @@ func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateR
 
 // privateKeyTagCreatedID is the id of the tag a create_private_key_tag
 // activity made.
-var privateKeyTagCreatedID = createdID(client.ItemShape{Op: client.OpCreatePrivateKeyTag},
+var privateKeyTagCreatedID = client.CreatedID(client.ItemShape{Op: client.OpCreatePrivateKeyTag},
 	func(r client.CreatePrivateKeyTagResult) []string { return []string{r.PrivateKeyTagID} })
 
-// privateKeyTagDeletes batches the deletes of tags (see runItem).
-var privateKeyTagDeletes = batchKind{
-	shape: client.ItemShape{Op: client.OpDeletePrivateKeyTags, ItemsKey: "privateKeyTagIds"},
-	submit: submitItems((*client.Client).DeletePrivateKeyTags,
+// privateKeyTagDeletes batches the deletes of tags (see submit.Runner.Item).
+var privateKeyTagDeletes = submit.Kind{
+	Shape: client.ItemShape{Op: client.OpDeletePrivateKeyTags, ItemsKey: "privateKeyTagIds"},
+	Submit: submit.Items((*client.Client).DeletePrivateKeyTags,
 		func(ids []string) client.DeletePrivateKeyTagsParams {
 			return client.DeletePrivateKeyTagsParams{PrivateKeyTagIDs: ids}
 		}),
@@ -161,7 +163,7 @@ func (r *privateKeyTagResource) Update(ctx context.Context, req resource.UpdateR
 	}
 	// A change of timeouts alone reaches Update too; it needs no activity.
 	if params.NewPrivateKeyTagName != "" || len(params.AddPrivateKeyIDs) > 0 || len(params.RemovePrivateKeyIDs) > 0 {
-		out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdatePrivateKeyTag, params)
+		out, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).UpdatePrivateKeyTag, params)
 		r.forgetLists()
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "Error updating private key tag", client.OpUpdatePrivateKeyTag.Name, "private key tag "+id, err)
@@ -192,18 +194,24 @@ func (r *privateKeyTagResource) Delete(ctx context.Context, req resource.DeleteR
 // forgetLists drops both lists after a write: a tag change moves the tag
 // list (names, times) and the key list (each key's tags).
 func (r *privateKeyTagResource) forgetLists() {
-	r.pd.lists.forget(privateKeyTagsListKey)
-	r.pd.lists.forget(privateKeysListKey)
+	r.pd.lists.Forget(privateKeyTagsListKey)
+	r.pd.lists.Forget(privateKeysListKey)
+}
+
+// cachedPrivateKeyTags lists the organization's tags once per command,
+// for every custody_private_key_tag and custody_import_blocks (see
+// percommand.Lists).
+func cachedPrivateKeyTags(ctx context.Context, pd *providerData) (*client.ListPrivateKeyTagsResponse, error) {
+	return percommand.List(ctx, pd.lists, privateKeyTagsListKey, func(ctx context.Context) (*client.ListPrivateKeyTagsResponse, error) {
+		return pd.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
+	})
 }
 
 // readInto fills m (whose ID is set) from the two cached lists. It reports
 // false, with no error, when the tag does not exist.
 func (r *privateKeyTagResource) readInto(ctx context.Context, m *privateKeyTagModel, diags *diag.Diagnostics) bool {
 	id := m.ID.ValueString()
-	tags, err := cachedList(ctx, r.pd.lists, privateKeyTagsListKey,
-		func(ctx context.Context) (*client.ListPrivateKeyTagsResponse, error) {
-			return r.pd.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
-		})
+	tags, err := cachedPrivateKeyTags(ctx, r.pd)
 	if err != nil {
 		addAPIError(diags, "Error reading private key tag", client.QueryListPrivateKeyTags, "private key tag "+id, err)
 		return false
@@ -213,7 +221,7 @@ func (r *privateKeyTagResource) readInto(ctx context.Context, m *privateKeyTagMo
 		return false
 	}
 	tag := tags.PrivateKeyTags[i]
-	keys, err := cachedList(ctx, r.pd.lists, privateKeysListKey,
+	keys, err := percommand.List(ctx, r.pd.lists, privateKeysListKey,
 		func(ctx context.Context) (*client.ListPrivateKeysResponse, error) {
 			return r.pd.client.ListPrivateKeys(ctx, client.ListPrivateKeysRequest{})
 		})
@@ -270,7 +278,7 @@ func (r *privateKeyTagResource) importAdvice(ctx context.Context, name string, e
 	}
 	for _, t := range tags.PrivateKeyTags {
 		if t.TagName == name {
-			return &explainedError{err: err, note: importBlockNote("custody_private_key_tag", "private key tag", t.TagID)}
+			return &client.NotedError{Err: err, Note: importBlockNote("custody_private_key_tag", "private key tag", t.TagID)}
 		}
 	}
 	return err

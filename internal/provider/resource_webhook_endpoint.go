@@ -21,6 +21,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/percommand"
+	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 )
 
 var _ importableResource = &webhookEndpointResource{}
@@ -142,13 +144,9 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	params := client.CreateWebhookEndpointParams{URL: plan.URL.ValueString(), Name: plan.Name.ValueString(), Subscriptions: subs}
-	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).CreateWebhookEndpoint, params)
-	r.pd.lists.forget(webhookEndpointsListKey)
-	if keepLostCreate(ctx, err, 0, req.Plan, resp, "Error creating webhook endpoint", client.OpCreateWebhookEndpoint.Name, "webhook endpoint "+plan.Name.String()) {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error creating webhook endpoint", client.OpCreateWebhookEndpoint.Name, "webhook endpoint "+plan.Name.String(), err)
+	out, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).CreateWebhookEndpoint, params)
+	r.pd.lists.Forget(webhookEndpointsListKey)
+	if createFailed(ctx, err, 0, req.Plan, resp, "Error creating webhook endpoint", client.OpCreateWebhookEndpoint.Name, "webhook endpoint "+plan.Name.String()) {
 		return
 	}
 	ep := out.Result.WebhookEndpoint
@@ -182,8 +180,17 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 
 // webhookEndpointCreatedID is the id of the endpoint a
 // create_webhook_endpoint activity made.
-var webhookEndpointCreatedID = createdID(client.ItemShape{Op: client.OpCreateWebhookEndpoint},
+var webhookEndpointCreatedID = client.CreatedID(client.ItemShape{Op: client.OpCreateWebhookEndpoint},
 	func(r client.WebhookEndpointResult) []string { return []string{r.EndpointID} })
+
+// cachedWebhookEndpoints lists the organization's webhook endpoints once
+// per command, for every custody_webhook_endpoint and custody_import_blocks
+// (see percommand.Lists).
+func cachedWebhookEndpoints(ctx context.Context, pd *providerData) (*client.ListWebhookEndpointsResponse, error) {
+	return percommand.List(ctx, pd.lists, webhookEndpointsListKey, func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
+		return pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
+	})
+}
 
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreateWebhookEndpoint, webhookEndpointCreatedID) {
@@ -191,10 +198,7 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 	}
 	refreshState(ctx, resp, func(m *webhookEndpointModel, diags *diag.Diagnostics) bool {
 		id := m.ID.ValueString()
-		list, err := cachedList(ctx, r.pd.lists, webhookEndpointsListKey,
-			func(ctx context.Context) (*client.ListWebhookEndpointsResponse, error) {
-				return r.pd.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
-			})
+		list, err := cachedWebhookEndpoints(ctx, r.pd)
 		if err != nil {
 			addAPIError(diags, "Error reading webhook endpoint", client.QueryListWebhookEndpoints, "webhook endpoint "+id, err)
 			return false
@@ -251,8 +255,8 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 
 // update submits one update_webhook_endpoint and drops the cached list.
 func (r *webhookEndpointResource) update(ctx context.Context, timeout time.Duration, params client.UpdateWebhookEndpointParams) (*client.Submitted[client.WebhookEndpointResult], error) {
-	out, err := runActivity(ctx, r.pd, timeout, (*client.Client).UpdateWebhookEndpoint, params)
-	r.pd.lists.forget(webhookEndpointsListKey)
+	out, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).UpdateWebhookEndpoint, params)
+	r.pd.lists.Forget(webhookEndpointsListKey)
 	if err == nil {
 		tflog.Info(ctx, "updated webhook endpoint", map[string]any{"endpoint_id": params.EndpointID, "activity_id": out.Activity.ID})
 	}

@@ -1,4 +1,4 @@
-package provider
+package submit
 
 import (
 	"context"
@@ -9,24 +9,24 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-// batchKind is an operation that takes several objects in one activity.
-type batchKind struct {
-	shape client.ItemShape
-	// submit submits items (the shape's items, as the caller gave them)
+// Kind is an operation that takes several objects in one activity.
+type Kind struct {
+	Shape client.ItemShape
+	// Submit submits items (the shape's items, as the caller gave them)
 	// as one activity with c and waits for it.
-	submit func(ctx context.Context, c *client.Client, items []any) (*client.Activity, error)
+	Submit func(ctx context.Context, c *client.Client, items []any) (*client.Activity, error)
 }
 
 // key names the batches of k: its operation and its scope, written by fmt,
 // which orders a map's keys and writes every value with its type, so that
 // two scopes never share a key.
-func (k batchKind) key() string {
-	return fmt.Sprintf("%s/%#v", k.shape.Op.Name, k.shape.Scope)
+func (k Kind) key() string {
+	return fmt.Sprintf("%s/%#v", k.Shape.Op.Name, k.Shape.Scope)
 }
 
-// submitItems adapts a typed submit of a batch operation, whose params
-// build makes from the items, to batchKind.submit.
-func submitItems[I, P, R any](submit submitFunc[P, R], build func(items []I) P) func(context.Context, *client.Client, []any) (*client.Activity, error) {
+// Items adapts a typed submit of a batch operation, whose params build
+// makes from the items, to Kind.Submit.
+func Items[I, P, R any](submit Func[P, R], build func(items []I) P) func(context.Context, *client.Client, []any) (*client.Activity, error) {
 	return func(ctx context.Context, c *client.Client, items []any) (*client.Activity, error) {
 		typed := make([]I, len(items))
 		for i, it := range items {
@@ -44,7 +44,7 @@ func submitItems[I, P, R any](submit submitFunc[P, R], build func(items []I) P) 
 	}
 }
 
-// runItem runs one item of kind, for up to timeout, and returns the
+// Item runs one item of kind, for up to timeout, and returns the
 // activity that did it and the item's position in it:
 //   - an activity an earlier run left waiting for approval that holds the
 //     item is adopted (AdoptItem), however it was grouped;
@@ -52,27 +52,44 @@ func submitItems[I, P, R any](submit submitFunc[P, R], build func(items []I) P) 
 //     (sendsAlone), or joins a batch of the operations of its kind that
 //     Terraform runs at the same time, which the batcher sends (and splits,
 //     when the service refuses it for one item's sake).
-func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind batchKind, item any) (*client.Activity, int, error) {
+func (r *Runner) Item(ctx context.Context, timeout time.Duration, kind Kind, item any) (*client.Activity, int, error) {
 	started := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	got := itemActivity{limit: timeout}
-	got.act, got.pos, got.err = pd.client.AdoptItem(ctx, kind.shape, item)
+	got.act, got.pos, got.err = r.Client.AdoptItem(ctx, kind.Shape, item)
 	if got.act == nil && got.err == nil {
-		if sent, alone := pd.sendsAlone(ctx, kind); alone {
-			got.act, got.err = kind.submit(ctx, pd.client, []any{item})
+		if sent, alone := r.sendsAlone(ctx, kind); alone {
+			got.act, got.err = kind.Submit(ctx, r.Client, []any{item})
 			sent()
 		} else {
-			got = pd.batches.join(ctx, pd.client, kind, item, timeout)
+			got = r.Batches.join(ctx, r.Client, kind, item, timeout)
 		}
 	}
-	err := explainActivityError(ctx, pd.client, got.err, got.limit, time.Since(started))
-	var ex *explainedError
+	err := explainActivityError(ctx, r.Client, got.err, got.limit, time.Since(started))
+	var ex *client.NotedError
 	var waiting *client.ConsensusNeededError
 	if got.limit < timeout && ctx.Err() == nil && errors.As(got.err, &waiting) && errors.As(err, &ex) {
-		ex.note += " The batch this resource was sent in waited as long as the strictest timeout among its resources."
+		ex.Note += " The batch this resource was sent in waited as long as the strictest timeout among its resources."
 	}
 	return got.act, got.pos, err
+}
+
+// sendsAlone says whether an operation of kind goes alone rather than in a
+// batch, and then returns sent, to call once it has been submitted. It
+// goes alone where batching is off, and, unless batching.enabled is set
+// true, where the AloneJudge (the lockout guard) is sure that it needs no
+// approval: a batch exists to save approvals, and costs each of its waves
+// the time it waits for its one answer. Anything less than sure is
+// batched.
+func (r *Runner) sendsAlone(ctx context.Context, kind Kind) (sent func(), alone bool) {
+	switch {
+	case r.Batches == nil:
+		return func() {}, true
+	case r.Batches.always || r.Alone == nil:
+		return nil, false
+	}
+	return r.Alone.HoldAlone(ctx, kind.Shape.Op.Type)
 }
 
 // splitsBatch tells a batch failure that one item may have caused alone: the
@@ -83,7 +100,7 @@ func runItem(ctx context.Context, pd *providerData, timeout time.Duration, kind 
 // gone). A denial by policy, a rejection, a wait for approval or a lost
 // answer is the batch's as a whole, and each member reports it: a batch
 // that may have committed is never split and resent, whatever refusal a
-// retry of it met (the members get placeholders; lost_create.go).
+// retry of it met (the members get placeholders; client.PlaceholderID).
 func splitsBatch(err error) bool {
 	var unknown *client.LostAnswerError
 	if errors.As(err, &unknown) {

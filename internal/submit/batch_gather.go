@@ -1,4 +1,4 @@
-package provider
+package submit
 
 import (
 	"context"
@@ -36,15 +36,24 @@ import (
 // A batch is sent by the member that fills it, or else by its timer's
 // goroutine; the others wait for their own itemActivity.
 
-// quietShare is the share of sendAfter a batch waits for one more member.
-const quietShare = 20
+// QuietShare is the share of sendAfter a batch waits for one more member.
+const QuietShare = 20
 
-// DefaultBatchSendAfter is the longest a member waits for others.
-const DefaultBatchSendAfter = 500 * time.Millisecond
+// DefaultSendAfter is the longest a member waits for others.
+const DefaultSendAfter = 500 * time.Millisecond
 
-// batcher gathers batches by key (the operation and what must be shared,
+// Settings are the provider block's batching settings, batching on.
+type Settings struct {
+	// SendAfter is the longest a member waits for others.
+	SendAfter time.Duration
+	// Always: batching.enabled was set true, so every operation is
+	// batched, even where the provider is sure it needs no approval.
+	Always bool
+}
+
+// Batcher gathers batches by key (the operation and what must be shared,
 // such as the user of OAuth providers).
-type batcher struct {
+type Batcher struct {
 	sendAfter, quiet time.Duration
 	// always: batching.enabled was set true, so every operation is
 	// batched, even where the provider is sure it needs no approval.
@@ -55,14 +64,21 @@ type batcher struct {
 	maxSize map[string]int // the largest batch sent, by key
 }
 
-func newBatcher(sendAfter time.Duration) *batcher {
-	return &batcher{sendAfter: sendAfter, quiet: sendAfter / quietShare, open: map[string]*batch{}, maxSize: map[string]int{}}
+// NewBatcher is the batcher of one command, with settings s.
+func NewBatcher(s Settings) *Batcher {
+	g := newBatcher(s.SendAfter)
+	g.always = s.Always
+	return g
+}
+
+func newBatcher(sendAfter time.Duration) *Batcher {
+	return &Batcher{sendAfter: sendAfter, quiet: sendAfter / QuietShare, open: map[string]*batch{}, maxSize: map[string]int{}}
 }
 
 // batch is the operations of one kind being gathered, then sent.
 type batch struct {
 	key     string
-	kind    batchKind
+	kind    Kind
 	c       *client.Client
 	members []*batchMember
 	first   time.Time
@@ -95,7 +111,7 @@ type itemActivity struct {
 var errNotSent = errors.New("not sent: the operation ended while it waited for others to batch with")
 
 // join adds item to the batch of its kind and waits for what becomes of it.
-func (g *batcher) join(ctx context.Context, c *client.Client, kind batchKind, item any, timeout time.Duration) itemActivity {
+func (g *Batcher) join(ctx context.Context, c *client.Client, kind Kind, item any, timeout time.Duration) itemActivity {
 	m := &batchMember{item: item, ctx: ctx, timeout: timeout, done: make(chan struct{})}
 	key := kind.key()
 	g.mu.Lock()
@@ -147,7 +163,7 @@ func (g *batcher) join(ctx context.Context, c *client.Client, kind batchKind, it
 
 // close takes b out of the open batches, if it is still open, for its
 // caller to send; new members of its key start a new batch.
-func (g *batcher) close(b *batch) bool {
+func (g *Batcher) close(b *batch) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.open[b.key] != b {
@@ -157,7 +173,7 @@ func (g *batcher) close(b *batch) bool {
 	return true
 }
 
-func (g *batcher) closeLocked(b *batch) {
+func (g *Batcher) closeLocked(b *batch) {
 	if b.timer != nil {
 		b.timer.Stop()
 	}
@@ -174,12 +190,12 @@ func (b *batch) send() {
 		items[i] = m.item
 	}
 	ctx, limit, cancel := b.context()
-	act, err := b.kind.submit(ctx, b.c, items)
+	act, err := b.kind.Submit(ctx, b.c, items)
 	cancel()
 	if err != nil && len(b.members) > 1 && splitsBatch(err) {
 		for _, m := range b.members {
 			go func() {
-				act, err := b.kind.submit(m.ctx, b.c, []any{m.item})
+				act, err := b.kind.Submit(m.ctx, b.c, []any{m.item})
 				m.got = itemActivity{act: act, err: err, limit: m.timeout}
 				close(m.done)
 			}()

@@ -1,4 +1,4 @@
-package provider
+package submit
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-// recordingSend is a batchKind.submit that records the batches it was
+// recordingSend is a Kind.Submit that records the batches it was
 // given and answers each with an activity whose id names the batch, and
 // with err for a batch of more than one item (errAlone for one alone).
 type recordingSend struct {
@@ -35,9 +35,9 @@ func (r *recordingSend) submit(_ context.Context, _ *client.Client, items []any)
 	return act, r.err
 }
 
-// kind is a batchKind of the operation named key whose submits r records.
-func (r *recordingSend) kind(key string) batchKind {
-	return batchKind{shape: client.ItemShape{Op: client.Operation{Name: key}}, submit: r.submit}
+// kind is a Kind of the operation named key whose submits r records.
+func (r *recordingSend) kind(key string) Kind {
+	return Kind{Shape: client.ItemShape{Op: client.Operation{Name: key}}, Submit: r.submit}
 }
 
 func (r *recordingSend) sizes() []int {
@@ -51,7 +51,7 @@ func (r *recordingSend) sizes() []int {
 }
 
 // joinAll joins n items of kind "k" at once and returns what became of each.
-func joinAll(t *testing.T, g *batcher, n int, rs *recordingSend) []itemActivity {
+func joinAll(t *testing.T, g *Batcher, n int, rs *recordingSend) []itemActivity {
 	t.Helper()
 	out := make([]itemActivity, n)
 	var wg sync.WaitGroup
@@ -89,7 +89,7 @@ func TestBatcherBatchesWhatArrivesTogether(t *testing.T) {
 // TestBatcherSendsALoneItemAfterTheQuietGap: a lone create waits for
 // others a twentieth of send_after (25 ms at the default), not send_after.
 func TestBatcherSendsALoneItemAfterTheQuietGap(t *testing.T) {
-	g := newBatcher(DefaultBatchSendAfter)
+	g := newBatcher(DefaultSendAfter)
 	rs := &recordingSend{}
 	start := time.Now()
 	o := g.join(t.Context(), nil, rs.kind("k"), "only", time.Minute)
@@ -203,7 +203,7 @@ func TestBatcherSplitsAFaultOfOneItem(t *testing.T) {
 
 // checkSplit joins items 0, 1 and 2 in one batch that rs refuses whole, and
 // checks that each was then sent alone, with item 1 failing with bad.
-func checkSplit(t *testing.T, g *batcher, rs *recordingSend, bad error) {
+func checkSplit(t *testing.T, g *Batcher, rs *recordingSend, bad error) {
 	t.Helper()
 	out := joinAll(t, g, 3, rs)
 	if got := rs.sizes(); !slices.Equal(got, []int{3, 1, 1, 1}) {
@@ -248,7 +248,7 @@ func TestBatcherLetsAnEndedMemberLeave(t *testing.T) {
 func TestBatcherSendsOnTheStrictestDeadline(t *testing.T) {
 	g := newBatcher(time.Second)
 	var got time.Time
-	kind := batchKind{shape: client.ItemShape{Op: client.Operation{Name: "k"}}, submit: func(ctx context.Context, _ *client.Client, _ []any) (*client.Activity, error) {
+	kind := Kind{Shape: client.ItemShape{Op: client.Operation{Name: "k"}}, Submit: func(ctx context.Context, _ *client.Client, _ []any) (*client.Activity, error) {
 		got, _ = ctx.Deadline()
 		return &client.Activity{}, ctx.Err()
 	}}
@@ -278,8 +278,8 @@ func TestBatcherSendsOnTheStrictestDeadline(t *testing.T) {
 // any type, are two keys, and one scope is one key however its map is
 // iterated.
 func TestBatchKeysNeverMergeScopes(t *testing.T) {
-	kind := func(scope map[string]any) batchKind {
-		return batchKind{shape: client.ItemShape{Op: client.OpCreateOauthProviders, ItemsKey: "oauthProviders", Scope: scope}}
+	kind := func(scope map[string]any) Kind {
+		return Kind{Shape: client.ItemShape{Op: client.OpCreateOauthProviders, ItemsKey: "oauthProviders", Scope: scope}}
 	}
 	distinct := []map[string]any{nil, {"userId": "u1"}, {"userId": "u2"}, {"userId": 1}, {"userId": 2}, {"userId": "1"},
 		{"userId": "u1", "n": 1}, {"userId": "u1", "n": 2}}

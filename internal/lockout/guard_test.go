@@ -1,4 +1,4 @@
-package provider
+package lockout
 
 import (
 	"context"
@@ -6,8 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -29,23 +27,23 @@ func walletPolicy(name string) policyset.Policy {
 	return policyset.Policy{Name: name, Effect: client.EffectAllow, Condition: "activity.resource == 'WALLET'"}
 }
 
-func creating(p policyset.Policy) plannedPolicyChange {
-	return plannedPolicyChange{after: &p, what: fmt.Sprintf("creating policy %q", p.Name)}
+func creating(p policyset.Policy) Change {
+	return Change{After: &p, What: fmt.Sprintf("creating policy %q", p.Name)}
 }
 
-func (w *guardWorld) deleting(name string) plannedPolicyChange {
-	return plannedPolicyChange{id: w.grants[name], what: fmt.Sprintf("deleting policy %q (%s)", name, w.grants[name])}
+func (w *guardWorld) deleting(name string) Change {
+	return Change{ID: w.grants[name], What: fmt.Sprintf("deleting policy %q (%s)", name, w.grants[name])}
 }
 
-func (w *guardWorld) updating(name string, p policyset.Policy) plannedPolicyChange {
-	return plannedPolicyChange{id: w.grants[name], after: &p, what: fmt.Sprintf("updating policy %q (%s)", name, w.grants[name])}
+func (w *guardWorld) updating(name string, p policyset.Policy) Change {
+	return Change{ID: w.grants[name], After: &p, What: fmt.Sprintf("updating policy %q (%s)", name, w.grants[name])}
 }
 
 // addPolicy adds a policy as the root user, as a grant is (w.grants holds
 // its id under its name).
 func (w *guardWorld) addPolicy(t testing.TB, p policyset.Policy) {
 	t.Helper()
-	got, err := w.e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: p.Name,
+	got, err := w.Client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: p.Name,
 		Effect: p.Effect, Condition: p.Condition, Consensus: p.Consensus, Time: p.Time}}})
 	if err != nil {
 		t.Fatal(err)
@@ -53,20 +51,14 @@ func (w *guardWorld) addPolicy(t testing.TB, p policyset.Policy) {
 	w.grants[p.Name] = got.Result.PolicyIDs[0]
 }
 
-// newGuard is the guard of one command of the terraform user.
-func (w *guardWorld) newGuard(t testing.TB, skip bool) *lockoutGuard {
-	t.Helper()
-	return newLockoutGuard(newProviderData(accClient(t, w.e.url, w.key), 0), skip)
-}
-
 // planInOrder checks the changes with a fresh guard in the order given,
-// and returns each change's diagnostics.
-func (w *guardWorld) planInOrder(t testing.TB, changes []plannedPolicyChange, order []int) []diag.Diagnostics {
+// and returns each change's findings.
+func (w *guardWorld) planInOrder(t testing.TB, changes []Change, order []int) [][]Finding {
 	t.Helper()
 	g := w.newGuard(t, false)
-	got := make([]diag.Diagnostics, len(changes))
+	got := make([][]Finding, len(changes))
 	for _, i := range order {
-		g.check(t.Context(), changes[i], &got[i])
+		got[i] = g.Check(t.Context(), changes[i])
 	}
 	return got
 }
@@ -86,19 +78,30 @@ func permutations(n int) [][]int {
 	return all
 }
 
-// summaries lists the diagnostics' severities and summaries, by change.
-func summaries(got []diag.Diagnostics) (errs, warns map[int][]string) {
+// summaries lists the findings' severities and summaries, by change.
+func summaries(got [][]Finding) (errs, warns map[int][]string) {
 	errs, warns = map[int][]string{}, map[int][]string{}
-	for i, ds := range got {
-		for _, d := range ds {
-			if d.Severity() == diag.SeverityError {
-				errs[i] = append(errs[i], d.Summary())
+	for i, fs := range got {
+		for _, f := range fs {
+			if f.Severity == Error {
+				errs[i] = append(errs[i], f.Summary)
 			} else {
-				warns[i] = append(warns[i], d.Summary())
+				warns[i] = append(warns[i], f.Summary)
 			}
 		}
 	}
 	return errs, warns
+}
+
+// errorsOf are the findings that refuse the change.
+func errorsOf(fs []Finding) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if f.Severity == Error {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Renaming the only grant without a moved block deletes it and creates an
@@ -108,7 +111,7 @@ func summaries(got []diag.Diagnostics) (errs, warns map[int][]string) {
 // first, and the apply could delete first and lock Terraform out.)
 func TestLockoutGuardWorstOrder_rename(t *testing.T) {
 	w := newGuardWorld(t, "terraform manages policies")
-	changes := []plannedPolicyChange{w.deleting("terraform manages policies"), creating(grantContent("terraform manages policies"))}
+	changes := []Change{w.deleting("terraform manages policies"), creating(grantContent("terraform manages policies"))}
 	for _, order := range permutations(2) {
 		errs, warns := summaries(w.planInOrder(t, changes, order))
 		if len(errs[0]) != 1 || len(errs[1]) != 0 || len(warns) != 0 || errs[0][0] != "Policy change would lock Terraform out" {
@@ -118,7 +121,7 @@ func TestLockoutGuardWorstOrder_rename(t *testing.T) {
 	// Planned create first, the error says that only an intermediate
 	// state locks out, names it, and gives the remedies.
 	got := w.planInOrder(t, changes, []int{1, 0})
-	detail := got[0][0].Detail()
+	detail := got[0][0].Detail
 	for _, want := range []string{
 		`ACTIVITY_TYPE_CREATE_POLICIES: OUTCOME_DENY_IMPLICIT: no policy allows it (now OUTCOME_ALLOW, by policy "terraform manages policies")`,
 		"Terraform may apply the planned policy changes in any order, and an apply that fails stops part way",
@@ -147,18 +150,18 @@ func TestLockoutGuardWorstOrder_permutations(t *testing.T) {
 	updatesAndDeletes.Condition = "activity.resource == 'POLICY' && activity.action != 'CREATE'"
 	for _, tc := range []struct {
 		name    string
-		changes []plannedPolicyChange
+		changes []Change
 		refused bool
 	}{
-		{"every grant deleted, among harmless changes", []plannedPolicyChange{
+		{"every grant deleted, among harmless changes", []Change{
 			w.deleting("grant a"), w.deleting("grant b"), w.deleting("terraform manages policies"),
 			w.updating("wallets 1", walletPolicy("wallets one")), creating(walletPolicy("wallets 3")),
 		}, true},
-		{"every grant renamed, among harmless changes", []plannedPolicyChange{
+		{"every grant renamed, among harmless changes", []Change{
 			w.deleting("grant a"), w.deleting("grant b"), w.deleting("terraform manages policies"),
 			creating(grantContent("grant c")), w.deleting("wallets 2"),
 		}, true},
-		{"harmless changes, a grant broadened, one grant of three deleted", []plannedPolicyChange{
+		{"harmless changes, a grant broadened, one grant of three deleted", []Change{
 			w.updating("terraform manages policies", broader), w.deleting("grant a"), w.deleting("wallets 1"),
 			w.updating("wallets 2", walletPolicy("wallets two")), creating(grantContent("grant c")),
 		}, false},
@@ -167,7 +170,7 @@ func TestLockoutGuardWorstOrder_permutations(t *testing.T) {
 			// from the grants to a new policy), but an apply that narrows
 			// grant a and deletes the others first, then stops, does not:
 			// refused in every order, as the worst apply order.
-			"permissions moved between policies in one apply", []plannedPolicyChange{
+			"permissions moved between policies in one apply", []Change{
 				w.updating("grant a", createOnly), w.deleting("grant b"), w.deleting("terraform manages policies"),
 				creating(updatesAndDeletes),
 			}, true,
@@ -192,21 +195,21 @@ func TestLockoutGuardWorstOrder_permutations(t *testing.T) {
 // the others are still judged: the delete of the grant is refused.
 func TestLockoutGuardWorstOrder_unknownContent(t *testing.T) {
 	w := newGuardWorld(t, "terraform manages policies")
-	unknown := plannedPolicyChange{after: &policyset.Policy{Name: "later"}, unknown: true, what: `creating policy "later"`}
+	unknown := Change{After: &policyset.Policy{Name: "later"}, Unknown: true, What: `creating policy "later"`}
 	for _, tc := range []struct {
 		name    string
-		other   plannedPolicyChange
+		other   Change
 		refused bool
 	}{
 		{"with the grant's delete", w.deleting("terraform manages policies"), true},
 		{"with a harmless create", creating(walletPolicy("wallets")), false},
 	} {
 		for _, order := range permutations(2) {
-			got := w.planInOrder(t, []plannedPolicyChange{unknown, tc.other}, order)
+			got := w.planInOrder(t, []Change{unknown, tc.other}, order)
 			errs, warns := summaries(got)
 			if len(warns[0]) != 1 || warns[0][0] != "Policy lockout check left to apply" || len(got[0]) != 1 ||
-				!strings.Contains(got[0][0].Detail(), `Creating policy "later": its effect, condition, consensus or time is known only after apply`) ||
-				!strings.Contains(got[0][0].Detail(), "Terraform plans it again during the apply, with its values, and the check judges it then") {
+				!strings.Contains(got[0][0].Detail, `Creating policy "later": its effect, condition, consensus or time is known only after apply`) ||
+				!strings.Contains(got[0][0].Detail, "Terraform plans it again during the apply, with its values, and the check judges it then") {
 				t.Errorf("%s, order %v: the unknown change should be named in a warning: %v", tc.name, order, got[0])
 			}
 			if (len(errs[1]) == 1) != tc.refused || len(errs[0]) != 0 {
@@ -226,59 +229,59 @@ func TestLockoutGuardDeleteAtApply(t *testing.T) {
 	grant := w.deleting("terraform manages policies")
 
 	g := w.newGuard(t, false)
-	var diags diag.Diagnostics
-	if g.allowDelete(ctx, grant.id, grant.what, &diags) || !diags.HasError() {
-		t.Fatalf("deleting the only grant at apply should be refused: %v", diags)
+	ok, found := g.AllowDelete(ctx, grant.ID, grant.What)
+	if ok || len(errorsOf(found)) == 0 {
+		t.Fatalf("deleting the only grant at apply should be refused: %v", found)
 	}
-	detail := diags.Errors()[0].Detail()
+	detail := errorsOf(found)[0].Detail
 	for _, want := range []string{"Policy delete would lock Terraform out", `Deleting policy "terraform manages policies"`, " now would leave",
 		"The provider refused this delete before submitting it: nothing was deleted", "part of a replacement",
 		"lifecycle { create_before_destroy = true }", "apply twice: first create the new policy under another address",
 		"the apply then deletes it with this as a warning"} {
-		if !strings.Contains(diags.Errors()[0].Summary()+detail, want) {
+		if !strings.Contains(errorsOf(found)[0].Summary+detail, want) {
 			t.Errorf("the refusal lacks %q:\n%s", want, detail)
 		}
 	}
-	diags = nil
-	if wallets := w.deleting("wallets"); !g.allowDelete(ctx, wallets.id, wallets.what, &diags) || len(diags) != 0 {
-		t.Errorf("a harmless delete after a refused one should go: %v", diags)
+	if wallets := w.deleting("wallets"); !allowed(g.AllowDelete(ctx, wallets.ID, wallets.What)) {
+		t.Errorf("a harmless delete after a refused one should go")
 	}
 
 	// A change refused when the apply plans it again (its content was
 	// unknown to the plan) is not made, and so not counted: it must not
 	// hide the delete that would lock Terraform out next.
 	g = w.newGuard(t, false)
-	var refused diag.Diagnostics
-	g.check(ctx, creating(policyset.Policy{Name: "freeze", Effect: client.EffectDeny, Condition: "activity.resource == 'POLICY'"}), &refused)
-	diags = nil
-	if !refused.HasError() || g.allowDelete(ctx, grant.id, grant.what, &diags) || !diags.HasError() {
-		t.Errorf("after a refused change, the grant's delete should still be refused: %v; %v", refused, diags)
+	refused := g.Check(ctx, creating(policyset.Policy{Name: "freeze", Effect: client.EffectDeny, Condition: "activity.resource == 'POLICY'"}))
+	ok, found = g.AllowDelete(ctx, grant.ID, grant.What)
+	if len(errorsOf(refused)) == 0 || ok || len(errorsOf(found)) == 0 {
+		t.Errorf("after a refused change, the grant's delete should still be refused: %v; %v", refused, found)
 	}
 
 	// skip_policy_lockout_check: a warning, and the delete goes.
-	diags = nil
-	if !w.newGuard(t, true).allowDelete(ctx, grant.id, grant.what, &diags) || diags.HasError() || len(diags) != 1 ||
-		diags[0].Summary() != "Policy delete locks Terraform out (skip_policy_lockout_check)" {
-		t.Errorf("with skip_policy_lockout_check the delete should go, with a warning: %v", diags)
+	ok, found = w.newGuard(t, true).AllowDelete(ctx, grant.ID, grant.What)
+	if !ok || len(errorsOf(found)) != 0 || len(found) != 1 ||
+		found[0].Summary != "Policy delete locks Terraform out (skip_policy_lockout_check)" {
+		t.Errorf("with skip_policy_lockout_check the delete should go, with a warning: %v", found)
 	}
 
 	// create_before_destroy: the apply plans the new grant again (the
 	// guard counts it) and makes it; the old one can then go.
 	g = w.newGuard(t, false)
-	diags = nil
-	g.check(ctx, creating(grantContent("terraform manages policies")), &diags)
-	g.applied(creating(grantContent("terraform manages policies")))
-	if !g.allowDelete(ctx, grant.id, grant.what, &diags) || len(diags) != 0 {
-		t.Errorf("once the new grant is made, the old one's delete should go: %v", diags)
+	found = g.Check(ctx, creating(grantContent("terraform manages policies")))
+	g.Applied(creating(grantContent("terraform manages policies")))
+	ok, more := g.AllowDelete(ctx, grant.ID, grant.What)
+	if found = append(found, more...); !ok || len(found) != 0 {
+		t.Errorf("once the new grant is made, the old one's delete should go: %v", found)
 	}
 	// Not yet made, it may still fail: the delete waits for the next apply.
 	g = w.newGuard(t, false)
-	diags = nil
-	g.check(ctx, creating(grantContent("terraform manages policies")), &diags)
-	if g.allowDelete(ctx, grant.id, grant.what, &diags) {
+	g.Check(ctx, creating(grantContent("terraform manages policies")))
+	if ok, _ := g.AllowDelete(ctx, grant.ID, grant.What); ok {
 		t.Errorf("before the new grant is made, the old one's delete should be refused")
 	}
 }
+
+// allowed says whether a delete went with nothing to report.
+func allowed(ok bool, found []Finding) bool { return ok && len(found) == 0 }
 
 // Two deletes that are harmless alone, run at the same time by one apply
 // (two replacements): one is refused, whichever checks second.
@@ -290,9 +293,8 @@ func TestLockoutGuardDeleteAtApply_concurrent(t *testing.T) {
 		allowed := make([]bool, 2)
 		for i, name := range []string{"grant a", "grant b"} {
 			wg.Go(func() {
-				var diags diag.Diagnostics
 				c := w.deleting(name)
-				allowed[i] = g.allowDelete(t.Context(), c.id, c.what, &diags)
+				allowed[i], _ = g.AllowDelete(t.Context(), c.ID, c.What)
 			})
 		}
 		wg.Wait()
@@ -305,21 +307,22 @@ func TestLockoutGuardDeleteAtApply_concurrent(t *testing.T) {
 // A root user whom the root quorum lets act alone is judged with the
 // quorum at apply too: its delete of the root's grant goes.
 func TestLockoutGuardDeleteAtApply_rootQuorum(t *testing.T) {
-	e := newAccEmulator(t)
-	got, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: "root manages policies",
+	w := newTestWorld(t)
+	got, err := w.Client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{PolicyName: "root manages policies",
 		Effect: client.EffectAllow, Condition: "activity.resource == 'POLICY'", Consensus: "approvers.any(u, u.id == 'user-root')"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := newLockoutGuard(newProviderData(accClient(t, e.url, e.key), 0), false)
-	var diags diag.Diagnostics
-	if !g.allowDelete(t.Context(), got.Result.PolicyIDs[0], "deleting policy \"root manages policies\"", &diags) || len(diags) != 0 {
-		t.Errorf("a root user acting through the root quorum should not be refused: %v", diags)
+	ok, found := w.newGuard(t, false).AllowDelete(t.Context(), got.Result.PolicyIDs[0], "deleting policy \"root manages policies\"")
+	if !allowed(ok, found) {
+		t.Errorf("a root user acting through the root quorum should not be refused: %v", found)
 	}
 }
 
 // A shared first read that fails is not kept: the caller whose context
-// was canceled gets its error, and the next caller reads again.
+// was canceled gets its error, and the next caller reads again. (That a
+// read in progress is waited for, and that a waiter whose own context
+// ends stops waiting, is percommand.FirstSuccess's test.)
 func TestLockoutGuardFailuresNotKept(t *testing.T) {
 	w := newGuardWorld(t, "terraform manages policies")
 	g := w.newGuard(t, false)
@@ -336,22 +339,5 @@ func TestLockoutGuardFailuresNotKept(t *testing.T) {
 	}
 	if q := g.rootQuorum(t.Context()); q == nil || q.Threshold != 1 {
 		t.Fatalf("the next caller should read the quorum again: %+v", q)
-	}
-	// A read in progress is waited for, and a waiter whose own context
-	// ends stops waiting.
-	f := newFirstSuccess[int]()
-	started, release := make(chan struct{}), make(chan struct{})
-	go func() {
-		_, _ = f.get(context.Background(), func(context.Context) (int, error) { close(started); <-release; return 0, context.Canceled })
-	}()
-	<-started
-	short, stop := context.WithCancel(t.Context())
-	stop()
-	if _, err := f.get(short, func(context.Context) (int, error) { return 1, nil }); err == nil {
-		t.Error("a waiter whose context ended should stop waiting")
-	}
-	close(release)
-	if v, err := f.get(t.Context(), func(context.Context) (int, error) { return 7, nil }); err != nil || v != 7 {
-		t.Errorf("after the first read failed, the next reads: %v %v", v, err)
 	}
 }

@@ -1,23 +1,21 @@
-package provider
+package lockout
 
 import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
-// holdAloneOn is holdAlone on typ after the guard has read the
+// holdAloneOn is HoldAlone on typ after the guard has read the
 // organization (as the apply's check of a change has, before its create).
-func holdAloneOn(t *testing.T, g *lockoutGuard, typ string) (func(), bool) {
+func holdAloneOn(t *testing.T, g *Guard, typ string) (func(), bool) {
 	t.Helper()
 	if _, err := g.baseline(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	return g.holdAlone(t.Context(), typ)
+	return g.HoldAlone(t.Context(), typ)
 }
 
 // TestHoldAlone: an operation goes alone only where the engine allows the
@@ -26,7 +24,7 @@ func TestHoldAlone(t *testing.T) {
 	t.Run("a grant allows the user alone", func(t *testing.T) {
 		w := newGuardWorld(t, "terraform manages policies")
 		g := w.newGuard(t, false)
-		for _, typ := range batchTypes {
+		for _, typ := range BatchTypes {
 			sent, alone := holdAloneOn(t, g, typ)
 			if !alone {
 				t.Fatalf("%s: not alone, though a grant allows the user without approval", typ)
@@ -48,16 +46,14 @@ func TestHoldAlone(t *testing.T) {
 	t.Run("a change counted makes the user need approval", func(t *testing.T) {
 		w := newGuardWorld(t, "terraform manages policies")
 		g := w.newGuard(t, false)
-		var diags diag.Diagnostics
-		g.check(t.Context(), w.updating("terraform manages policies", policyset.Policy{Name: "terraform manages policies",
-			Effect: client.EffectAllow, Condition: "activity.resource == 'POLICY'", Consensus: "approvers.count() >= 2"}), &diags)
+		found := g.Check(t.Context(), w.updating("terraform manages policies", policyset.Policy{Name: "terraform manages policies",
+			Effect: client.EffectAllow, Condition: "activity.resource == 'POLICY'", Consensus: "approvers.count() >= 2"}))
 		if _, alone := holdAloneOn(t, g, client.OpCreatePolicies.Type); alone {
-			t.Fatalf("a create went alone while a planned update makes it need a second approver (%v)", diags)
+			t.Fatalf("a create went alone while a planned update makes it need a second approver (%v)", found)
 		}
 	})
 	t.Run("a root user under a quorum of one", func(t *testing.T) {
-		e := newAccEmulator(t)
-		g := newLockoutGuard(newProviderData(accClient(t, e.url, e.key), 0), false)
+		g := newTestWorld(t).newGuard(t, false)
 		sent, alone := holdAloneOn(t, g, client.OpCreatePolicies.Type)
 		if !alone {
 			t.Fatal("a root user whom the root quorum of one lets act alone was batched")
@@ -65,8 +61,7 @@ func TestHoldAlone(t *testing.T) {
 		sent()
 	})
 	t.Run("a root user under a quorum of two", func(t *testing.T) {
-		e, _ := policyConsensusEmulator(t)
-		g := newLockoutGuard(newProviderData(accClient(t, e.url, e.key), 0), false)
+		g := newTestWorld(t, quorumOfTwo(t)).newGuard(t, false)
 		if _, alone := holdAloneOn(t, g, client.OpCreatePolicies.Type); alone {
 			t.Fatal("a root user who waits for a second root user went alone")
 		}
@@ -85,15 +80,12 @@ func TestHoldAloneAwaitsAnswers(t *testing.T) {
 		t.Fatal("not alone, though a grant allows the user")
 	}
 	// A harmless change does not wait.
-	var diags diag.Diagnostics
-	g.check(t.Context(), creating(walletPolicy("wallets")), &diags)
+	g.Check(t.Context(), creating(walletPolicy("wallets")))
 
-	checked := make(chan diag.Diagnostics)
+	checked := make(chan []Finding)
 	go func() {
-		var diags diag.Diagnostics
-		g.check(t.Context(), w.updating("terraform manages policies", policyset.Policy{Name: "terraform manages policies",
-			Effect: client.EffectAllow, Condition: "activity.resource == 'POLICY'", Consensus: "approvers.count() >= 2"}), &diags)
-		checked <- diags
+		checked <- g.Check(t.Context(), w.updating("terraform manages policies", policyset.Policy{Name: "terraform manages policies",
+			Effect: client.EffectAllow, Condition: "activity.resource == 'POLICY'", Consensus: "approvers.count() >= 2"}))
 	}()
 	select {
 	case d := <-checked:
@@ -101,10 +93,10 @@ func TestHoldAloneAwaitsAnswers(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 	sent()
-	if d := <-checked; d.HasError() {
+	if d := <-checked; len(errorsOf(d)) > 0 {
 		t.Fatalf("the change was refused: %v", d)
 	}
-	if _, alone := g.holdAlone(t.Context(), client.OpCreatePolicies.Type); alone {
+	if _, alone := g.HoldAlone(t.Context(), client.OpCreatePolicies.Type); alone {
 		t.Fatal("a create went alone after the change that makes it need approval")
 	}
 }

@@ -1,4 +1,4 @@
-package provider
+package lockout
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // have started. So an operation goes alone when the guard is sure that it
 // needs no approval: the engine decides the user acting alone, in the
 // worst state the guard has counted (every counted change in the version
-// that allows the user least; lockout_guard.go), to allow it
+// that allows the user least; guard.go), to allow it
 // (client.OutcomeAllow), with the root quorum in the request when no
 // policy allows it (a root user under a quorum of one is allowed; under a
 // larger one the activity waits for the others).
@@ -29,17 +29,17 @@ import (
 // on operations are batched. Nothing waits unless a change of the command
 // makes the user's policy changes need approval.
 
-// batchTypes are the policyManagementTypes that go in batches: the ones an
+// BatchTypes are the ManagedTypes that go in batches: the ones an
 // operation may go alone on.
-var batchTypes = []string{client.OpCreatePolicies.Type, client.OpDeletePolicies.Type}
+var BatchTypes = []string{client.OpCreatePolicies.Type, client.OpDeletePolicies.Type}
 
-// holdAlone says whether an operation of activity type typ needs no
+// HoldAlone says whether an operation of activity type typ needs no
 // approval, and then counts it as sent alone until sent is called.
-func (g *lockoutGuard) holdAlone(ctx context.Context, typ string) (sent func(), alone bool) {
-	if !slices.Contains(batchTypes, typ) {
+func (g *Guard) HoldAlone(ctx context.Context, typ string) (sent func(), alone bool) {
+	if !slices.Contains(BatchTypes, typ) {
 		return nil, false
 	}
-	base, loaded := g.base.loaded()
+	base, loaded := g.base.Loaded()
 	if !loaded {
 		// The check of this change could not read the organization: not
 		// sure.
@@ -64,9 +64,9 @@ func (g *lockoutGuard) holdAlone(ctx context.Context, typ string) (sent func(), 
 }
 
 // allowsAlone says whether the user acting alone is allowed typ, one of
-// the policyManagementTypes, in the worst state. g.mu is held.
-func (g *lockoutGuard) allowsAlone(ctx context.Context, b *guardBase, typ string) bool {
-	gt := b.types[slices.Index(policyManagementTypes[:], typ)]
+// the ManagedTypes, in the worst state. g.mu is held.
+func (g *Guard) allowsAlone(ctx context.Context, b *guardBase, typ string) bool {
+	gt := b.types[slices.Index(ManagedTypes[:], typ)]
 	if policyset.DecideTally(gt.worstTally, gt.req).Verdict == client.OutcomeAllow {
 		return true
 	}
@@ -76,18 +76,18 @@ func (g *lockoutGuard) allowsAlone(ctx context.Context, b *guardBase, typ string
 	if q == nil || !slices.Contains(q.UserIDs, b.who.UserID) {
 		return false
 	}
-	req := guardRequest(b.who, g.pd.client.PublicKey(), typ, gt.req.Now, q)
+	req := guardRequest(b.who, g.r.PublicKey(), typ, gt.req.Now, q)
 	return policyset.DecideTally(gt.worstTally, req).Verdict == client.OutcomeAllow
 }
 
 // aloneToAwait is what a change just counted must wait for before it is
 // submitted: the operations sent alone, when it takes away the allow they
 // were sent on; nil when there is nothing to wait for. g.mu is held.
-func (g *lockoutGuard) aloneToAwait(ctx context.Context, b *guardBase) <-chan struct{} {
+func (g *Guard) aloneToAwait(ctx context.Context, b *guardBase) <-chan struct{} {
 	if g.alone == 0 {
 		return nil
 	}
-	for _, typ := range batchTypes {
+	for _, typ := range BatchTypes {
 		if !g.allowsAlone(ctx, b, typ) {
 			return g.aloneAnswered
 		}

@@ -1,10 +1,8 @@
-package provider
+package lockout
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -13,7 +11,25 @@ import (
 // How the lockout guard reports what it found, on the resource whose
 // change tips the balance: which policies and activity types, the decision
 // before and in the worst state, which changes make that state, that only
-// the root quorum can undo it, and how to go on.
+// the root quorum can undo it, and how to go on. It writes plain text
+// (Finding); the provider turns each finding into a diagnostic.
+
+// Severity says whether a finding stops the plan or the delete.
+type Severity int
+
+const (
+	// Warning lets the change go on.
+	Warning Severity = iota
+	// Error refuses it.
+	Error
+)
+
+// Finding is one thing the guard reports on the change it judged.
+type Finding struct {
+	Severity Severity
+	Summary  string
+	Detail   string
+}
 
 // lockoutSkipFix is how to go on when the lockout is intended.
 const lockoutSkipFix = "If that is intended (the root quorum takes over policy changes, say), set skip_policy_lockout_check = true " +
@@ -40,18 +56,19 @@ const lockoutReplaceFix = "The provider refused this delete before submitting it
 
 // unknownChangeText is the warning on a change whose content the plan
 // cannot know.
-func unknownChangeText(c plannedPolicyChange) string {
-	return upperFirst(c.what) + ": its effect, condition, consensus or time is known only after apply, so the lockout check " +
+func unknownChangeText(c Change) string {
+	return upperFirst(c.What) + ": its effect, condition, consensus or time is known only after apply, so the lockout check " +
 		"cannot judge it in this plan. Terraform plans it again during the apply, with its values, and the check judges it " +
 		"then, before it is submitted, with the policy changes the apply has started. This plan judged the other policy " +
 		"changes as if this one were not made."
 }
 
-// reportLockout adds what the guard found when it counted gc to diags: an
-// error for a lockout (a warning with skip_policy_lockout_check), a
-// warning for changes that will only wait for consensus. atApply: gc is
-// a delete that the apply is about to submit. g.mu is held.
-func (g *lockoutGuard) reportLockout(b *guardBase, gc *guardChange, found []lockoutFinding, atApply bool, diags *diag.Diagnostics) {
+// reportLockout is what the guard found when it counted gc: an error for
+// a lockout (a warning with skip_policy_lockout_check), a warning for
+// changes that will only wait for consensus. atApply: gc is a delete that
+// the apply is about to submit. g.mu is held.
+func (g *Guard) reportLockout(b *guardBase, gc *guardChange, found []lockoutFinding, atApply bool) []Finding {
+	var report []Finding
 	var locked, consensus []lockoutFinding
 	for _, f := range found {
 		if f.consensusOnly {
@@ -61,7 +78,7 @@ func (g *lockoutGuard) reportLockout(b *guardBase, gc *guardChange, found []lock
 		}
 	}
 	user := fmt.Sprintf("the provider's own user, %s (%s)", b.who.Username, b.who.UserID)
-	what := upperFirst(gc.what)
+	what := upperFirst(gc.What)
 	if atApply {
 		what += " now"
 	}
@@ -82,23 +99,24 @@ func (g *lockoutGuard) reportLockout(b *guardBase, gc *guardChange, found []lock
 		}
 		switch {
 		case g.skip && atApply:
-			diags.AddWarning("Policy delete locks Terraform out (skip_policy_lockout_check)", detail+
-				"\n\nskip_policy_lockout_check is set, so the apply goes on.")
+			report = append(report, Finding{Warning, "Policy delete locks Terraform out (skip_policy_lockout_check)", detail +
+				"\n\nskip_policy_lockout_check is set, so the apply goes on."})
 		case g.skip:
-			diags.AddWarning("Policy change locks Terraform out (skip_policy_lockout_check)", detail+
-				"\n\nskip_policy_lockout_check is set, so the plan goes on.")
+			report = append(report, Finding{Warning, "Policy change locks Terraform out (skip_policy_lockout_check)", detail +
+				"\n\nskip_policy_lockout_check is set, so the plan goes on."})
 		case atApply:
-			diags.AddError(summary, detail+"\n\n"+strings.Replace(lockoutSkipFix, "the plan then shows this as a warning",
-				"the apply then deletes it with this as a warning", 1))
+			report = append(report, Finding{Error, summary, detail + "\n\n" + strings.Replace(lockoutSkipFix,
+				"the plan then shows this as a warning", "the apply then deletes it with this as a warning", 1)})
 		default:
-			diags.AddError(summary, detail+"\n\n"+lockoutSkipFix)
+			report = append(report, Finding{Error, summary, detail + "\n\n" + lockoutSkipFix})
 		}
 	}
 	if len(consensus) > 0 {
-		diags.AddWarning("Terraform's policy changes will wait for approval", what+" means that "+user+
-			", can no longer change policies alone:\n"+decisionLines(consensus)+"\n\n"+lockoutAnyOrder+" "+b.stateText(consensus)+
-			"\n\nLater policy changes will wait for those approvals, up to the resource's timeouts or the provider's approval_timeout.")
+		report = append(report, Finding{Warning, "Terraform's policy changes will wait for approval", what + " means that " + user +
+			", can no longer change policies alone:\n" + decisionLines(consensus) + "\n\n" + lockoutAnyOrder + " " + b.stateText(consensus) +
+			"\n\nLater policy changes will wait for those approvals, up to the resource's timeouts or the provider's approval_timeout."})
 	}
+	return report
 }
 
 // decisionLines is one line per activity type: the decision in the worst
@@ -163,9 +181,9 @@ func (b *guardBase) stateOf(t int) string {
 			switch {
 			case c.done:
 			case gt.worstBy[s] == c:
-				made = append(made, c.what)
+				made = append(made, c.What)
 			case permissiveness(c.outcomes[t]) > permissiveness(gt.worst[s]):
-				toCome = append(toCome, c.what)
+				toCome = append(toCome, c.What)
 			}
 		}
 	}
@@ -190,7 +208,7 @@ func (b *guardBase) movesOrReplaces(found []lockoutFinding) bool {
 		gt := b.types[f.t]
 		for s, slot := range b.slots {
 			for _, c := range slot.changes {
-				if !c.done && ((gt.worstBy[s] == c && c.after == nil) || permissiveness(c.outcomes[f.t]) > permissiveness(gt.worst[s])) {
+				if !c.done && ((gt.worstBy[s] == c && c.After == nil) || permissiveness(c.outcomes[f.t]) > permissiveness(gt.worst[s])) {
 					return true
 				}
 			}

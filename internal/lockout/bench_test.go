@@ -1,11 +1,9 @@
-package provider
+package lockout
 
 import (
 	"context"
 	"fmt"
 	"testing"
-
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -24,31 +22,29 @@ func BenchmarkLockoutGuardPlan(b *testing.B) {
 		policies = append(policies, client.PolicyParams{PolicyName: fmt.Sprintf("bench-%d", i), Effect: client.EffectAllow,
 			Condition: "activity.resource == 'PRIVATE_KEY'"})
 	}
-	if _, err := w.e.client.CreatePolicies(ctx, client.CreatePoliciesParams{Policies: policies}); err != nil {
+	if _, err := w.Client.CreatePolicies(ctx, client.CreatePoliciesParams{Policies: policies}); err != nil {
 		b.Fatal(err)
 	}
-	c := accClient(b, w.e.url, w.key)
+	c := newTestClient(b, w.URL, w.key)
 	list, err := c.ListPolicies(ctx, client.ListPoliciesRequest{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	changes := make([]plannedPolicyChange, n)
+	changes := make([]Change, n)
 	for i, p := range list.Policies {
 		after := policyset.Policy{Name: p.PolicyName + " renamed", Effect: p.Effect, Condition: p.Condition, Consensus: p.Consensus}
-		changes[i] = plannedPolicyChange{id: p.PolicyID, after: &after, what: "updating policy " + p.PolicyName}
+		changes[i] = Change{ID: p.PolicyID, After: &after, What: "updating policy " + p.PolicyName}
 	}
 	for b.Loop() {
-		pd := newProviderData(c, 0)
-		if _, err := cachedPolicies(ctx, pd); err != nil { // the refresh's list
+		refresh, err := c.ListPolicies(ctx, client.ListPoliciesRequest{}) // the refresh's list
+		if err != nil {
 			b.Fatal(err)
 		}
-		g := newLockoutGuard(pd, false)
-		var diags diag.Diagnostics
+		g := New(clientReader{c: c, policies: refresh.Policies}, false)
 		for _, ch := range changes {
-			g.check(ctx, ch, &diags)
-		}
-		if diags.HasError() {
-			b.Fatal(diags)
+			if found := g.Check(ctx, ch); len(errorsOf(found)) > 0 {
+				b.Fatal(found)
+			}
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package provider
+package submit
 
 import (
 	"context"
@@ -7,20 +7,36 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
-
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
-// submitFunc is a client method that submits one activity, such as
+// Func is a client method that submits one activity, such as
 // (*client.Client).CreatePolicies.
-type submitFunc[P, R any] func(c *client.Client, ctx context.Context, params P) (*client.Submitted[R], error)
+type Func[P, R any] func(c *client.Client, ctx context.Context, params P) (*client.Submitted[R], error)
 
-// runActivity submits one activity through submit and waits for it, for up
+// AloneJudge says whether an operation of activity type typ may go alone,
+// sure to need no approval, and then counts it as sent alone until sent
+// is called. The lockout guard (internal/lockout) is one.
+type AloneJudge interface {
+	HoldAlone(ctx context.Context, typ string) (sent func(), alone bool)
+}
+
+// Runner submits the activities of one command.
+type Runner struct {
+	Client *client.Client
+	// Batches gathers the creates and deletes that go out as one
+	// activity; nil when batching is off.
+	Batches *Batcher
+	// Alone, when set, lets an operation go alone where a batch would
+	// save no approval; nil batches every operation batching is on for.
+	Alone AloneJudge
+}
+
+// Activity submits one activity through submit and waits for it, for up
 // to timeout, also while it needs consensus. The provider's client adopts
 // an activity that an earlier, timed-out apply left waiting for approval
 // instead of submitting it again (client.Config.AdoptPending).
-func runActivity[P, R any](ctx context.Context, pd *providerData, timeout time.Duration, submit submitFunc[P, R], params P) (*client.Submitted[R], error) {
+func Activity[P, R any](ctx context.Context, r *Runner, timeout time.Duration, submit Func[P, R], params P) (*client.Submitted[R], error) {
 	started := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -28,17 +44,12 @@ func runActivity[P, R any](ctx context.Context, pd *providerData, timeout time.D
 	// (client.ApprovalMargin), so that a wait that runs out is an
 	// *ConsensusNeededError with the activity's fingerprint and advice,
 	// not a poll cut short; the resource's timeout stays the upper bound.
-	out, err := submit(pd.client, ctx, params)
+	out, err := submit(r.Client, ctx, params)
 	if err != nil {
-		return nil, explainActivityError(ctx, pd.client, err, timeout, time.Since(started))
+		return nil, explainActivityError(ctx, r.Client, err, timeout, time.Since(started))
 	}
 	return out, nil
 }
-
-// activityTime is when an activity last changed, which for a completed one
-// is when it completed. Resources take their created_at and updated_at from
-// it rather than read the object back after a change.
-func activityTime(act *client.Activity) timetypes.RFC3339 { return timestampValue(act.UpdatedAt) }
 
 // explainActivityError adds what only the provider knows about an activity
 // that waits for approval or was rejected: the timeout it waited, that an
@@ -46,10 +57,10 @@ func activityTime(act *client.Activity) timetypes.RFC3339 { return timestampValu
 func explainActivityError(ctx context.Context, c *client.Client, err error, timeout, waited time.Duration) error {
 	var pending *client.ConsensusNeededError
 	if errors.As(err, &pending) && errors.Is(ctx.Err(), context.Canceled) {
-		return &explainedError{err: err, note: "Terraform was interrupted while it waited for approvals."}
+		return &client.NotedError{Err: err, Note: "Terraform was interrupted while it waited for approvals."}
 	}
 	if errors.As(err, &pending) {
-		return &explainedError{err: err, note: fmt.Sprintf("It was still waiting after %s, the timeout of %s less %s kept for "+
+		return &client.NotedError{Err: err, Note: fmt.Sprintf("It was still waiting after %s, the timeout of %s less %s kept for "+
 			"the last poll and this error; raise timeouts or approval_timeout (CUSTODY_APPROVAL_TIMEOUT) to wait longer.",
 			waited.Round(100*time.Millisecond), timeout, client.ApprovalMargin(timeout))}
 	}
@@ -63,7 +74,7 @@ func explainActivityError(ctx context.Context, c *client.Client, err error, time
 				}
 			}
 			if len(who) > 0 {
-				return &explainedError{err: err, note: "Rejected by " + strings.Join(who, ", ") + "."}
+				return &client.NotedError{Err: err, Note: "Rejected by " + strings.Join(who, ", ") + "."}
 			}
 		}
 	}

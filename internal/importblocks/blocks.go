@@ -1,15 +1,23 @@
-package provider
+// Package importblocks names and renders the import blocks that
+// custody_import_blocks writes: an address of its own for each object
+// (Name, Addresses) and the text (Render). Finding the objects, and
+// deciding which the provider's plan-time checks refuse, is the data
+// source's, in internal/provider.
+package importblocks
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/hclquote"
 )
 
-// importObject is one object of the organization that a resource of this
+// Object is one object of the organization that a resource of this
 // provider can manage, as custody_import_blocks found it.
-type importObject struct {
+type Object struct {
 	Type string // the resource type, e.g. custody_policy
 	ID   string // the import id the resource's ImportState takes
 	Name string // the object's own name, which its address is made from
@@ -18,17 +26,43 @@ type importObject struct {
 	// block: the configuration Terraform would generate for it fails the
 	// provider's plan-time checks.
 	Refused string
+	// OtherID is a second id that exclude_ids may name it by (an OAuth
+	// provider's own id), or "".
+	OtherID string
 }
 
-// importBlock is one rendered block: the address it imports to.
-type importBlock struct {
-	importObject
+// Types are the resource types custody_import_blocks finds objects of, in
+// the order it reads them.
+var Types = []string{
+	"custody_policy",
+	"custody_private_key_tag",
+	"custody_webhook_endpoint",
+	"custody_ip_allowlist",
+	"custody_organization_name",
+	"custody_oauth_provider",
+}
+
+// Header starts the text custody_import_blocks renders.
+const Header = "Written by the custody_import_blocks data source. Next:\n" +
+	"  terraform plan -generate-config-out=generated.tf\n" +
+	"Not found here (no query lists them): other users' OAuth providers, other API keys' IP allowlists."
+
+// Excluding is objs without those whose ID or OtherID is in ids.
+func Excluding(objs []Object, ids []string) []Object {
+	return slices.DeleteFunc(objs, func(o Object) bool {
+		return slices.Contains(ids, o.ID) || slices.Contains(ids, o.OtherID)
+	})
+}
+
+// Block is one rendered block: the address it imports to.
+type Block struct {
+	Object
 	To string // <type>.<name>
 }
 
-// importNamePrefix is put before a name that would otherwise be empty or
+// namePrefix is put before a name that would otherwise be empty or
 // start with a digit, per resource type.
-var importNamePrefix = map[string]string{
+var namePrefix = map[string]string{
 	"custody_policy":            "policy",
 	"custody_private_key_tag":   "tag",
 	"custody_webhook_endpoint":  "webhook",
@@ -37,12 +71,12 @@ var importNamePrefix = map[string]string{
 	"custody_oauth_provider":    "oauth",
 }
 
-// importName turns an object's name into a Terraform resource name:
+// Name turns an object's name into a Terraform resource name:
 // lower-case ASCII letters, digits and `_`, everything else (spaces,
 // punctuation, letters of other scripts) becoming `_`, runs of `_` made
 // one and trimmed at both ends. A result that is empty or starts with a
 // digit gets prefix in front (`policy`, `policy_2fa`).
-func importName(name, prefix string) string {
+func Name(name, prefix string) string {
 	var b strings.Builder
 	under := false
 	for _, r := range strings.ToLower(name) {
@@ -66,20 +100,20 @@ func importName(name, prefix string) string {
 	return s
 }
 
-// importAddresses gives each object an address of its own: its type and
-// importName, with `_2`, `_3`, ... after a name already taken by another
+// Addresses gives each object an address of its own: its type and
+// Name, with `_2`, `_3`, ... after a name already taken by another
 // object of the same type. Objects are named in the order of their
 // names and ids, so the same organization always gets the same addresses.
 // Refused objects get an address too (their comment names it), so that
 // fixing one later does not rename the others.
-func importAddresses(objs []importObject) []importBlock {
+func Addresses(objs []Object) []Block {
 	type keyed struct {
 		base string
-		obj  importObject
+		obj  Object
 	}
 	ks := make([]keyed, len(objs))
 	for i, o := range objs {
-		ks[i] = keyed{importName(o.Name, importNamePrefix[o.Type]), o}
+		ks[i] = keyed{Name(o.Name, namePrefix[o.Type]), o}
 	}
 	sort.SliceStable(ks, func(i, j int) bool {
 		a, b := ks[i], ks[j]
@@ -102,7 +136,7 @@ func importAddresses(objs []importObject) []importBlock {
 		taken[k.obj.Type+"."+k.base] = true
 	}
 	claimed := map[string]bool{}
-	out := make([]importBlock, 0, len(ks))
+	out := make([]Block, 0, len(ks))
 	for _, k := range ks {
 		to := k.obj.Type + "." + k.base
 		for n := 2; claimed[to]; n++ {
@@ -112,17 +146,17 @@ func importAddresses(objs []importObject) []importBlock {
 			}
 		}
 		claimed[to] = true
-		out = append(out, importBlock{importObject: k.obj, To: to})
+		out = append(out, Block{Object: k.obj, To: to})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].To < out[j].To })
 	return out
 }
 
-// renderImportBlocks writes blocks as Terraform configuration: each object
+// Render writes blocks as Terraform configuration: each object
 // an import block (to and id only, which Terraform 1.5 and later read)
 // after a comment naming it, or, when Refused, only comments that say why
 // it has no block. header, when set, starts the text as a comment.
-func renderImportBlocks(header string, blocks []importBlock) string {
+func Render(header string, blocks []Block) string {
 	var b strings.Builder
 	if header != "" {
 		writeComment(&b, header)
@@ -138,7 +172,7 @@ func renderImportBlocks(header string, blocks []importBlock) string {
 			continue
 		}
 		writeComment(&b, bl.What)
-		fmt.Fprintf(&b, "import {\n  to = %s\n  id = %s\n}\n", bl.To, hclString(bl.ID))
+		fmt.Fprintf(&b, "import {\n  to = %s\n  id = %s\n}\n", bl.To, hclquote.String(bl.ID))
 	}
 	return b.String()
 }
@@ -149,12 +183,4 @@ func writeComment(b *strings.Builder, text string) {
 		b.WriteString(strings.TrimRight("# "+line, " "))
 		b.WriteString("\n")
 	}
-}
-
-// hclString quotes s as an HCL string literal: Go's quoting, with the
-// template sequences `${` and `%{` escaped.
-func hclString(s string) string {
-	q := strconv.Quote(s)
-	q = strings.ReplaceAll(q, "${", "$${")
-	return strings.ReplaceAll(q, "%{", "%%{")
 }
