@@ -182,16 +182,19 @@ func reviewDiags(diags []planDiagnostic, prefix string) []planDiagnostic {
 
 // changeRow is a row of policy_changes.
 type changeRow struct {
-	ActivityType string `json:"activity_type"`
-	Before       string `json:"before"`
-	After        string `json:"after"`
-	Example      string `json:"example"`
-	Words        string `json:"words"`
+	ActivityType  string   `json:"activity_type"`
+	ActivityTypes []string `json:"activity_types"`
+	Region        string   `json:"region"`
+	Proved        bool     `json:"proved"`
+	Before        string   `json:"before"`
+	After         string   `json:"after"`
+	Example       string   `json:"example"`
+	Words         string   `json:"words"`
 }
 
 // line is the row's first line, as the warning shows it.
 func (r changeRow) line() string {
-	return fmt.Sprintf("%s: %s -> %s", r.ActivityType, r.Before, r.After)
+	return fmt.Sprintf("%s: %s -> %s", strings.Join(r.ActivityTypes, ", "), r.Before, r.After)
 }
 
 // functionRows runs policy_changes over the sets before and after (the
@@ -292,8 +295,8 @@ func (w *reviewWorld) checkChange(before, after map[string]reviewPolicy, address
 	if len(rows) > accessReviewRows && !strings.Contains(warning.Detail, fmt.Sprintf("and %d more", len(rows)-accessReviewRows)) {
 		w.t.Errorf("the warning should say \"and %d more\":\n%s", len(rows)-accessReviewRows, warning.Detail)
 	}
-	if strings.Count(warning.Detail, "Checked ") != 1 {
-		w.t.Errorf("the warning should end with what it checked:\n%s", warning.Detail)
+	if strings.Count(warning.Detail, "Proved over ") != 1 {
+		w.t.Errorf("the warning should end with what it proved:\n%s", warning.Detail)
 	}
 	w.replay(before, after, rows)
 	return rows, diags
@@ -532,7 +535,7 @@ func TestAccessReviewCLI_brokenBefore(t *testing.T) {
 	if code != 2 || strings.Contains(out, "Error:") || strings.Count(out, "Warning: Control broken before this plan: transactions never alone") != 1 {
 		t.Fatalf("the plan should go on with one warning for the control broken before it (exit %d):\n%s", code, out)
 	}
-	if !strings.Contains(flat(out), "ACTIVITY_TYPE_SIGN_TRANSACTION_V2: OUTCOME_ALLOW -> OUTCOME_ALLOW the requester alone") {
+	if !strings.Contains(flat(out), "ACTIVITY_TYPE_SIGN_TRANSACTION_V2: OUTCOME_ALLOW -> OUTCOME_ALLOW one non-root user alone") {
 		t.Errorf("the warning should show a transaction allowed alone before and after:\n%s", out)
 	}
 }

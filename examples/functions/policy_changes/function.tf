@@ -9,8 +9,9 @@ locals {
   }
   signing_proposed = merge(local.signing_today, { consensus = null })
 
-  # One row per sampled request whose decision changes, widening first:
-  # { activity_type, before, after, example, words }.
+  # One row per region of requests whose decision changes, for every
+  # request, widening first: { activity_type, activity_types, before, after,
+  # region, proved, example, words }.
   changes = provider::custody::policy_changes([local.signing_today], [local.signing_proposed])
 }
 
@@ -18,16 +19,17 @@ output "access_changes" {
   value = local.changes
 }
 
-# The rows can be asserted like any value. Here every row is a signing
-# activity (SIGN_TRANSACTION_V2, SIGN_RAW_PAYLOAD_V2, ETH_SEND_TRANSACTION,
-# ...) that waited for a second approver and is now allowed alone. A
+# The rows can be asserted like any value. Here the one row covers every
+# signing activity (SIGN_TRANSACTION_V2, SIGN_RAW_PAYLOAD_V2,
+# ETH_SEND_TRANSACTION, ...): each waited for a second approver and is now
+# allowed alone. A
 # pipeline that must refuse new access would assert instead that no row has
 # after == "OUTCOME_ALLOW". Each example is a request that
 # provider::custody::policy_decision accepts as is, so a reviewer can
 # replay it.
 check "signing_alone" {
   assert {
-    condition     = contains(local.changes[*].activity_type, "ACTIVITY_TYPE_SIGN_TRANSACTION_V2")
+    condition     = contains(flatten(local.changes[*].activity_types), "ACTIVITY_TYPE_SIGN_TRANSACTION_V2")
     error_message = "The proposed change should let one approver sign a transaction."
   }
   assert {

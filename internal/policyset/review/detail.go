@@ -35,10 +35,7 @@ func detail(r Report, max int) string {
 // words and the witness, indented so that Terraform does not re-wrap
 // them; a not-proved row says why.
 func (r Row) Lines() string {
-	types := r.TypesWords
-	if types == "" {
-		types = typesWords(r.Types)
-	}
+	types := strings.Join(r.Types, ", ")
 	if !r.Proved {
 		return fmt.Sprintf("  %s: not proved\n    %s\n", types, r.Words)
 	}

@@ -118,9 +118,6 @@ func (c *circuit) or(ls ...lit) lit {
 
 func (c *circuit) implies(a, b lit) lit { return c.or(-a, b) }
 
-// iff is a literal equivalent to a == b.
-func (c *circuit) iff(a, b lit) lit { return c.or(c.and(a, b), c.and(-a, -b)) }
-
 // atLeast is a literal equivalent to "at least k of ls hold", a
 // pseudo-boolean constraint in both directions: counts over symmetric
 // approver slots stay native, where a CNF cardinality encoding would

@@ -23,7 +23,11 @@ func TestRegionsRaisedLimit(t *testing.T) {
 		t.Fatalf("region %+v", r)
 	}
 	tx, _ := r.Witness.Keyword("eth.tx")
-	v := tx.(map[string]any)["value"].(*big.Int)
+	m, _ := tx.(map[string]any)
+	v, ok := m["value"].(*big.Int)
+	if !ok {
+		t.Fatalf("the witness has no eth.tx.value: %+v", r.Witness)
+	}
 	if v.String() != "20000000000000000000" || len(r.Witness.Approvers) != 1 {
 		t.Errorf("witness value %s with %d approvers, want the closed end 20 ETH and the requester alone", v, len(r.Witness.Approvers))
 	}
