@@ -142,6 +142,10 @@ func (q *question) atoms(from, to int) []atom {
 			if f.path.path[0] == '$' {
 				return
 			}
+		case fAny, fAll:
+			if f.list.path.path[0] == '$' {
+				return
+			}
 		default:
 			return
 		}

@@ -25,6 +25,19 @@ func formText(f *form) string {
 			left += ".count()"
 		}
 		return left + " " + f.cmp + " " + termText(f.right)
+	case fAny, fAll:
+		list := f.list.path.gen
+		if len(f.list.filters) > 0 {
+			list += ".filter(...)"
+		}
+		// x.contains(c) and c in x read as one element equal to c.
+		if b := f.body; f.op == fAny && b != nil && b.op == fCmp && b.cmp == "==" && b.left.kind == tPath && b.left.path == f.bind {
+			return list + " contains " + termText(b.right)
+		}
+		if f.op == fAny {
+			return list + ".any(...)"
+		}
+		return list + ".all(...)"
 	}
 	return ""
 }
