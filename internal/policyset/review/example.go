@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -41,6 +42,26 @@ func example(req policyset.Request) string {
 		b.WriteString(" }")
 	}
 	b.WriteString("]")
+	// The credentials the approvers approved with, one each, when a
+	// policy reads them: user_id and type always, the rest where set.
+	if len(req.Credentials) > 0 {
+		creds := make([]any, len(req.Credentials))
+		for i, c := range req.Credentials {
+			m := map[string]any{"user_id": c.UserID, "type": c.Type}
+			for k, v := range map[string]string{"id": c.ID, "credential_id": c.CredentialID, "public_key": c.PublicKey} {
+				if v != "" {
+					m[k] = v
+				}
+			}
+			creds[i] = m
+		}
+		b.WriteString(", credentials = ")
+		writeHCLValue(&b, creds)
+	}
+	if !req.Now.IsZero() {
+		b.WriteString(", time = ")
+		writeHCLString(&b, req.Now.UTC().Format(time.RFC3339Nano))
+	}
 	if len(req.Params) > 0 {
 		b.WriteString(", params = ")
 		writeHCLValue(&b, req.Params)

@@ -2,6 +2,7 @@ package review
 
 import (
 	"testing"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -43,5 +44,18 @@ func TestExamplesAreHCL(t *testing.T) {
 	}
 	if !v.GetAttr("private_key").GetAttr("exported").True() {
 		t.Errorf("private_key.exported lost")
+	}
+}
+
+// A witness that carries credentials and a time shows them, as
+// policy_decision reads them.
+func TestExampleCredentialsAndTime(t *testing.T) {
+	req := policyset.Request{Type: signTx, Approvers: []policyset.User{{ID: "requester"}},
+		Credentials: []policyset.Credential{{UserID: "requester", Type: "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR", ID: "c1"}},
+		Now:         time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	want := `{ type = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", approvers = [{ id = "requester" }], credentials = [{ id = "c1", ` +
+		`type = "CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR", user_id = "requester" }], time = "2026-03-01T09:00:00Z" }`
+	if got := example(req); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

@@ -234,6 +234,9 @@ func (e *encoder) scalar(path string, t *term) *scalar {
 	if t.typ.Kind == policylang.KindString {
 		e.stringLinks(s, t)
 		e.fixActivity(s)
+		if gen == "credentials[*].type" {
+			e.c.clause(-s.classes[len(s.classes)-1]) // never "another value"
+		}
 	}
 	return s
 }

@@ -117,6 +117,9 @@ func newQuestionStrict(typ string, policies []policyset.Policy, rootIDs []string
 			d.strs[p] = append(d.strs[p], rule.When.Values...)
 		}
 	}
+	// A credential's type is one of the catalogue's, as policy_decision
+	// takes it.
+	d.strs["credentials[*].type"] = append(d.strs["credentials[*].type"], policylang.DocumentedValues("Credential.type")...)
 	d.finish()
 	q := &question{e: newEncoder(typ, d, model, rootIDs), typ: typ}
 	q.forms = forms

@@ -1,10 +1,10 @@
 package symbolic
 
 import (
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"math/big"
 	"testing"
 
-	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
@@ -33,5 +33,27 @@ func TestRegionsRaisedLimit(t *testing.T) {
 	}
 	if w := r.Words(); w != "eth.tx.value from 10000000000000000001 wei (10.000000000000000001 ETH) to 20000000000000000000 wei (20 ETH)" {
 		t.Errorf("words %q", w)
+	}
+}
+
+// A consensus on credentials gives a witness whose credentials are of a
+// type the catalogue has, one per approver.
+func TestRegionsCredentialTypes(t *testing.T) {
+	two := policyset.Policy{ID: "two", Effect: client.EffectAllow, Consensus: "approvers.count() >= 2"}
+	passkey := policyset.Policy{ID: "pk", Effect: client.EffectAllow,
+		Consensus: "credentials.any(c, c.type == 'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR')"}
+	rs, _, _ := Regions(diffType, []policyset.Policy{two}, []policyset.Policy{two, passkey}, []policyset.Policy{passkey}, nil)
+	if len(rs) == 0 {
+		t.Fatal("no region")
+	}
+	for _, r := range rs {
+		if !r.Proved || len(r.Witness.Credentials) != len(r.Witness.Approvers) {
+			t.Fatalf("region %+v", r)
+		}
+		for _, c := range r.Witness.Credentials {
+			if c.Type == "" || c.Type == "other" || c.UserID == "" {
+				t.Errorf("credential %+v", c)
+			}
+		}
 	}
 }
