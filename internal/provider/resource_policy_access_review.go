@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
 )
@@ -49,8 +48,6 @@ type accessReview struct {
 	// change reviewed and kept once it succeeds; a failed read is read
 	// again by the next change (see firstSuccess).
 	org firstSuccess[*review.Org]
-	// quorum is the organization's root quorum, for its root users' ids.
-	quorum firstSuccess[*client.Quorum]
 
 	// gaveUp is a read that failed after the transport's own retries,
 	// while its caller's context was fine: the service cannot be reached
@@ -62,7 +59,7 @@ type accessReview struct {
 }
 
 func newAccessReview(pd *providerData) *accessReview {
-	return &accessReview{pd: pd, org: newFirstSuccess[*review.Org](), quorum: newFirstSuccess[*client.Quorum]()}
+	return &accessReview{pd: pd, org: newFirstSuccess[*review.Org]()}
 }
 
 // organization is the command's review.Org, from the command's one
@@ -98,23 +95,18 @@ func (a *accessReview) readOrganization(ctx context.Context) (*review.Org, error
 	for i := range list.all {
 		policies[i] = policyset.FromClient(&list.all[i])
 	}
-	return review.NewOrg(policies, a.rootUserIDs(readCtx)), nil
+	return review.NewOrg(policies, nil), nil
 }
 
 // rootUserIDs are the organization's root users, from the command's one
-// get_organization_configs: no request the review shows has one as its
+// get_organization_configs (providerData.RootQuorum, shared with the
+// lockout guard), read when a policy names users by id: no request the review shows has one as its
 // requester or approver, since the root quorum, not the policies, governs
 // what they approve. A quorum that cannot be read leaves the review
 // without them (a root user a policy names may then appear), and says so
 // in the log.
 func (a *accessReview) rootUserIDs(ctx context.Context) []string {
-	q, err := a.quorum.get(ctx, func(ctx context.Context) (*client.Quorum, error) {
-		got, err := a.pd.client.GetOrganizationConfigs(ctx, client.GetOrganizationConfigsRequest{})
-		if err != nil {
-			return nil, err
-		}
-		return got.Configs.Quorum, nil
-	})
+	q, err := a.pd.RootQuorum(ctx)
 	if err != nil || q == nil {
 		tflog.Warn(ctx, "access review: could not read the root quorum; root users are not told apart", map[string]any{"error": fmt.Sprint(err)})
 		return nil
@@ -151,6 +143,11 @@ func (a *accessReview) check(ctx context.Context, plan, state *policyModel, diag
 		return
 	}
 	c := reviewChange(plan, state)
+	// The root users' ids matter only where a policy names users by id:
+	// unnamed users are alike, so the quorum is read only then.
+	if org.NeedsRootIDs(c) {
+		org.SetRootIDs(a.rootUserIDs(ctx))
+	}
 	if rep := org.Report(c); !rep.Empty() {
 		diags.AddWarning("Access change: "+name, rep.Detail(accessReviewRows))
 	}

@@ -85,9 +85,30 @@ resource "custody_policy" "test" {
 }
 
 // TestAccPolicyLanguage_warningApplies: the expression warned about is
-// applied as written and kept in state.
+// applied as written and kept in state (an allow: a deny that never
+// applies fails the plan, below).
 func TestAccPolicyLanguage_warningApplies(t *testing.T) {
-	policyLanguageApplies(t, "activity.resouce == 'POLICY'")
+	policyLanguageAppliesAs(t, client.EffectAllow, "activity.resouce == 'POLICY'")
+}
+
+// TestAccPolicyLanguage_denyThatNeverAppliesFails: a deny reading a field
+// the catalogue does not have never applies (every request lacks it, by
+// the catalogue): a guardrail that guards nothing fails the plan.
+func TestAccPolicyLanguage_denyThatNeverAppliesFails(t *testing.T) {
+	cli := newTFCLI(t, newAccEmulator(t))
+	cli.write(`
+resource "custody_policy" "test" {
+  name      = "no policy changes"
+  effect    = "EFFECT_DENY"
+  condition = "activity.resouce == 'POLICY'"
+}
+`)
+	out := policyLanguageFlat(cli.mustRun(1, "plan"))
+	for _, want := range []string{"Error: Policy finding: no policy changes", "never applies", "by the catalogue"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan output does not contain %q:\n%s", want, out)
+		}
+	}
 }
 
 // TestAccPolicyLanguage_slice: the language's x[a..b] slice (which a CEL
@@ -101,6 +122,12 @@ func TestAccPolicyLanguage_slice(t *testing.T) {
 // state and service hold it as written, and that a second plan is empty.
 func policyLanguageApplies(t *testing.T, cond string) {
 	t.Helper()
+	policyLanguageAppliesAs(t, client.EffectDeny, cond)
+}
+
+// policyLanguageAppliesAs is policyLanguageApplies with the policy's effect.
+func policyLanguageAppliesAs(t *testing.T, effect, cond string) {
+	t.Helper()
 	e := newAccEmulator(t)
 	accTest(t, resource.TestCase{
 		CheckDestroy: policyTestCheckDestroy(e),
@@ -108,12 +135,12 @@ func policyLanguageApplies(t *testing.T, cond string) {
 			Config: e.config(`
 resource "custody_policy" "test" {
   name      = "language"
-  effect    = "EFFECT_DENY"
+  effect    = "` + effect + `"
   condition = "` + cond + `"
 }
 `),
 			ConfigStateChecks: []statecheck.StateCheck{attrIs(policyTestAddr, "condition", knownvalue.StringExact(cond))},
-			Check:             policyTestInService(e, client.Policy{PolicyName: "language", Effect: client.EffectDeny, Condition: cond}),
+			Check:             policyTestInService(e, client.Policy{PolicyName: "language", Effect: effect, Condition: cond}),
 			ConfigPlanChecks:  thenEmptyPlan(),
 		}},
 	})

@@ -2,6 +2,7 @@ package review
 
 import (
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -29,6 +30,42 @@ func NewOrg(policies []policyset.Policy, rootIDs []string) *Org {
 		o.byID[p.ID] = i
 	}
 	return o
+}
+
+// NamesUsers tells whether a policy version's consensus can name a user
+// by id (an approver's id or a credential's user_id): only then can a
+// root user's id matter to the review, since unnamed users are alike.
+func NamesUsers(p *policyset.Policy) bool {
+	return p != nil && (strings.Contains(p.Consensus, ".id") || strings.Contains(p.Consensus, "user_id"))
+}
+
+// NeedsRootIDs tells whether the review of c can depend on which users
+// are root users, and they are not known yet.
+func (o *Org) NeedsRootIDs(c Change) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.rootIDs != nil {
+		return false
+	}
+	if NamesUsers(c.Before) || NamesUsers(c.After) {
+		return true
+	}
+	for i := range o.policies {
+		if NamesUsers(&o.policies[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// SetRootIDs gives the root users' ids once they are read.
+func (o *Org) SetRootIDs(ids []string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if ids == nil {
+		ids = []string{}
+	}
+	o.rootIDs = ids
 }
 
 // lookup is the organization's version of the policy a change's Before

@@ -410,3 +410,28 @@ func hclString(s string) string {
 	writeHCLString(&b, s)
 	return b.String()
 }
+
+// A policy that names a root user by id: no row has the root user as
+// requester or approver, and the review asks for the root ids only where
+// a policy names users.
+func TestRootUsersNeverApprove(t *testing.T) {
+	ps := org()
+	root := &policyset.Policy{ID: "p-root", Name: "root signs", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "'", Consensus: "approvers.any(u, u.id == 'root-1')"}
+	o := NewOrg(ps, nil)
+	if !o.NeedsRootIDs(Change{After: root}) || o.NeedsRootIDs(Change{After: find(ps, "p-sign")}) {
+		t.Fatal("NeedsRootIDs: want true only for a policy naming users")
+	}
+	o.SetRootIDs([]string{"root-1"})
+	r := o.Report(Change{After: root})
+	for _, row := range r.Rows {
+		for _, u := range row.Request.Approvers {
+			if u.ID == "root-1" {
+				t.Errorf("a row has the root user as an approver: %s", row.Example)
+			}
+		}
+	}
+	if len(NewOrg(ps, nil).Report(Change{After: root}).Rows) == 0 {
+		t.Error("without root ids, root-1 is an ordinary user and the change moves requests")
+	}
+}
