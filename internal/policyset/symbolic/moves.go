@@ -24,14 +24,7 @@ type Move struct {
 func moves(typ string, before, after []policyset.Policy, rootIDs []string) (out []Move, guarded bool) {
 	all := append(append([]policyset.Policy(nil), before...), after...)
 	q := newQuestion(typ, all, rootIDs)
-	var bs, as []member
-	for i := range before {
-		bs = append(bs, member{a: q.pols[i]})
-	}
-	for i := range after {
-		as = append(as, member{a: q.pols[len(before)+i]})
-	}
-	vb, va := q.verdict(bs), q.verdict(as)
+	vb, va := q.twoSets(len(before), len(after))
 	for _, y := range verdictOrder {
 		for _, x := range verdictOrder {
 			if x == y {

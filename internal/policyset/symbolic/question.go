@@ -211,3 +211,16 @@ func (q *question) alone() lit {
 	}
 	return -sl.active[1]
 }
+
+// twoSets are the verdicts of the question's first nb policies (before)
+// and of the nb..nb+na that follow them (after).
+func (q *question) twoSets(nb, na int) (before, after verdicts) {
+	var bs, as []member
+	for _, p := range q.pols[:nb] {
+		bs = append(bs, member{a: p})
+	}
+	for _, p := range q.pols[nb : nb+na] {
+		as = append(as, member{a: p})
+	}
+	return q.verdict(bs), q.verdict(as)
+}

@@ -50,15 +50,8 @@ const MaxRegions = 10
 func Regions(typ string, before, after []policyset.Policy, changed []policyset.Policy, rootIDs []string) (out []Region, more int, guarded bool) {
 	all := append(append(append([]policyset.Policy(nil), before...), after...), changed...)
 	q := newQuestion(typ, all, rootIDs)
-	var bs, as []member
-	for i := range before {
-		bs = append(bs, member{a: q.pols[i]})
-	}
-	for i := range after {
-		as = append(as, member{a: q.pols[len(before)+i]})
-	}
 	atoms := q.atoms(len(before)+len(after), len(all))
-	vb, va := q.verdict(bs), q.verdict(as)
+	vb, va := q.twoSets(len(before), len(after))
 	for _, y := range verdictOrder {
 		for _, x := range verdictOrder {
 			if x == y {
