@@ -26,6 +26,7 @@ func TestAccConsensusFinishedOffline(t *testing.T) {
 		o.RootQuorum = 2
 	})
 	c := newTFCLI(t, e)
+	c.env = append(c.env, "CUSTODY_BATCHING_SEND_AFTER=4s") // one batch of the 3 creates, however loaded the machine: see patientBatching
 	bin := filepath.Join(t.TempDir(), "custody-emulator")
 	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/custody-emulator").CombinedOutput(); err != nil {
 		t.Fatalf("go build of the emulator: %v\n%s", err, out)

@@ -187,7 +187,7 @@ func TestAccAdoption_identicalBodiesTakeOneEach(t *testing.T) {
 		activities     int
 	}{
 		{"two activities", "batching = { enabled = false }", 2},
-		{"one batch", "", 1},
+		{"one batch", patientBatching, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e, approver := policyConsensusEmulator(t)

@@ -28,7 +28,7 @@ resource "custody_policy" "many" {
 // quorum of two they are batched by default.
 func TestAccPolicy_batchedWhereItSavesApprovals(t *testing.T) {
 	e := newAccEmulator(t)
-	always := "batching = { enabled = true }"
+	always := `batching = { enabled = true, send_after = "4s" }` // see patientBatching
 	before := map[string]int{}
 	snapshot := func() { before = e.srv.RequestCounts() }
 	accTest(t, resource.TestCase{
