@@ -42,10 +42,13 @@ func (c *Client) StartIdentityCheck(ctx context.Context) {
 	if c.identity == nil {
 		return
 	}
+	// The check retries as the client does, even when a read made ahead
+	// of need (SingleAttempt) is what starts it.
+	ctx = context.WithValue(context.WithoutCancel(ctx), singleAttemptKey{}, false)
 	c.identity.once.Do(func() {
 		go func() {
 			defer close(c.identity.done)
-			c.identity.who, c.identity.err = c.checkIdentity(context.WithoutCancel(ctx))
+			c.identity.who, c.identity.err = c.checkIdentity(ctx)
 		}()
 	})
 }

@@ -132,7 +132,7 @@ func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte,
 			}
 			reason = fmt.Sprintf("HTTP %d", status)
 		}
-		if attempt > c.maxRetries {
+		if attempt > c.maxRetries || !retriesAllowed(ctx) {
 			return reached, &RetryError{Attempts: attempt, Last: failure, Why: cut}
 		}
 		wait, fromServer := retryAfter(header, c.now())

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestListFetchesOncePerKey(t *testing.T) {
@@ -71,5 +72,58 @@ func TestFirstSuccessFailuresNotKept(t *testing.T) {
 	}
 	if v, ok := f.Loaded(); !ok || v != 7 {
 		t.Errorf("the first success is kept: %v %v", v, ok)
+	}
+}
+
+// TestListWaiterKeepsItsOwnDeadline: a fetch in progress (the command's
+// first reads, started with no deadline) holds a caller only as long as
+// the caller's context lets it; the fetch's answer then serves the next.
+func TestListWaiterKeepsItsOwnDeadline(t *testing.T) {
+	lc := NewLists()
+	started, release := make(chan struct{}), make(chan struct{})
+	go func() {
+		_, _ = List(context.Background(), lc, "k", func(context.Context) (int, error) { close(started); <-release; return 7, nil })
+	}()
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	if _, err := List(ctx, lc, "k", func(context.Context) (int, error) { return 0, errors.New("a second fetch") }); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a waiter past its deadline: %v, want context.DeadlineExceeded", err)
+	}
+	close(release)
+	if v, err := List(context.Background(), lc, "k", func(context.Context) (int, error) { return 0, errors.New("a second fetch") }); err != nil || v != 7 {
+		t.Fatalf("after the fetch: %v, %v; want its 7", v, err)
+	}
+}
+
+// TestAFailedPrefetchIsReadAgain: a caller waiting for a prefetch that
+// fails reads again itself and gets its own answer, not the prefetch's
+// error; a prefetch of a key already read fetches nothing.
+func TestAFailedPrefetchIsReadAgain(t *testing.T) {
+	lc := NewLists()
+	started, release := make(chan struct{}), make(chan struct{})
+	go func() {
+		_ = Prefetch(context.Background(), lc, "k", func(context.Context) (int, error) {
+			close(started)
+			<-release
+			return 0, errors.New("503, not retried")
+		})
+	}()
+	<-started
+	got := make(chan error, 1)
+	go func() {
+		v, err := List(context.Background(), lc, "k", func(context.Context) (int, error) { return 7, nil })
+		if err == nil && v != 7 {
+			err = errors.New("not the caller's own answer")
+		}
+		got <- err
+	}()
+	time.Sleep(10 * time.Millisecond) // let the caller find the prefetch in progress
+	close(release)
+	if err := <-got; err != nil {
+		t.Fatalf("the caller behind a failed prefetch: %v; want its own read's 7", err)
+	}
+	if err := Prefetch(context.Background(), lc, "k", func(context.Context) (int, error) { return 0, errors.New("fetched again") }); err != nil {
+		t.Fatalf("a prefetch of a key already read: %v", err)
 	}
 }

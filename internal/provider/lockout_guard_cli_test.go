@@ -40,15 +40,17 @@ resource "custody_policy" "p" {
 		return strings.Join(strings.Fields(out), " "), code, after
 	}
 
-	// Updates: the refresh's one list serves the guard; nothing is added.
+	// Updates: the refresh's one list serves the guard; nothing is added
+	// to the command's first reads (whoami, the list, the root quorum and
+	// the adoption listing, sent together: provider_prefetch.go).
 	c.write(strings.ReplaceAll(three, "wallets ", "wallet policy "))
 	out, code, reqs := plan(nil)
-	if code != 2 || reqs["query/list_policies"] != 1 || reqs["query/get_organization_configs"] != 0 || reqs["query/whoami"] != 1 {
+	if code != 2 || reqs["query/list_policies"] != 1 || reqs["query/get_organization_configs"] != 1 || reqs["query/whoami"] != 1 {
 		t.Errorf("a plan of 3 updates should list the policies once and ask nothing more (exit %d, requests %v):\n%s", code, reqs, out)
 	}
-	// Without a refresh, the guard adds the one list.
+	// Without a refresh, the guard's list is the first reads' one.
 	out, code, reqs = plan(nil, "-refresh=false")
-	if code != 2 || reqs["query/list_policies"] != 1 || reqs["query/get_organization_configs"] != 0 {
+	if code != 2 || reqs["query/list_policies"] != 1 || reqs["query/get_organization_configs"] != 1 {
 		t.Errorf("a plan without refresh should add one list_policies (exit %d, requests %v):\n%s", code, reqs, out)
 	}
 

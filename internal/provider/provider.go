@@ -243,6 +243,10 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	ctx = tflog.SetField(ctx, "custody_base_url", values["base_url"])
 	ctx = tflog.SetField(ctx, "custody_organization_id", values["organization_id"])
 	tflog.Debug(ctx, "configured custody client")
+	data := newProviderData(c, approval)
+	// The command's first reads go out now, beside the check below, so
+	// that the check's round trip is the command's only fixed one.
+	data.prefetch(ctx)
 	if !skipCheck {
 		// The check runs here, before any resource, so that a wrong key,
 		// organization or address is one error on the provider's
@@ -258,7 +262,6 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	} else {
 		tflog.Info(ctx, "skipping the check of the custody credentials (skip_credentials_validation)")
 	}
-	data := newProviderData(c, approval)
 	if batches != nil {
 		data.runner.Batches = submit.NewBatcher(*batches)
 	}

@@ -23,7 +23,7 @@ resource "custody_policy" "many" {
 // TestAccPolicy_batchedWhereItSavesApprovals: the root user under a root
 // quorum of one needs no approval, so by default each create and delete
 // goes alone (a batch would save nothing and make each wave wait), and the
-// provider reads the root quorum once to know it; batching.enabled = true
+// provider reads the root quorum once per process to know it; batching.enabled = true
 // batches them all the same. TestBatchApprovals is the other side: under a
 // quorum of two they are batched by default.
 func TestAccPolicy_batchedWhereItSavesApprovals(t *testing.T) {
@@ -38,7 +38,7 @@ func TestAccPolicy_batchedWhereItSavesApprovals(t *testing.T) {
 				PreConfig: snapshot,
 				Config:    batchedPolicies(e, 6),
 				Check: accRequestsSince(e, &before, "creating 6 policies by default", map[string]int{
-					"submit/create_policies": 6, "query/get_organization_configs": 1}),
+					"submit/create_policies": 6, "query/get_organization_configs": 2}), // one per provider process: the plan's and the apply's prefetch
 			},
 			{
 				PreConfig: snapshot,

@@ -22,7 +22,9 @@ resource "custody_policy" "many" {
 
 // TestAccPolicy_roundTrips: each create is one submit (the root user needs
 // no approval, so they are not batched; the root quorum that says so is
-// read once), an update is one submit, and nothing is read back; a refresh of five policies is one list_policies; and
+// read once per provider process, with its other first reads: see
+// provider_prefetch.go), an update is one submit, and nothing is read
+// back; a refresh of five policies is one list_policies; and
 // the activity-sourced timestamps leave nothing for a refresh to report as
 // changed outside Terraform.
 func TestAccPolicy_roundTrips(t *testing.T) {
@@ -35,14 +37,15 @@ func TestAccPolicy_roundTrips(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				// Nothing is in state yet, so the plan and the apply refresh
-				// nothing; the lockout guard lists the policies once in each
+				// nothing; each process makes the command's first reads once
 				// (the apply plans each policy again, against the organization
-				// as it is then).
+				// as it is then): the policies, the root quorum and the
+				// adoption listing's two.
 				PreConfig: snapshot,
 				Config:    policyRequestsTestConfig(e, 5, "first"),
 				Check: accRequestsSince(e, &before, "creating 5 policies", map[string]int{
-					"submit/create_policies": 5, "query/get_organization_configs": 1, "query/get_policy": 0, "query/list_policies": 2,
-					"query/list_activities": 1}),
+					"submit/create_policies": 5, "query/get_organization_configs": 2, "query/get_policy": 0, "query/list_policies": 2,
+					"query/list_activities": 4}),
 				ConfigPlanChecks: quiet,
 			},
 			{
@@ -51,7 +54,7 @@ func TestAccPolicy_roundTrips(t *testing.T) {
 				PreConfig: snapshot,
 				Config:    policyRequestsTestConfig(e, 5, "second"),
 				Check: accRequestsSince(e, &before, "updating 5 policies", map[string]int{
-					"submit/update_policy": 5, "query/get_policy": 0, "query/list_policies": -2, "query/list_activities": 1}),
+					"submit/update_policy": 5, "query/get_policy": 0, "query/list_policies": -2, "query/list_activities": 4}),
 				ConfigPlanChecks: quiet,
 			},
 			{
