@@ -145,17 +145,10 @@ func kitLeftNothing(t *testing.T, e *accEmulator, keep ...string) {
 			left = append(left, fmt.Sprintf("%q (%s)", p.PolicyName, p.PolicyID))
 		}
 	}
-	tags, err := e.client.ListPrivateKeyTags(ctx, client.ListPrivateKeyTagsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hooks, err := e.client.ListWebhookEndpoints(ctx, client.ListWebhookEndpointsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(left)+len(tags.PrivateKeyTags)+len(hooks.WebhookEndpoints) != 0 || len(policies.Policies) != len(left)+len(keep) {
-		t.Errorf("terraform test left policies %v, %d tags and %d webhook endpoints behind (and should keep %v)", left,
-			len(tags.PrivateKeyTags), len(hooks.WebhookEndpoints), keep)
+	held := serviceIDs(t, e)
+	tags, hooks := held["custody_private_key_tag"], held["custody_webhook_endpoint"]
+	if len(left)+len(tags)+len(hooks) != 0 || len(policies.Policies) != len(left)+len(keep) {
+		t.Errorf("terraform test left policies %v, tags %v and webhook endpoints %v behind (and should keep %v)", left, tags, hooks, keep)
 	}
 	if _, err := e.client.GetIPAllowlist(ctx, client.GetIPAllowlistRequest{}); !errors.Is(err, client.ErrNotFound) {
 		t.Errorf("terraform test should remove the IP allowlist; reading it: %v", err)
