@@ -123,6 +123,11 @@ func accRequestsSince(e *accEmulator, before *map[string]int, what string, want 
 	}
 }
 
+// accRequests is accRequestsSince the emulator started.
+func accRequests(e *accEmulator, what string, want map[string]int) resource.TestCheckFunc {
+	return accRequestsSince(e, &map[string]int{}, what, want)
+}
+
 func accRequestsWant(n int) string {
 	if n < 0 {
 		return fmt.Sprintf("at most %d", -n)

@@ -147,12 +147,8 @@ func TestAccLostAnswers_whileWaitingForApproval(t *testing.T) {
 				Config: config,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					policyConsensusCount(e, 1),
-					func(*terraform.State) error {
-						if n := e.srv.RequestCounts()["submit/delete_policy"]; n != 0 {
-							return fmt.Errorf("%d delete_policy submits: the placeholder had nothing to delete", n)
-						}
-						return nil
-					}),
+					// The placeholder had nothing to delete.
+					accRequests(e, "the test", map[string]int{"submit/delete_policy": 0})),
 			},
 			{
 				// Someone must approve the delete at destroy.
