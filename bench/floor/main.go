@@ -18,10 +18,12 @@ import (
 	"log"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	pschema "github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -58,6 +60,23 @@ func (p *floorProvider) DataSources(context.Context) []func() datasource.DataSou
 	return nil
 }
 
+// keep is all a floor resource does: it reads its model from src (the
+// plan, or the state), lets fill set what the resource computes (nil for
+// nothing), and saves the model as the state.
+func keep[M any](ctx context.Context, src interface {
+	Get(context.Context, any) diag.Diagnostics
+}, state *tfsdk.State, diags *diag.Diagnostics, fill func(*M)) {
+	var m M
+	diags.Append(src.Get(ctx, &m)...)
+	if diags.HasError() {
+		return
+	}
+	if fill != nil {
+		fill(&m)
+	}
+	diags.Append(state.Set(ctx, &m)...)
+}
+
 var _ resource.Resource = (*item)(nil)
 
 // item is floor_item: one required string attribute, kept as given.
@@ -86,30 +105,15 @@ func (r *item) Schema(_ context.Context, _ resource.SchemaRequest, resp *resourc
 }
 
 func (r *item) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan itemModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	keep[itemModel](ctx, req.Plan, &resp.State, &resp.Diagnostics, nil)
 }
 
 func (r *item) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state itemModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	keep[itemModel](ctx, req.State, &resp.State, &resp.Diagnostics, nil)
 }
 
 func (r *item) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan itemModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	keep[itemModel](ctx, req.Plan, &resp.State, &resp.Diagnostics, nil)
 }
 
 func (r *item) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {

@@ -90,34 +90,19 @@ func newID() types.String {
 }
 
 func (r *policy) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan policyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	plan.ID = newID()
-	plan.CreatedAt = now()
-	plan.UpdatedAt = plan.CreatedAt
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	keep(ctx, req.Plan, &resp.State, &resp.Diagnostics, func(plan *policyModel) {
+		plan.ID = newID()
+		plan.CreatedAt = now()
+		plan.UpdatedAt = plan.CreatedAt
+	})
 }
 
 func (r *policy) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state policyModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	keep[policyModel](ctx, req.State, &resp.State, &resp.Diagnostics, nil)
 }
 
 func (r *policy) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan policyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	plan.UpdatedAt = now()
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	keep(ctx, req.Plan, &resp.State, &resp.Diagnostics, func(plan *policyModel) { plan.UpdatedAt = now() })
 }
 
 func (r *policy) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {

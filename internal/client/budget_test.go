@@ -11,24 +11,26 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/testclock"
 )
 
 // budgetOnClock is a budget of perSecond whose waits advance clock
 // instead of sleeping, like the client's own waits in these tests.
-func budgetOnClock(t *testing.T, perSecond float64, clock *fakeClock) *RequestBudget {
+func budgetOnClock(t *testing.T, perSecond float64, clock *testclock.Clock) *RequestBudget {
 	t.Helper()
 	b, err := NewRequestBudget(perSecond)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b.now, b.sleep = clock.now, clock.sleep
+	b.now, b.sleep = clock.Now, clock.Sleep
 	return b
 }
 
 // arrivalClock is a fake service's record of when, by clock, each request
 // arrived.
 type arrivalClock struct {
-	clock *fakeClock
+	clock *testclock.Clock
 	mu    sync.Mutex
 	at    []time.Duration // since start
 	start time.Time
@@ -37,7 +39,7 @@ type arrivalClock struct {
 func (a *arrivalClock) arrived() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.at = append(a.at, a.clock.now().Sub(a.start))
+	a.at = append(a.at, a.clock.Now().Sub(a.start))
 }
 
 func (a *arrivalClock) all() []time.Duration {
@@ -48,9 +50,9 @@ func (a *arrivalClock) all() []time.Duration {
 
 // clockedService is a fake service answering with answer, which records
 // when by a fake clock each request arrived.
-func clockedService(answer func(n int, r recorded, w http.ResponseWriter)) (*fakeClock, *arrivalClock, *fakeService) {
-	clock := &fakeClock{t: time.Unix(1795300000, 0)}
-	arrivals := &arrivalClock{clock: clock, start: clock.now()}
+func clockedService(answer func(n int, r recorded, w http.ResponseWriter)) (*testclock.Clock, *arrivalClock, *fakeService) {
+	clock := testclock.New(time.Unix(1795300000, 0))
+	arrivals := &arrivalClock{clock: clock, start: clock.Now()}
 	return clock, arrivals, &fakeService{answer: func(n int, r recorded, w http.ResponseWriter) {
 		arrivals.arrived()
 		answer(n, r, w)
@@ -62,12 +64,12 @@ func clockedService(answer func(n int, r recorded, w http.ResponseWriter)) (*fak
 // stamped a second later, when it leaves; a timestamp set before the wait
 // would arrive that much stale, and the service refuses stale timestamps.
 func TestBudgetStampsASubmitWhenItLeaves(t *testing.T) {
-	clock := &fakeClock{t: time.UnixMilli(1795300000000)}
+	clock := testclock.New(time.UnixMilli(1795300000000))
 	b := budgetOnClock(t, 1, clock)
 	f := pollingService(StatusCompleted)
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Budget = b })
-	c.now, c.sleep = clock.now, clock.sleep
-	start := clock.now()
+	c.now, c.sleep = clock.Now, clock.Sleep
+	start := clock.Now()
 	if err := b.take(t.Context(), nil); err != nil { // another request had the token
 		t.Fatal(err)
 	}
@@ -109,7 +111,7 @@ func TestBudgetSpacesEveryRequest(t *testing.T) {
 		cfg.Budget = budgetOnClock(t, 1, clock)
 		cfg.PollInterval, cfg.RetryWaitMin = 10*time.Millisecond, 10*time.Millisecond
 	})
-	c.now, c.sleep = clock.now, clock.sleep
+	c.now, c.sleep = clock.Now, clock.Sleep
 	if _, err := c.CreatePolicies(t.Context(), onePolicy); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +143,7 @@ func TestBudgetTokenAfterRetryAfter(t *testing.T) {
 		writeJSON(w, 200, `{"policies":[]}`)
 	})
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Budget = budgetOnClock(t, 0.5, clock) })
-	c.now, c.sleep = clock.now, clock.sleep
+	c.now, c.sleep = clock.Now, clock.Sleep
 	if _, err := c.ListPolicies(t.Context(), ListPoliciesRequest{}); err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +281,7 @@ func TestBudgetDoesNotBurstAfterAStall(t *testing.T) {
 // TestBudgetSpendsNoTokenOnAnAbandonedWait: a request that gave up
 // waiting spent no token, so the next one waits one interval, not two.
 func TestBudgetSpendsNoTokenOnAnAbandonedWait(t *testing.T) {
-	clock := &fakeClock{t: time.Unix(1795300000, 0)}
+	clock := testclock.New(time.Unix(1795300000, 0))
 	b := budgetOnClock(t, 1, clock)
 	ctx := t.Context()
 	if err := b.take(ctx, nil); err != nil {
@@ -291,7 +293,7 @@ func TestBudgetSpendsNoTokenOnAnAbandonedWait(t *testing.T) {
 	if err := b.take(canceled, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
-	b.sleep = clock.sleep
+	b.sleep = clock.Sleep
 	var waited time.Duration
 	if err := b.take(ctx, func(d time.Duration) { waited = d }); err != nil {
 		t.Fatal(err)

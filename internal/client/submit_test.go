@@ -10,22 +10,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/testclock"
 )
-
-// fakeClock makes the client's sleeps advance its now, so waits that
-// depend on elapsed time (approval deadlines) run instantly.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (f *fakeClock) now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
-func (f *fakeClock) sleep(ctx context.Context, d time.Duration) error {
-	f.mu.Lock()
-	f.t = f.t.Add(d)
-	f.mu.Unlock()
-	return ctx.Err()
-}
 
 // activityJSON writes an activity of create_policies in the given status;
 // timestamps use the submit (string) or get_activity (object) shape.
@@ -127,8 +114,8 @@ func TestPollingToEachTerminalStatus(t *testing.T) {
 func TestApprovalWaitKeepsPollingUntilConsensus(t *testing.T) {
 	f := pollingService(StatusConsensusNeeded, StatusConsensusNeeded, StatusCompleted)
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.ApprovalWait = time.Minute })
-	clock := &fakeClock{t: time.Unix(1795300000, 0)}
-	c.now, c.sleep = clock.now, clock.sleep
+	clock := testclock.New(time.Unix(1795300000, 0))
+	c.now, c.sleep = clock.Now, clock.Sleep
 	got, err := c.CreatePolicies(t.Context(), onePolicy)
 	if err != nil || got.Result.PolicyIDs[0] != "p-7" {
 		t.Fatalf("got %+v, %v", got, err)
@@ -139,15 +126,15 @@ func TestApprovalWaitHasItsOwnDeadline(t *testing.T) {
 	f := pollingService(StatusConsensusNeeded)
 	c, _ := newTestClient(t, f)
 	c = c.WithApprovalWait(10 * time.Second)
-	clock := &fakeClock{t: time.Unix(1795300000, 0)}
-	c.now, c.sleep = clock.now, clock.sleep
-	start := clock.now()
+	clock := testclock.New(time.Unix(1795300000, 0))
+	c.now, c.sleep = clock.Now, clock.Sleep
+	start := clock.Now()
 	_, err := c.CreatePolicies(t.Context(), onePolicy)
 	var needed *ConsensusNeededError
 	if !errors.As(err, &needed) {
 		t.Fatalf("error = %v, want *ConsensusNeededError", err)
 	}
-	if waited := clock.now().Sub(start); waited < 10*time.Second || waited > 11*time.Second {
+	if waited := clock.Now().Sub(start); waited < 10*time.Second || waited > 11*time.Second {
 		t.Errorf("waited %v for approval, want the 10 s approval wait", waited)
 	}
 }

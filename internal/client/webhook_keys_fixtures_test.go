@@ -12,27 +12,11 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/testclock"
 )
 
 const webhookTestProdCacheControl = "public, max-age=86400, s-maxage=86400, stale-if-error=604800"
-
-// webhookTestClock is a settable clock for the cache and verifier.
-type webhookTestClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *webhookTestClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *webhookTestClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // webhookTestServer serves a key set it can change, and counts requests.
 type webhookTestServer struct {
@@ -119,8 +103,8 @@ func newWebhookTestKey(t *testing.T, kid string) (WebhookKey, ed25519.PrivateKey
 	}, priv
 }
 
-func newWebhookTestCache(s *webhookTestServer) (*WebhookKeyCache, *webhookTestClock) {
-	clock := &webhookTestClock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
+func newWebhookTestCache(s *webhookTestServer) (*WebhookKeyCache, *testclock.Clock) {
+	clock := testclock.New(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
 	// No keep-alives: a request that fails on a reused connection is
 	// retried by net/http, which would double-count fetches.
 	base, ok := s.Client().Transport.(*http.Transport)

@@ -3,14 +3,13 @@ package emulator
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
-	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset/policysettest"
 )
 
@@ -74,7 +73,7 @@ func newDecisionCase(t *testing.T, c policysettest.Case) *decisionCase {
 			if a.Alias != "" {
 				t.Fatalf("approver %s has an alias: the emulator's users have none", a.ID)
 			}
-			if !isRoot(rootIDs, a.ID) {
+			if !slices.Contains(rootIDs, a.ID) {
 				o.Fixtures.Users = append(o.Fixtures.Users, FixtureUser{UserID: a.ID, UserName: a.ID, UserEmail: a.Email, UserTags: a.Tags,
 					APIKeys: []FixtureAPIKey{{APIKeyName: a.ID + " key", PublicKey: keyOf(a.ID).PublicKeyHex()}}})
 			}
@@ -91,15 +90,6 @@ func newDecisionCase(t *testing.T, c policysettest.Case) *decisionCase {
 		d.roots = append(d.roots, d.clients[id])
 	}
 	return d
-}
-
-func isRoot(rootIDs []string, id string) bool {
-	for _, r := range rootIDs {
-		if r == id {
-			return true
-		}
-	}
-	return false
 }
 
 // asRoots runs a setup activity: the first root user submits it and the
@@ -263,71 +253,6 @@ func (d *decisionCase) caseKeyword(t *testing.T, name string) map[string]any {
 	return out
 }
 
-// notParsed are eth.tx's fields the emulator cannot give: they need an
-// uploaded ABI, which the interface has no way to upload.
-var notParsed = map[string]bool{"function_name": true, "function_signature": true, "contract_call_args": true}
-
-// checkParsed compares what the emulator parsed of the submitted
-// transaction or typed data with the keywords the table wrote, field by
-// field (from is the key's address), and the decision it makes of them
-// with the one the case wants of the emulator, evaluation errors included.
-func (d *decisionCase) checkParsed(t *testing.T, activityID string) {
-	t.Helper()
-	req := d.srv.requestOf(t, activityID)
-	for name, v := range d.c.Request.Eth {
-		if _, ok := v.(map[string]any); !ok {
-			continue
-		}
-		want := d.caseKeyword(t, name)
-		gotAny, ok := req.Keyword("eth." + name)
-		got, _ := gotAny.(map[string]any)
-		if !ok || got == nil {
-			t.Fatalf("the emulator's request has no eth.%s", name)
-		}
-		for k, w := range want {
-			if notParsed[k] {
-				continue
-			}
-			if keywordText(got[k]) != keywordText(w) {
-				t.Errorf("eth.%s.%s: the emulator parsed %s, the table has %s", name, k, keywordText(got[k]), keywordText(w))
-			}
-		}
-		if from, ok := got["from"]; name == "tx" && from != d.ids[addressPlaceholder(d.c.Request.PrivateKey.ID)] {
-			t.Errorf("eth.tx.from = %v (present %v), want the key's address %s", from, ok, d.ids[addressPlaceholder(d.c.Request.PrivateKey.ID)])
-		}
-	}
-	policies := d.c.EnginePolicies()
-	for i := range policies {
-		p := &policies[i]
-		p.Condition, p.Consensus, p.Time = d.real(p.Condition), d.real(p.Consensus), d.real(p.Time)
-	}
-	if msg := d.c.EmulatorMismatch(policyset.Decide(policies, req)); msg != "" {
-		t.Fatalf("the emulator's request decides: %s", msg)
-	}
-}
-
-// requestOf is the request the policies see of an activity now.
-func (s *Server) requestOf(t *testing.T, activityID string) policyset.Request {
-	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec := s.st.Activities[activityID]
-	if rec == nil {
-		t.Fatalf("no activity %s", activityID)
-	}
-	return s.request(rec)
-}
-
-// want is the decision the emulator must make: the case's, or its
-// emulator override's where the emulator cannot make the request as the
-// table writes it.
-func (d *decisionCase) want() policysettest.Want {
-	if d.c.Emulator != nil {
-		return d.c.Emulator.Want
-	}
-	return d.c.Want
-}
-
 // activityErr is the error a client call gives for an activity as voted:
 // none once it completed.
 func activityErr(a *client.Activity) error {
@@ -338,73 +263,4 @@ func activityErr(a *client.Activity) error {
 		return &client.ConsensusNeededError{ActivityID: a.ID, Type: a.Type, Status: a.Status, Fingerprint: a.Fingerprint}
 	}
 	return &client.ActivityError{ActivityID: a.ID, Type: a.Type, Status: a.Status, Fingerprint: a.Fingerprint, Failure: a.Failure}
-}
-
-// check compares how the activity ended with the decision the case wants,
-// and returns the activity's id.
-func (d *decisionCase) check(t *testing.T, err error, act client.Activity) string {
-	t.Helper()
-	want := d.want()
-	var needed *client.ConsensusNeededError
-	var ae *client.ActivityError
-	switch {
-	case want.Verdict == client.OutcomeAllow && err == nil:
-		return act.ID
-	case want.Verdict == client.OutcomeRequiresConsensus && errors.As(err, &needed):
-		return needed.ActivityID
-	case (want.Verdict == client.OutcomeDenyExplicit || want.Verdict == client.OutcomeDenyImplicit) && errors.As(err, &ae) &&
-		ae.Status == client.StatusFailed && ae.Failure != nil && ae.Failure.Code == client.CodePermissionDenied:
-		why := "is implicitly denied"
-		if want.Verdict == client.OutcomeDenyExplicit {
-			why = fmt.Sprintf("is denied by policy %s (%q)", d.policyID(t, want.DecidedBy[0]), want.DecidedBy[0])
-		}
-		if !strings.Contains(ae.Failure.Message, why) {
-			t.Fatalf("failure %q, want it to say %q", ae.Failure.Message, why)
-		}
-		return ae.ActivityID
-	}
-	t.Fatalf("the activity ended with %v, want %s", err, want.Verdict)
-	return ""
-}
-
-// policyID is the id of the case's policy named name.
-func (d *decisionCase) policyID(t *testing.T, name string) string {
-	t.Helper()
-	list, err := d.roots[0].ListPolicies(t.Context(), client.ListPoliciesRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range list.Policies {
-		if p.PolicyName == name {
-			return p.PolicyID
-		}
-	}
-	t.Fatalf("no policy named %q", name)
-	return ""
-}
-
-// checkOutcomes compares the evaluation recorded at the last vote with the
-// case's policy outcomes: the service records the policies that applied.
-func (d *decisionCase) checkOutcomes(t *testing.T, activityID string) {
-	t.Helper()
-	got, err := d.roots[0].GetPolicyEvaluations(t.Context(), client.GetPolicyEvaluationsRequest{ActivityID: activityID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.PolicyEvaluations) != len(d.c.Request.Approvers) {
-		t.Fatalf("%d evaluation records, want one per approver (%d)", len(got.PolicyEvaluations), len(d.c.Request.Approvers))
-	}
-	recorded := map[string]string{}
-	for _, ev := range got.PolicyEvaluations[len(got.PolicyEvaluations)-1].PolicyEvaluations {
-		recorded[ev.PolicyID] = ev.Outcome
-	}
-	want := map[string]string{}
-	for _, p := range d.want().Policies {
-		if p.Outcome != policyset.OutcomeNotApplicable {
-			want[d.policyID(t, p.Name)] = p.Outcome
-		}
-	}
-	if !mapsEqual(recorded, want) {
-		t.Fatalf("recorded outcomes %v, want %v", recorded, want)
-	}
 }

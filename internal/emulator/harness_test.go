@@ -11,12 +11,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
+	"github.com/custody-labs/terraform-provider-custody/internal/testclock"
 )
 
 const testOrg = "org-test"
@@ -192,35 +192,10 @@ func wantFailedActivity(t *testing.T, err error, code int, want string) {
 	}
 }
 
-// steppedClock is a clock the test moves, so that createdAt and updatedAt
-// differ predictably. It stays within the liveness window of real time.
-type steppedClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newSteppedClock() *steppedClock { return &steppedClock{t: time.Now()} }
-
-func (c *steppedClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-
-func (c *steppedClock) step() { c.mu.Lock(); c.t = c.t.Add(time.Second); c.mu.Unlock() }
-
-func withClock(c *steppedClock) func(*Options) { return func(o *Options) { o.Now = c.now } }
-
-// tickClock advances a millisecond per reading, so that records created one
-// after the other have distinct, increasing times (timestamps keep
-// nanoseconds) while staying well inside the liveness window.
-type tickClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *tickClock) now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(time.Millisecond)
-	return c.t
-}
+// withClock runs the emulator on c, a clock the test moves (a second at a
+// time, so that createdAt and updatedAt differ predictably), started at
+// real time to stay within the liveness window.
+func withClock(c *testclock.Clock) func(*Options) { return func(o *Options) { o.Now = c.Now } }
 
 // createPolicies creates ps in one create_policies activity.
 func createPolicies(t *testing.T, c *client.Client, ps ...client.PolicyParams) *client.Submitted[client.CreatePoliciesResult] {

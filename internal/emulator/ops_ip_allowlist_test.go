@@ -7,9 +7,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
+	"github.com/custody-labs/terraform-provider-custody/internal/testclock"
 )
 
 // twoRoots is an emulator with a second root user, user-2, owning k2.
@@ -43,9 +45,9 @@ func getAllowlist(t *testing.T, c *client.Client, publicKey string) client.IPAll
 func boolRef(v bool) *bool { return &v }
 
 func TestIPAllowlistSetReplaceGetRemove(t *testing.T) {
-	clock := newSteppedClock()
+	clock := testclock.New(time.Now())
 	e := newTestEmulator(t, withClock(clock))
-	t0 := strconv.FormatInt(clock.now().UnixMilli(), 10) // as the reference describes createdAt
+	t0 := strconv.FormatInt(clock.Now().UnixMilli(), 10) // as the reference describes createdAt
 	first := client.SetIPAllowlistParams{Rules: []client.IPAllowlistRuleParams{{CIDR: "10.0.0.0/8", Label: "office"}, {CIDR: "2001:db8::/32", Label: "v6"}}}
 	set := setAllowlist(t, e.client, first)
 	sent, _ := json.Marshal(first)
@@ -58,8 +60,8 @@ func TestIPAllowlistSetReplaceGetRemove(t *testing.T) {
 		t.Fatalf("org-level allowlist: %+v", got)
 	}
 
-	clock.step()
-	t1 := strconv.FormatInt(clock.now().UnixMilli(), 10)
+	clock.Advance(time.Second)
+	t1 := strconv.FormatInt(clock.Now().UnixMilli(), 10)
 	setAllowlist(t, e.client, client.SetIPAllowlistParams{Enabled: boolRef(true), OnEvaluationError: client.OnEvaluationErrorAllow,
 		Rules: []client.IPAllowlistRuleParams{{CIDR: "127.0.0.1/32", Label: "local"}, {CIDR: "10.0.0.0/8", Label: "office"}, {CIDR: "2001:db8::/32", Label: "v6 renamed"}}})
 	got = getAllowlist(t, e.client, "")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/testclock"
 )
 
 // jwt builds an (unverified) token with the given payload JSON.
@@ -23,8 +24,8 @@ func withAlice(o *Options) {
 }
 
 func TestOauthProvidersRoundTrip(t *testing.T) {
-	clock := &tickClock{t: time.Now()}
-	e := newTestEmulator(t, withAlice, func(o *Options) { o.Now = clock.now })
+	clock := testclock.Ticking(time.Now(), time.Millisecond)
+	e := newTestEmulator(t, withAlice, func(o *Options) { o.Now = clock.Now })
 	ctx := t.Context()
 	token := jwt(`{"iss":"https://accounts.example.com","sub":"alice-sub","aud":["app-1","other"],"exp":1}`)
 	created, err := e.client.CreateOauthProviders(ctx, client.CreateOauthProvidersParams{UserID: "user-alice", OauthProviders: []client.OauthProviderParams{

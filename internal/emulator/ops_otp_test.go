@@ -4,11 +4,11 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/testclock"
 )
 
 const (
@@ -16,17 +16,6 @@ const (
 	verifyOtpType   = "ACTIVITY_TYPE_VERIFY_OTP_V2"
 	recoverUserType = "ACTIVITY_TYPE_RECOVER_USER"
 )
-
-// otpClock is a clock the test moves forward; it starts at real time so
-// that submits stay within the liveness window.
-type otpClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *otpClock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-
-func (c *otpClock) advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
 // otpWantFailed checks that a submit ended FAILED with code and a
 // message containing want.
@@ -102,8 +91,8 @@ func TestInitOtpRefusals(t *testing.T) {
 
 func TestInitOtpRecordsTheFlow(t *testing.T) {
 	intPtr := func(n int) *int { return &n }
-	clock := &otpClock{t: time.Now()}
-	e := newTestEmulator(t, func(o *Options) { o.Now = clock.now })
+	clock := testclock.New(time.Now())
+	e := newTestEmulator(t, func(o *Options) { o.Now = clock.Now })
 	for _, c := range []struct {
 		params client.InitOtpParams
 		expiry time.Duration
@@ -125,15 +114,15 @@ func TestInitOtpRecordsTheFlow(t *testing.T) {
 		e.srv.mu.Lock()
 		rec := e.srv.st.Otps[got.Result.OtpID]
 		e.srv.mu.Unlock()
-		if rec == nil || rec.Contact != c.params.Contact || !rec.ExpiresAt.Equal(clock.now().Add(c.expiry)) {
+		if rec == nil || rec.Contact != c.params.Contact || !rec.ExpiresAt.Equal(clock.Now().Add(c.expiry)) {
 			t.Fatalf("recorded %+v, want contact %s expiring in %s", rec, c.params.Contact, c.expiry)
 		}
 	}
 }
 
 func TestVerifyOtp(t *testing.T) {
-	clock := &otpClock{t: time.Now()}
-	e := newTestEmulator(t, func(o *Options) { o.Now = clock.now })
+	clock := testclock.New(time.Now())
+	e := newTestEmulator(t, func(o *Options) { o.Now = clock.Now })
 	refuses(t, e, "verify_otp", verifyOtpType, []struct{ params, want string }{
 		{`{"encryptedOtpBundle":"b"}`, "missing required field parameters.otpId"},
 		{`{"otpId":"o"}`, "missing required field parameters.encryptedOtpBundle"},
@@ -156,7 +145,7 @@ func TestVerifyOtp(t *testing.T) {
 	// because the emulator cannot decrypt the bundle).
 	_, err = e.client.VerifyOtp(t.Context(), client.VerifyOtpParams{OtpID: otp.Result.OtpID, EncryptedOtpBundle: "b", ExpirationSeconds: "86400"})
 	otpWantFailed(t, err, client.CodeUnimplemented, "cannot decrypt encrypted OTP bundles")
-	clock.advance(2 * time.Second)
+	clock.Advance(2 * time.Second)
 	_, err = e.client.VerifyOtp(t.Context(), client.VerifyOtpParams{OtpID: otp.Result.OtpID, EncryptedOtpBundle: "b"})
 	otpWantFailed(t, err, client.CodeFailedPrecondition, "OTP "+otp.Result.OtpID+" expired")
 }

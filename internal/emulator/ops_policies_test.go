@@ -12,12 +12,13 @@ import (
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/testclock"
 )
 
 func strRef(v string) *string { return &v }
 
 func TestPolicyRoundTrip(t *testing.T) {
-	clock := newSteppedClock()
+	clock := testclock.New(time.Now())
 	e := newTestEmulator(t, withClock(clock))
 	params := client.CreatePoliciesParams{Policies: []client.PolicyParams{
 		{PolicyName: "allow signing", Effect: client.EffectAllow, Condition: "activity.action == 'SIGN'",
@@ -44,7 +45,7 @@ func TestPolicyRoundTrip(t *testing.T) {
 		}
 	}
 
-	clock.step()
+	clock.Advance(time.Second)
 	later := createPolicies(t, e.client, client.PolicyParams{PolicyName: "allow signing", Effect: client.EffectAllow}).Result.PolicyIDs[0]
 	order := policyIDs(t, e)
 	first, second := min(ids[0], ids[1]), max(ids[0], ids[1]) // same createdAt: by id
@@ -52,7 +53,7 @@ func TestPolicyRoundTrip(t *testing.T) {
 		t.Fatalf("list order %v, want createdAt then id: %v %v %v (names need not be unique)", order, first, second, later)
 	}
 
-	clock.step()
+	clock.Advance(time.Second)
 	upd := client.UpdatePolicyParams{PolicyID: ids[0], PolicyName: strRef("renamed"), PolicyEffect: strRef(client.EffectDeny),
 		PolicyCondition: strRef("activity.resource == 'POLICY'"), PolicyConsensus: strRef("approvers.count() >= 1"), PolicyNotes: strRef("second"), Time: strRef("false")}
 	res, err := e.client.UpdatePolicy(t.Context(), upd)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/testclock"
 )
 
 // membership reads both sides of tag membership: each tag's key list (from
@@ -42,8 +43,8 @@ func membership(t *testing.T, e *testEmulator) map[string][]string {
 func sorted(ids ...string) []string { return slices.Sorted(slices.Values(ids)) }
 
 func TestPrivateKeyTagLifecycle(t *testing.T) {
-	clock := &tickClock{t: time.Now()} // so that updatedAt visibly moves
-	e := newTestEmulator(t, func(o *Options) { o.Now = clock.now })
+	clock := testclock.Ticking(time.Now(), time.Millisecond) // so that updatedAt visibly moves
+	e := newTestEmulator(t, func(o *Options) { o.Now = clock.Now })
 	ctx := t.Context()
 	ks := createKeys(t, e, keyParams("a", curveP256), keyParams("b", curveP256), keyParams("c", curveP256))
 	a, b, c := ks[0].PrivateKeyID, ks[1].PrivateKeyID, ks[2].PrivateKeyID
@@ -128,8 +129,8 @@ func laterThan(a, b client.Timestamp) bool {
 }
 
 func TestListPrivateKeyTagsOnlyPrivateKeyTagsInCreationOrder(t *testing.T) {
-	clock := &tickClock{t: time.Now()}
-	e := newTestEmulator(t, func(o *Options) { o.Now = clock.now })
+	clock := testclock.Ticking(time.Now(), time.Millisecond)
+	e := newTestEmulator(t, func(o *Options) { o.Now = clock.Now })
 	var want []string
 	for _, name := range []string{"t1", "t2", "t3", "t4", "t5"} {
 		r, err := e.client.CreatePrivateKeyTag(t.Context(), client.CreatePrivateKeyTagParams{PrivateKeyTagName: name})

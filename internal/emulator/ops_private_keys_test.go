@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/testclock"
 )
 
 func keyParams(name, curve string, formats ...string) client.PrivateKeyParams {
@@ -33,8 +34,8 @@ func listKeys(t *testing.T, e *testEmulator) []client.PrivateKey {
 }
 
 func TestCreateAndListPrivateKeys(t *testing.T) {
-	clock := &tickClock{t: time.Now()}
-	e := newTestEmulator(t, func(o *Options) { o.Now = clock.now })
+	clock := testclock.Ticking(time.Now(), time.Millisecond)
+	e := newTestEmulator(t, func(o *Options) { o.Now = clock.Now })
 	var created []client.CreatedPrivateKey
 	for _, p := range []client.PrivateKeyParams{
 		keyParams("k1", curveSecp256k1, addressEthereum, addressCompressed, addressUncompressed),

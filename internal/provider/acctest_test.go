@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"net/http/httptest"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -19,8 +17,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
-	"github.com/custody-labs/terraform-provider-custody/internal/client/clienttest"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
+	"github.com/custody-labs/terraform-provider-custody/internal/emulator/emulatortest"
 )
 
 const accOrg = "org-acc"
@@ -38,19 +36,8 @@ type accEmulator struct {
 // fresh key; mutate adjusts its options.
 func newAccEmulator(t testing.TB, mutate ...func(*emulator.Options)) *accEmulator {
 	t.Helper()
-	key := clienttest.NewAPIKey(t)
-	opts := emulator.Options{OrganizationID: accOrg, OrganizationName: "Acceptance Org",
-		RootUsers: []emulator.RootUser{{UserID: "user-root", UserName: "root", APIPublicKey: key.PublicKeyHex()}}}
-	for _, m := range mutate {
-		m(&opts)
-	}
-	srv, err := emulator.New(opts)
-	if err != nil {
-		t.Fatalf("emulator: %v", err)
-	}
-	hs := httptest.NewServer(srv)
-	t.Cleanup(func() { hs.Close(); srv.Close() })
-	return &accEmulator{srv: srv, url: hs.URL, key: key, client: accClient(t, hs.URL, key)}
+	e := emulatortest.Start(t, accOrg, "Acceptance Org", mutate...)
+	return &accEmulator{srv: e.Srv, url: e.URL, key: e.Key, client: e.Client}
 }
 
 // accTest is resource.Test against the in-process provider, after
@@ -68,12 +55,7 @@ func accTest(t *testing.T, tc resource.TestCase) {
 // accClient is a client for test code (not the provider's own).
 func accClient(t testing.TB, url string, key *client.APIKey) *client.Client {
 	t.Helper()
-	c, err := client.New(client.Config{BaseURL: url, OrganizationID: accOrg, APIPublicKey: key.PublicKeyHex(), APIPrivateKey: key.PrivateKeyHex(),
-		PollInterval: 10 * time.Millisecond, PollIntervalMax: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return emulatortest.NewClient(t, url, accOrg, key)
 }
 
 // providerBlock configures the provider for this emulator in HCL, with
@@ -139,6 +121,11 @@ func accRequestsSince(e *accEmulator, before *map[string]int, what string, want 
 		}
 		return nil
 	}
+}
+
+// accRequests is accRequestsSince the emulator started.
+func accRequests(e *accEmulator, what string, want map[string]int) resource.TestCheckFunc {
+	return accRequestsSince(e, &map[string]int{}, what, want)
 }
 
 func accRequestsWant(n int) string {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
@@ -98,12 +97,8 @@ func TestAccTimedOutBatchIsAdopted(t *testing.T) {
 				Config: config,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					policyConsensusCount(e, 3),
-					func(*terraform.State) error {
-						if n := e.srv.RequestCounts()["submit/create_policies"]; n != 1 {
-							return fmt.Errorf("%d create_policies submits, want the first batch's only", n)
-						}
-						return nil
-					}),
+					// The first batch's submit only.
+					accRequests(e, "the test", map[string]int{"submit/create_policies": 1})),
 			},
 			{Config: config, PlanOnly: true},
 		},

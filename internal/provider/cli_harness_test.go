@@ -48,17 +48,23 @@ func providerBinaryDir(t *testing.T) string {
 	return builtProvider.dir
 }
 
+// needTerraform is the rule resource.Test follows, for tests that run
+// terraform themselves: they run with TF_ACC set (make test sets it), and
+// then a missing terraform is a failure.
+func needTerraform(t *testing.T) {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
+	}
+	testAccPreCheck(t)
+}
+
 // newTFCLI prepares a working directory whose terraform runs use the built
 // provider with e's credentials (given as CUSTODY_* variables, as a
 // pipeline would).
 func newTFCLI(t *testing.T, e *accEmulator) *tfCLI {
 	t.Helper()
-	// The same rule as resource.Test: acceptance tests run with TF_ACC set
-	// (make test sets it), and then a missing terraform is a failure.
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC=1 (make test does)")
-	}
-	testAccPreCheck(t)
+	needTerraform(t)
 	bin := providerBinaryDir(t)
 	dir := t.TempDir()
 	rc := filepath.Join(dir, "terraform.rc")

@@ -184,20 +184,18 @@ func activityToModel(act *client.Activity, m *activityDataSourceModel) diag.Diag
 	m.CreatedAt, m.UpdatedAt = timestampValue(act.CreatedAt), timestampValue(act.UpdatedAt)
 	m.Intent = activityJSONAttr(&diags, "intent", act.Intent, act.Intent == nil)
 	m.Result = activityJSONAttr(&diags, "result", act.Result, act.Result == nil)
-	m.Votes = make([]activityVoteModel, 0, len(act.Votes))
-	for _, v := range act.Votes {
-		m.Votes = append(m.Votes, activityVoteModel{ID: types.StringValue(v.ID), UserID: types.StringValue(v.UserID),
+	m.Votes = listOf(act.Votes, func(v client.Vote) activityVoteModel {
+		return activityVoteModel{ID: types.StringValue(v.ID), UserID: types.StringValue(v.UserID),
 			UserName: optionalString(v.User.UserName), Selection: types.StringValue(v.Selection), Message: types.StringValue(v.Message),
 			PublicKey: types.StringValue(v.PublicKey), Signature: optionalString(v.Signature), Scheme: types.StringValue(v.Scheme),
-			CreatedAt: timestampValue(v.CreatedAt)})
-	}
+			CreatedAt: timestampValue(v.CreatedAt)}
+	})
 	m.AppProofs = nil
 	if act.AppProofs != nil {
-		m.AppProofs = make([]activityAppProofModel, 0, len(act.AppProofs))
-		for _, p := range act.AppProofs {
-			m.AppProofs = append(m.AppProofs, activityAppProofModel{Scheme: types.StringValue(p.Scheme), PublicKey: types.StringValue(p.PublicKey),
-				ProofPayload: types.StringValue(p.ProofPayload), Signature: types.StringValue(p.Signature)})
-		}
+		m.AppProofs = listOf(act.AppProofs, func(p client.AppProof) activityAppProofModel {
+			return activityAppProofModel{Scheme: types.StringValue(p.Scheme), PublicKey: types.StringValue(p.PublicKey),
+				ProofPayload: types.StringValue(p.ProofPayload), Signature: types.StringValue(p.Signature)}
+		})
 	}
 	m.Failure = nil
 	if f := act.Failure; f != nil {

@@ -53,15 +53,13 @@ func readAppStatus(ctx context.Context, d *dataSourceBase, m *appStatusDataSourc
 		addAPIError(diags, "Error reading app status", client.QueryGetAppStatus, "app "+m.AppID.ValueString(), err)
 		return
 	}
-	// Never null: an app without deployments has an empty list.
-	m.Deployments = make([]appStatusDeploymentModel, 0, len(out.AppStatus.Deployments))
-	for _, dep := range out.AppStatus.Deployments {
-		m.Deployments = append(m.Deployments, appStatusDeploymentModel{
+	m.Deployments = listOf(out.AppStatus.Deployments, func(dep client.DeploymentStatus) appStatusDeploymentModel {
+		return appStatusDeploymentModel{
 			DeploymentID:    types.StringValue(dep.DeploymentID),
 			ReadyReplicas:   types.Int64Value(int64(dep.ReadyReplicas)),
 			DesiredReplicas: types.Int64Value(int64(dep.DesiredReplicas)),
 			LastUpdatedTime: timestampValue(dep.LastUpdatedTime),
-		})
-	}
+		}
+	})
 	m.TargetedDeploymentID = types.StringValue(out.AppStatus.TargetedDeploymentID)
 }

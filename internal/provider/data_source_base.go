@@ -51,6 +51,17 @@ func readModel[M any](ctx context.Context, req datasource.ReadRequest, resp *dat
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
+// listOf is the list attribute of in, each element converted by flatten.
+// It is never nil: none is an empty list, not null, so that a for_each or
+// a length() can use it without a null check.
+func listOf[T, M any](in []T, flatten func(T) M) []M {
+	out := make([]M, 0, len(in))
+	for _, x := range in {
+		out = append(out, flatten(x))
+	}
+	return out
+}
+
 // dataSource is a data source made of its parts: a type name, a schema,
 // and a read function that fills the model (the configuration as read)
 // from the service. Every data source is one but

@@ -91,11 +91,10 @@ func earnPositionsSchema() schema.Schema {
 	}
 }
 
-// earnPositionsFlatten converts the service's positions; never nil, so
-// that a wallet without positions has an empty list, not null.
+// earnPositionsFlatten converts the service's positions (a wallet without
+// positions has an empty list).
 func earnPositionsFlatten(in []client.EarnPosition) []earnPositionModel {
-	items := make([]earnPositionModel, 0, len(in))
-	for _, p := range in {
+	return listOf(in, func(p client.EarnPosition) earnPositionModel {
 		var display *earnPositionDisplayModel
 		if v := p.Display; v != nil {
 			display = &earnPositionDisplayModel{
@@ -107,15 +106,14 @@ func earnPositionsFlatten(in []client.EarnPosition) []earnPositionModel {
 				TotalWithdrawnCrypto: optionalString(v.TotalWithdrawnCrypto),
 			}
 		}
-		items = append(items, earnPositionModel{
+		return earnPositionModel{
 			earnVaultRefModel: earnVaultRef(p.VaultAddress, p.WrapperAddress, p.Provider, p.Caip19, p.DepositsDisabled),
 			CurrentValue:      optionalString(p.CurrentValue),
 			TotalDeposited:    optionalString(p.TotalDeposited),
 			TotalWithdrawn:    optionalString(p.TotalWithdrawn),
 			Display:           display,
-		})
-	}
-	return items
+		}
+	})
 }
 
 func readEarnPositions(ctx context.Context, d *dataSourceBase, m *earnPositionsModel, diags *diag.Diagnostics) {

@@ -147,12 +147,11 @@ func earnVaultsDisplay(v *client.EarnValueDisplay) *earnValueDisplayModel {
 	return &earnValueDisplayModel{USD: optionalString(v.USD), Crypto: optionalString(v.Crypto)}
 }
 
-// earnVaultsFlatten converts the service's vaults; never nil, so that no
-// match is an empty list, not null.
+// earnVaultsFlatten converts the service's vaults (no match is an empty
+// list).
 func earnVaultsFlatten(in []client.EarnEnabledVault) []earnVaultModel {
-	items := make([]earnVaultModel, 0, len(in))
-	for _, v := range in {
-		items = append(items, earnVaultModel{
+	return listOf(in, func(v client.EarnEnabledVault) earnVaultModel {
+		return earnVaultModel{
 			earnVaultRefModel:         earnVaultRef(v.VaultAddress, v.WrapperAddress, v.Provider, v.Caip19, v.DepositsDisabled),
 			ApyPct:                    optionalString(v.ApyPct),
 			NetApyPct:                 optionalString(v.NetApyPct),
@@ -164,9 +163,8 @@ func earnVaultsFlatten(in []client.EarnEnabledVault) []earnVaultModel {
 			ClaimableClientFee:        optionalString(v.ClaimableClientFee),
 			ClaimableClientFeeDisplay: earnVaultsDisplay(v.ClaimableClientFeeDisplay),
 			ClientFeeWallet:           optionalString(v.ClientFeeWallet),
-		})
-	}
-	return items
+		}
+	})
 }
 
 func readEarnVaults(ctx context.Context, d *dataSourceBase, m *earnVaultsModel, diags *diag.Diagnostics) {

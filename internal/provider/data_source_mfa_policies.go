@@ -49,13 +49,9 @@ func readMfaPolicies(ctx context.Context, d *dataSourceBase, m *mfaPoliciesDataS
 		addAPIError(diags, "Error reading MFA policies", client.QueryGetMfaPolicies, "user "+m.UserID.ValueString(), err)
 		return
 	}
-	// Never null: "no policies" is an empty list, which a for_each or a
-	// length() can use without a null check.
-	m.MfaPolicies = make([]mfaPoliciesItemModel, 0, len(out.MfaPolicies))
-	for _, p := range out.MfaPolicies {
-		m.MfaPolicies = append(m.MfaPolicies, mfaPoliciesItemModel{MfaPolicyID: types.StringValue(p.MfaPolicyID),
-			mfaPolicyFieldsModel: mfaPolicyFlatten(p)})
-	}
+	m.MfaPolicies = listOf(out.MfaPolicies, func(p client.MfaPolicy) mfaPoliciesItemModel {
+		return mfaPoliciesItemModel{MfaPolicyID: types.StringValue(p.MfaPolicyID), mfaPolicyFieldsModel: mfaPolicyFlatten(p)}
+	})
 }
 
 // cachedMfaPolicies lists a user's MFA policies once per command, for every

@@ -85,14 +85,11 @@ func mfaPolicyAttributes() map[string]schema.Attribute {
 // mfaPolicyFlatten converts one policy of the service to its model. Its
 // lists are never nil, so that none is null.
 func mfaPolicyFlatten(p client.MfaPolicy) mfaPolicyFieldsModel {
-	steps := make([]mfaPolicyStepModel, 0, len(p.RequiredAuthenticationMethods))
-	for _, s := range p.RequiredAuthenticationMethods {
-		methods := make([]mfaPolicyMethodModel, 0, len(s.Any))
-		for _, m := range s.Any {
-			methods = append(methods, mfaPolicyMethodModel{Type: types.StringValue(m.Type), ID: optionalString(m.ID)})
-		}
-		steps = append(steps, mfaPolicyStepModel{Any: methods})
-	}
+	steps := listOf(p.RequiredAuthenticationMethods, func(s client.RequiredAuthenticationMethod) mfaPolicyStepModel {
+		return mfaPolicyStepModel{Any: listOf(s.Any, func(m client.AuthenticationMethod) mfaPolicyMethodModel {
+			return mfaPolicyMethodModel{Type: types.StringValue(m.Type), ID: optionalString(m.ID)}
+		})}
+	})
 	return mfaPolicyFieldsModel{
 		Name:                          types.StringValue(p.MfaPolicyName),
 		Condition:                     types.StringValue(p.Condition),

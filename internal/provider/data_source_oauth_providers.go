@@ -63,12 +63,11 @@ func oauthProvidersSchema() schema.Schema {
 	}
 }
 
-// oauthProvidersFlatten converts the service's providers; never nil, so
-// that a user without providers has an empty list, not null.
+// oauthProvidersFlatten converts the service's providers (a user without
+// providers has an empty list).
 func oauthProvidersFlatten(in []client.OauthProvider) []oauthProvidersItemModel {
-	items := make([]oauthProvidersItemModel, 0, len(in))
-	for _, p := range in {
-		items = append(items, oauthProvidersItemModel{
+	return listOf(in, func(p client.OauthProvider) oauthProvidersItemModel {
+		return oauthProvidersItemModel{
 			ProviderID:   types.StringValue(p.ProviderID),
 			ProviderName: types.StringValue(p.ProviderName),
 			Issuer:       types.StringValue(p.Issuer),
@@ -76,9 +75,8 @@ func oauthProvidersFlatten(in []client.OauthProvider) []oauthProvidersItemModel 
 			Subject:      types.StringValue(p.Subject),
 			CreatedAt:    timestampValue(p.CreatedAt),
 			UpdatedAt:    timestampValue(p.UpdatedAt),
-		})
-	}
-	return items
+		}
+	})
 }
 
 func readOauthProviders(ctx context.Context, d *dataSourceBase, m *oauthProvidersModel, diags *diag.Diagnostics) {

@@ -37,9 +37,5 @@ func readPolicies(ctx context.Context, d *dataSourceBase, m *policiesDataSourceM
 		addAPIError(diags, "Error reading policies", client.QueryListPolicies, "", err)
 		return
 	}
-	// Never null: an organization without policies has an empty list.
-	*m = policiesDataSourceModel{Policies: make([]policyDataSourceModel, 0, len(out.all))}
-	for _, p := range out.all {
-		m.Policies = append(m.Policies, policyDataSourceFlatten(p))
-	}
+	*m = policiesDataSourceModel{Policies: listOf(out.all, policyDataSourceFlatten)}
 }

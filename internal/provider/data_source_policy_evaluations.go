@@ -70,14 +70,11 @@ func readPolicyEvaluations(ctx context.Context, d *dataSourceBase, m *policyEval
 		addAPIError(diags, "Error reading policy evaluations", client.QueryGetPolicyEvaluations, "activity "+id, err)
 		return
 	}
-	// Neither list is ever null: none recorded is an empty list.
-	m.Evaluations = make([]policyEvaluationsRecordModel, 0, len(got.PolicyEvaluations))
-	for _, r := range got.PolicyEvaluations {
-		outcomes := make([]policyEvaluationsOutcomeModel, 0, len(r.PolicyEvaluations))
-		for _, e := range r.PolicyEvaluations {
-			outcomes = append(outcomes, policyEvaluationsOutcomeModel{PolicyID: optionalString(e.PolicyID), Outcome: optionalString(e.Outcome)})
-		}
-		m.Evaluations = append(m.Evaluations, policyEvaluationsRecordModel{ID: types.StringValue(r.ID), VoteID: types.StringValue(r.VoteID),
-			PolicyEvaluations: outcomes, CreatedAt: timestampValue(r.CreatedAt)})
-	}
+	m.Evaluations = listOf(got.PolicyEvaluations, func(r client.PolicyEvaluationRecord) policyEvaluationsRecordModel {
+		outcomes := listOf(r.PolicyEvaluations, func(e client.PolicyEvaluation) policyEvaluationsOutcomeModel {
+			return policyEvaluationsOutcomeModel{PolicyID: optionalString(e.PolicyID), Outcome: optionalString(e.Outcome)}
+		})
+		return policyEvaluationsRecordModel{ID: types.StringValue(r.ID), VoteID: types.StringValue(r.VoteID),
+			PolicyEvaluations: outcomes, CreatedAt: timestampValue(r.CreatedAt)}
+	})
 }

@@ -128,8 +128,7 @@ func sendTxStatusRevertChainFlatten(chain []client.RevertChainEntry) []sendTxSta
 	if chain == nil {
 		return nil
 	}
-	items := make([]sendTxStatusRevertModel, 0, len(chain))
-	for _, r := range chain {
+	return listOf(chain, func(r client.RevertChainEntry) sendTxStatusRevertModel {
 		item := sendTxStatusRevertModel{
 			Address:        optionalString(r.Address),
 			ErrorType:      optionalString(r.ErrorType),
@@ -145,9 +144,8 @@ func sendTxStatusRevertChainFlatten(chain []client.RevertChainEntry) []sendTxSta
 		if r.Custom != nil {
 			item.Custom = &sendTxStatusCustomModel{ErrorName: optionalString(r.Custom.ErrorName), ParamsJSON: optionalString(r.Custom.ParamsJSON)}
 		}
-		items = append(items, item)
-	}
-	return items
+		return item
+	})
 }
 
 // sendTxStatusSolanaFlatten converts the Solana details; omitted logs stay

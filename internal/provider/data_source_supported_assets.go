@@ -87,16 +87,14 @@ func readSupportedAssets(ctx context.Context, d *dataSourceBase, m *supportedAss
 // optional there, so each omitted one becomes null. The service may leave
 // the whole list out: that is an empty list (a nil slice would be null).
 func supportedAssetsFlatten(assets []client.AssetMetadata) []supportedAssetModel {
-	items := make([]supportedAssetModel, 0, len(assets))
-	for _, a := range assets {
-		items = append(items, supportedAssetModel{
+	return listOf(assets, func(a client.AssetMetadata) supportedAssetModel {
+		return supportedAssetModel{
 			Caip19:   optionalString(a.Caip19),
 			Symbol:   optionalString(a.Symbol),
 			Decimals: optionalInt(a.Decimals),
 			LogoURL:  optionalString(a.LogoURL),
 			Name:     optionalString(a.Name),
 			Stable:   optionalBool(a.Stable),
-		})
-	}
-	return items
+		}
+	})
 }

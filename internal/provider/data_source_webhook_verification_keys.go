@@ -78,12 +78,10 @@ func (d *webhookVerificationKeysDataSource) Read(ctx context.Context, req dataso
 			addAPIError(diags, "Error reading webhook verification keys", "GET "+client.WebhookKeySetPath, "", err)
 			return
 		}
-		// Never null: a set without keys is an empty list.
-		*m = webhookVerificationKeysDataSourceModel{Keys: make([]webhookVerificationKeyModel, 0, len(set.Keys))}
-		for _, k := range set.Keys {
-			m.Keys = append(m.Keys, webhookVerificationKeyModel{Kid: types.StringValue(k.Kid), Kty: types.StringValue(k.Kty),
+		*m = webhookVerificationKeysDataSourceModel{Keys: listOf(set.Keys, func(k client.WebhookKey) webhookVerificationKeyModel {
+			return webhookVerificationKeyModel{Kid: types.StringValue(k.Kid), Kty: types.StringValue(k.Kty),
 				Crv: types.StringValue(k.Crv), Alg: types.StringValue(k.Alg), Use: types.StringValue(k.Use), X: types.StringValue(k.X),
-				SignatureAlgorithm: types.StringValue(k.ServiceSignatureAlgorithm), SignatureVersion: types.StringValue(k.ServiceSignatureVersion)})
-		}
+				SignatureAlgorithm: types.StringValue(k.ServiceSignatureAlgorithm), SignatureVersion: types.StringValue(k.ServiceSignatureVersion)}
+		})}
 	})
 }

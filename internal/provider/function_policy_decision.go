@@ -104,8 +104,8 @@ func (policyDecisionFunction) Definition(_ context.Context, _ function.Definitio
 					"A request must be one the service can make, by the provider's catalogue of what each activity type " +
 					"carries: a keyword or `params` field its type never carries is an error that names its path and says " +
 					"what the type carries (`eth.tx` on a signing request whose `params.type` is `TRANSACTION_TYPE_SOLANA`, " +
-					"`wallet` beside `private_key`, `private_key` on `ACTIVITY_TYPE_EXPORT_WALLET`). A signing request targets " +
-					"a wallet (with `wallet_account`) or a `private_key`; `ACTIVITY_TYPE_SIGN_TRANSACTION_V2` carries the " +
+					"`wallet` beside `private_key`, `private_key` on `" + client.ActivityTypeExportWallet + "`). A signing request targets " +
+					"a wallet (with `wallet_account`) or a `private_key`; `" + client.OpSignTransaction.Type + "` carries the " +
 					"transaction of its `params.type` (`eth.tx` for `TRANSACTION_TYPE_ETHEREUM`), raw-payload signing carries " +
 					"`eth.eip_712` with `params.encoding = \"PAYLOAD_ENCODING_EIP712\"`, and an export carries what it exports.",
 			},

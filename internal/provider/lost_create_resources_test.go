@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/custody-labs/terraform-provider-custody/internal/client"
-	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
 )
 
 // Lost creates of every resource that creates, and of creates that wait
@@ -82,35 +83,23 @@ resource "custody_oauth_provider" "o" {
 		}
 		return nil
 	}
-	accTest(t, resource.TestCase{
-		CheckDestroy: func(*terraform.State) error {
-			if held := serviceIDs(t, e); len(held) != 0 {
-				return fmt.Errorf("left after destroy: %v", held)
+	leftNothing := func(*terraform.State) error {
+		if held := serviceIDs(t, e); len(held) != 0 {
+			return fmt.Errorf("left after destroy: %v", held)
+		}
+		return nil
+	}
+	// Both attempts of each of the three creates are dropped.
+	accTest(t, lostThenResolved(config, dropFirstAnswers(e, 6),
+		regexp.MustCompile(`(?s)(Error creating (private key tag|webhook endpoint|OAuth provider).*may have reached\s+the\s+service.*){3}`),
+		func() {
+			e.srv.SetFaults(emulator.Faults{})
+			for _, typ := range types {
+				if n := len(serviceIDs(t, e)[typ]); n != 1 {
+					t.Fatalf("%s: the lost create made %d objects, want 1", typ, n)
+				}
 			}
-			return nil
-		},
-		Steps: []resource.TestStep{
-			{
-				// Both attempts of each of the three creates are dropped.
-				PreConfig:   dropFirstAnswers(e, 6),
-				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)(Error creating (private key tag|webhook endpoint|OAuth provider).*may have reached\s+the\s+service.*){3}`),
-			},
-			{
-				PreConfig: func() {
-					e.srv.SetFaults(emulator.Faults{})
-					for _, typ := range types {
-						if n := len(serviceIDs(t, e)[typ]); n != 1 {
-							t.Fatalf("%s: the lost create made %d objects, want 1", typ, n)
-						}
-					}
-				},
-				Config:           config,
-				Check:            exactlyOne,
-				ConfigPlanChecks: faultsEmptyPlanAfter,
-			},
-		},
-	})
+		}, exactlyOne, leftNothing))
 }
 
 // TestAccLostAnswers_whileWaitingForApproval: a create that needs a second
@@ -158,12 +147,8 @@ func TestAccLostAnswers_whileWaitingForApproval(t *testing.T) {
 				Config: config,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					policyConsensusCount(e, 1),
-					func(*terraform.State) error {
-						if n := e.srv.RequestCounts()["submit/delete_policy"]; n != 0 {
-							return fmt.Errorf("%d delete_policy submits: the placeholder had nothing to delete", n)
-						}
-						return nil
-					}),
+					// The placeholder had nothing to delete.
+					accRequests(e, "the test", map[string]int{"submit/delete_policy": 0})),
 			},
 			{
 				// Someone must approve the delete at destroy.

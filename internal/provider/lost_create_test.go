@@ -24,6 +24,21 @@ func dropFirstAnswers(e *accEmulator, n int) func() {
 	return func() { e.srv.SetFaults(emulator.Faults{DropAfterCommit: emulator.FaultRate{First: n}}) }
 }
 
+// lostThenResolved is the test case of creates whose answers are lost:
+// the first apply of config, after inject, fails with wantErr; the second,
+// after afterFirst (which clears the faults and checks what the first
+// made), resolves every create so that check holds, and the plan after it
+// is empty. checkDestroy checks that destroy leaves nothing.
+func lostThenResolved(config string, inject func(), wantErr *regexp.Regexp, afterFirst func(), check, checkDestroy resource.TestCheckFunc) resource.TestCase {
+	return resource.TestCase{
+		CheckDestroy: checkDestroy,
+		Steps: []resource.TestStep{
+			{PreConfig: inject, Config: config, ExpectError: wantErr},
+			{PreConfig: afterFirst, Config: config, Check: check, ConfigPlanChecks: faultsEmptyPlanAfter},
+		},
+	}
+}
+
 // lostAnswersCase applies n policies with max_retries = 1 while faults
 // lose the answers of some creates, then applies again once the service
 // answers: every lost create must resolve to exactly one policy (the
@@ -35,44 +50,26 @@ func lostAnswersCase(t *testing.T, e *accEmulator, n int, faults emulator.Faults
 	config := e.providerBlock(append([]string{"max_retries = 1"}, providerLines...)...) + faultsPolicies(n, "lost")
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	return resource.TestCase{
-		CheckDestroy: func(*terraform.State) error {
-			if held := emulatorPolicyIDs(t, e); len(held) != 0 {
-				return fmt.Errorf("%d policies left after destroy: %v", len(held), held)
-			}
-			return nil
-		},
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() {
-					e.srv.SetFaults(faults)
-					if during != nil {
-						wg.Add(1)
-						go func() { defer wg.Done(); during(stop) }()
-					}
-				},
-				Config:      config,
-				ExpectError: lostAnswerError,
-			},
-			{
-				PreConfig: func() {
-					close(stop)
-					wg.Wait()
-					e.srv.SetFaults(emulator.Faults{})
-					got := e.srv.InjectedFaults()
-					for _, kind := range kinds {
-						if got[kind] == 0 {
-							t.Fatalf("no %s fault was injected (%v): the test exercised nothing", kind, got)
-						}
-					}
-					t.Logf("first apply: faults %v; the service holds %d policies", got, len(emulatorPolicyIDs(t, e)))
-				},
-				Config:           config,
-				Check:            faultsExactly(e, n, "lost"),
-				ConfigPlanChecks: faultsEmptyPlanAfter,
-			},
-		},
+	inject := func() {
+		e.srv.SetFaults(faults)
+		if during != nil {
+			wg.Add(1)
+			go func() { defer wg.Done(); during(stop) }()
+		}
 	}
+	afterFirst := func() {
+		close(stop)
+		wg.Wait()
+		e.srv.SetFaults(emulator.Faults{})
+		got := e.srv.InjectedFaults()
+		for _, kind := range kinds {
+			if got[kind] == 0 {
+				t.Fatalf("no %s fault was injected (%v): the test exercised nothing", kind, got)
+			}
+		}
+		t.Logf("first apply: faults %v; the service holds %d policies", got, len(emulatorPolicyIDs(t, e)))
+	}
+	return lostThenResolved(config, inject, lostAnswerError, afterFirst, faultsExactly(e, n, "lost"), policyTestCheckDestroy(e))
 }
 
 // TestAccLostAnswers_droppedAfterCommit: 40% of the creates' answers are
@@ -154,31 +151,11 @@ resource "custody_policy" "same" {
 		}
 		return nil
 	}
-	accTest(t, resource.TestCase{
-		CheckDestroy: func(*terraform.State) error {
-			if held := emulatorPolicyIDs(t, e); len(held) != 0 {
-				return fmt.Errorf("policies left after destroy: %v", held)
-			}
-			return nil
-		},
-		Steps: []resource.TestStep{
-			{
-				// Both attempts of both creates are dropped.
-				PreConfig:   dropFirstAnswers(e, 4),
-				Config:      config,
-				ExpectError: lostAnswerError,
-			},
-			{
-				PreConfig: func() {
-					e.srv.SetFaults(emulator.Faults{})
-					if held := emulatorPolicyIDs(t, e); len(held) != 2 {
-						t.Fatalf("after the first apply the service holds %v, want both creates done", held)
-					}
-				},
-				Config:           config,
-				Check:            twinIDs,
-				ConfigPlanChecks: faultsEmptyPlanAfter,
-			},
-		},
-	})
+	// Both attempts of both creates are dropped.
+	accTest(t, lostThenResolved(config, dropFirstAnswers(e, 4), lostAnswerError, func() {
+		e.srv.SetFaults(emulator.Faults{})
+		if held := emulatorPolicyIDs(t, e); len(held) != 2 {
+			t.Fatalf("after the first apply the service holds %v, want both creates done", held)
+		}
+	}, twinIDs, policyTestCheckDestroy(e)))
 }

@@ -3,25 +3,18 @@ package provider
 import (
 	"context"
 	"errors"
-	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
@@ -65,6 +58,33 @@ func providerBlock(t *testing.T, s schema.Schema, attrs map[string]tftypes.Value
 
 func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 
+// validProviderBlock is a complete provider block for an emulator on a
+// loopback address, signing with key.
+func validProviderBlock(key *client.APIKey) map[string]tftypes.Value {
+	return map[string]tftypes.Value{
+		"base_url": str("http://127.0.0.1:8443"), "organization_id": str("org"),
+		"api_public_key": str(key.PublicKeyHex()), "api_private_key": str(key.PrivateKeyHex()),
+	}
+}
+
+// oneErrorOn fails the test unless errs is one error, on attribute attr,
+// whose detail holds every one of want.
+func oneErrorOn(t *testing.T, errs diag.Diagnostics, attr string, want ...string) {
+	t.Helper()
+	if len(errs) != 1 {
+		t.Fatalf("want one error, got %v", errs)
+	}
+	d, ok := errs[0].(diag.DiagnosticWithPath)
+	if !ok || !d.Path().Equal(path.Root(attr)) {
+		t.Fatalf("error %q %q is not on %s", errs[0].Summary(), errs[0].Detail(), attr)
+	}
+	for _, w := range want {
+		if !strings.Contains(d.Detail(), w) {
+			t.Fatalf("error on %s %q %q, want it to say %q", attr, errs[0].Summary(), errs[0].Detail(), w)
+		}
+	}
+}
+
 // clearCustodyEnv empties the CUSTODY_* variables but one: Configure's
 // unit tests reach no service, so they skip the credentials check, which
 // would otherwise go on in the background after the test.
@@ -79,15 +99,9 @@ func clearCustodyEnv(t *testing.T) {
 func TestConfigureErrorsNameTheAttributeAndVariable(t *testing.T) {
 	key, _ := client.GenerateAPIKey()
 	other, _ := client.GenerateAPIKey()
-	valid := map[string]tftypes.Value{
-		"base_url": str("http://127.0.0.1:8443"), "organization_id": str("org"),
-		"api_public_key": str(key.PublicKeyHex()), "api_private_key": str(key.PrivateKeyHex()),
-	}
+	valid := validProviderBlock(key)
 	with := func(k string, v tftypes.Value) map[string]tftypes.Value {
-		m := map[string]tftypes.Value{}
-		for a, b := range valid {
-			m[a] = b
-		}
+		m := maps.Clone(valid)
 		if v.IsNull() {
 			delete(m, k)
 		} else {
@@ -153,68 +167,6 @@ func TestConfigureErrorsNameTheAttributeAndVariable(t *testing.T) {
 	})
 }
 
-func TestConfigureFallsBackToEnvironment(t *testing.T) {
-	key, _ := client.GenerateAPIKey()
-	t.Setenv("CUSTODY_BASE_URL", "http://localhost:1")
-	t.Setenv("CUSTODY_ORGANIZATION_ID", "org-env")
-	t.Setenv("CUSTODY_API_PUBLIC_KEY", key.PublicKeyHex())
-	t.Setenv("CUSTODY_API_PRIVATE_KEY", key.PrivateKeyHex())
-	t.Setenv("CUSTODY_MAX_RETRIES", "0")
-	t.Setenv("CUSTODY_APPROVAL_TIMEOUT", "90s")
-	// Nothing listens at the address: Configure would fail its check.
-	t.Setenv("CUSTODY_SKIP_CREDENTIALS_VALIDATION", "true")
-	resp := configure(t, nil)
-	if resp.Diagnostics.HasError() {
-		t.Fatal(resp.Diagnostics)
-	}
-	pd, ok := resp.ResourceData.(*providerData)
-	if !ok {
-		t.Fatalf("ResourceData is %T", resp.ResourceData)
-	}
-	if pd.client.OrganizationID() != "org-env" || pd.approvalTimeout.String() != "1m30s" {
-		t.Fatalf("org %s, approval %s", pd.client.OrganizationID(), pd.approvalTimeout)
-	}
-	// The provider block wins over the environment.
-	resp = configure(t, map[string]tftypes.Value{"organization_id": str("org-block")})
-	if pd, ok = resp.ResourceData.(*providerData); !ok {
-		t.Fatalf("ResourceData is %T", resp.ResourceData)
-	}
-	if got := pd.client.OrganizationID(); got != "org-block" {
-		t.Fatalf("organization = %s, want the block's", got)
-	}
-}
-
-// TestAccProviderConfiguredFromEnvironment drives the real CLI with an
-// empty provider block: everything comes from CUSTODY_* variables.
-func TestAccProviderConfiguredFromEnvironment(t *testing.T) {
-	e := newAccEmulator(t)
-	t.Setenv("CUSTODY_BASE_URL", e.url)
-	t.Setenv("CUSTODY_ORGANIZATION_ID", accOrg)
-	t.Setenv("CUSTODY_API_PUBLIC_KEY", e.key.PublicKeyHex())
-	t.Setenv("CUSTODY_API_PRIVATE_KEY", e.key.PrivateKeyHex())
-	accTest(t, resource.TestCase{
-		Steps: []resource.TestStep{{
-			Config: `
-provider "custody" {}
-
-resource "custody_organization_name" "this" {
-  name = "Configured From Env"
-}
-`,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("custody_organization_name.this", tfjsonpath.New("id"), knownvalue.StringExact(accOrg)),
-			},
-			Check: func(*terraform.State) error {
-				who, err := e.client.Whoami(t.Context(), client.WhoamiRequest{})
-				if err != nil || who.OrganizationName != "Configured From Env" {
-					return fmt.Errorf("whoami: %+v %v", who, err)
-				}
-				return nil
-			},
-		}},
-	})
-}
-
 func TestConfigureWithoutCredentialsServesOnlyTheKeySet(t *testing.T) {
 	clearCustodyEnv(t)
 	resp := configure(t, map[string]tftypes.Value{"base_url": str("https://api.example.com")})
@@ -255,19 +207,9 @@ func TestClientConfigErrorsPointAtTheirAttribute(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clearCustodyEnv(t)
-			attrs := map[string]tftypes.Value{
-				"base_url": str("http://127.0.0.1:8443"), "organization_id": str("org"),
-				"api_public_key": str(key.PublicKeyHex()), "api_private_key": str(key.PrivateKeyHex()),
-			}
+			attrs := validProviderBlock(key)
 			attrs[tt.attr] = str(tt.value)
-			errs := configure(t, attrs).Diagnostics.Errors()
-			if len(errs) != 1 {
-				t.Fatalf("want one error, got %v", errs)
-			}
-			d, ok := errs[0].(diag.DiagnosticWithPath)
-			if !ok || !d.Path().Equal(path.Root(tt.wantAttr)) {
-				t.Fatalf("error %q is not on %s", errs[0].Detail(), tt.wantAttr)
-			}
+			oneErrorOn(t, configure(t, attrs).Diagnostics.Errors(), tt.wantAttr)
 		})
 	}
 	t.Run("retries", func(t *testing.T) {
@@ -282,141 +224,4 @@ func TestClientConfigErrorsPointAtTheirAttribute(t *testing.T) {
 			t.Fatalf("configErrorAttr = %q, want none", got)
 		}
 	})
-}
-
-// TestConfigureChecksTheVariables: nothing checks CUSTODY_MAX_RETRIES or
-// CUSTODY_APPROVAL_TIMEOUT before Configure, which refuses a bad one on
-// its attribute with a message naming the variable.
-func TestConfigureChecksTheVariables(t *testing.T) {
-	key, _ := client.GenerateAPIKey()
-	valid := map[string]tftypes.Value{
-		"base_url": str("http://127.0.0.1:8443"), "organization_id": str("org"),
-		"api_public_key": str(key.PublicKeyHex()), "api_private_key": str(key.PrivateKeyHex()),
-	}
-	tests := []struct{ env, value, attr, want string }{
-		{"CUSTODY_MAX_RETRIES", "many", "max_retries", `CUSTODY_MAX_RETRIES) must be a whole number from 0 to 20, got "many"`},
-		{"CUSTODY_MAX_RETRIES", "21", "max_retries", `got "21"`},
-		{"CUSTODY_MAX_RETRIES", "-1", "max_retries", `got "-1"`},
-		{"CUSTODY_APPROVAL_TIMEOUT", "soon", "approval_timeout", `CUSTODY_APPROVAL_TIMEOUT) must be a positive duration such as "30m", got "soon"`},
-		{"CUSTODY_APPROVAL_TIMEOUT", "0s", "approval_timeout", `got "0s"`},
-		{"CUSTODY_APPROVAL_TIMEOUT", "-5m", "approval_timeout", `got "-5m"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.env+"="+tt.value, func(t *testing.T) {
-			clearCustodyEnv(t)
-			t.Setenv(tt.env, tt.value)
-			errs := configure(t, valid).Diagnostics.Errors()
-			if len(errs) != 1 {
-				t.Fatalf("want one error, got %v", errs)
-			}
-			d, ok := errs[0].(diag.DiagnosticWithPath)
-			if !ok || !d.Path().Equal(path.Root(tt.attr)) || !strings.Contains(d.Detail(), tt.want) {
-				t.Fatalf("error %q %q, want one on %s saying %q", errs[0].Summary(), errs[0].Detail(), tt.attr, tt.want)
-			}
-		})
-	}
-	t.Run("good values", func(t *testing.T) {
-		clearCustodyEnv(t)
-		t.Setenv("CUSTODY_MAX_RETRIES", "20")
-		t.Setenv("CUSTODY_APPROVAL_TIMEOUT", "1h30m")
-		resp := configure(t, valid)
-		pd, ok := resp.ResourceData.(*providerData)
-		if resp.Diagnostics.HasError() || !ok || pd.approvalTimeout != 90*time.Minute {
-			t.Fatalf("diagnostics %v, data %#v", resp.Diagnostics, resp.ResourceData)
-		}
-	})
-}
-
-// TestProviderBlockLiteralsCheckedAtValidation asks the provider, as
-// `terraform validate` and `plan` do before Configure, whether a provider
-// block is valid: a literal out of range or not a positive duration is
-// refused there, on its attribute, by the schema alone.
-func TestProviderBlockLiteralsCheckedAtValidation(t *testing.T) {
-	num := func(n int64) tftypes.Value { return tftypes.NewValue(tftypes.Number, n) }
-	tests := []struct {
-		name  string
-		attrs map[string]tftypes.Value
-		want  string // attribute refused, "" for none
-		text  string
-	}{
-		{"retries above 20", map[string]tftypes.Value{"max_retries": num(21)}, "max_retries", "between 0 and 20"},
-		{"negative retries", map[string]tftypes.Value{"max_retries": num(-1)}, "max_retries", "between 0 and 20"},
-		{"no retries", map[string]tftypes.Value{"max_retries": num(0)}, "", ""},
-		{"20 retries", map[string]tftypes.Value{"max_retries": num(20)}, "", ""},
-		{"unknown retries", map[string]tftypes.Value{"max_retries": tftypes.NewValue(tftypes.Number, tftypes.UnknownValue)}, "", ""},
-		{"not a duration", map[string]tftypes.Value{"approval_timeout": str("soon")}, "approval_timeout", "not a valid Go Time Duration"},
-		{"zero duration", map[string]tftypes.Value{"approval_timeout": str("0s")}, "approval_timeout", `positive duration such as "30m", got "0s"`},
-		{"negative duration", map[string]tftypes.Value{"approval_timeout": str("-5m")}, "approval_timeout", `got "-5m"`},
-		{"a duration", map[string]tftypes.Value{"approval_timeout": str("1h30m")}, "", ""},
-		{"unknown duration", map[string]tftypes.Value{"approval_timeout": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}, "", ""},
-		{"host without scheme", map[string]tftypes.Value{"base_url": str("api.example.com")},
-			"base_url", `base_url "api.example.com" has no scheme: write it as "https://api.example.com" (http:// only for an emulator on a loopback address)`},
-		{"host and port without scheme", map[string]tftypes.Value{"base_url": str("api.example.com:443")},
-			"base_url", `base_url "api.example.com:443" has no scheme: write it as "https://api.example.com:443"`},
-		{"loopback without scheme", map[string]tftypes.Value{"base_url": str("127.0.0.1:8443")},
-			"base_url", `base_url "127.0.0.1:8443" has no scheme: write it as "https://127.0.0.1:8443"`},
-		{"remote plain http", map[string]tftypes.Value{"base_url": str("http://api.example.com")}, "base_url", "loopback"},
-		{"an https base_url", map[string]tftypes.Value{"base_url": str("https://api.example.com")}, "", ""},
-		{"the emulator", map[string]tftypes.Value{"base_url": str("http://127.0.0.1:8443")}, "", ""},
-		{"unknown base_url", map[string]tftypes.Value{"base_url": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}, "", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var errs []*tfprotov6.Diagnostic
-			for _, d := range validateProviderBlock(t, tt.attrs) {
-				if d.Severity == tfprotov6.DiagnosticSeverityError {
-					errs = append(errs, d)
-				}
-			}
-			if tt.want == "" {
-				if len(errs) != 0 {
-					t.Fatalf("refused: %s: %s", errs[0].Summary, errs[0].Detail)
-				}
-				return
-			}
-			if len(errs) != 1 {
-				t.Fatalf("want one error on %s, got %d: %v", tt.want, len(errs), errs)
-			}
-			if !errs[0].Attribute.Equal(tftypes.NewAttributePath().WithAttributeName(tt.want)) || !strings.Contains(errs[0].Detail, tt.text) {
-				t.Fatalf("error on %v: %s: %s; want one on %s saying %q", errs[0].Attribute, errs[0].Summary, errs[0].Detail, tt.want, tt.text)
-			}
-		})
-	}
-}
-
-// validateProviderBlock sends a provider block through the provider's
-// ValidateProviderConfig, served as main.go serves it.
-func validateProviderBlock(t *testing.T, attrs map[string]tftypes.Value) []*tfprotov6.Diagnostic {
-	t.Helper()
-	var sr provider.SchemaResponse
-	New("test")().Schema(t.Context(), provider.SchemaRequest{}, &sr)
-	block := providerBlock(t, sr.Schema, attrs)
-	dv, err := tfprotov6.NewDynamicValue(block.Type(), block)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := NewProtocol6Server("test").ValidateProviderConfig(t.Context(), &tfprotov6.ValidateProviderConfigRequest{Config: &dv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.Diagnostics
-}
-
-// CUSTODY_BASE_URL without a scheme is refused at Configure, on base_url,
-// with the rule's message and the variable named.
-func TestConfigureRefusesBaseURLVariableWithoutScheme(t *testing.T) {
-	key, _ := client.GenerateAPIKey()
-	clearCustodyEnv(t)
-	t.Setenv("CUSTODY_BASE_URL", "api.example.com:443")
-	errs := configure(t, map[string]tftypes.Value{
-		"organization_id": str("org"), "api_public_key": str(key.PublicKeyHex()), "api_private_key": str(key.PrivateKeyHex()),
-	}).Diagnostics.Errors()
-	if len(errs) != 1 {
-		t.Fatalf("want one error, got %v", errs)
-	}
-	d, ok := errs[0].(diag.DiagnosticWithPath)
-	want := `base_url "api.example.com:443" has no scheme: write it as "https://api.example.com:443" (http:// only for an emulator on a loopback address)`
-	if !ok || !d.Path().Equal(path.Root("base_url")) || !strings.Contains(d.Detail(), want) || !strings.Contains(d.Detail(), "CUSTODY_BASE_URL") {
-		t.Fatalf("error %q %q, want one on base_url saying %q and naming CUSTODY_BASE_URL", errs[0].Summary(), errs[0].Detail(), want)
-	}
 }

@@ -73,7 +73,7 @@ func controlsAttribute() schema.Attribute {
 					Required:    true,
 					ElementType: types.StringType,
 					MarkdownDescription: "The activity types the control covers, each an `ACTIVITY_TYPE_*` of the service, such as " +
-						"`ACTIVITY_TYPE_SIGN_TRANSACTION_V2`; a type the service does not have is an error that names the closest one.",
+						"`" + client.OpSignTransaction.Type + "`; a type the service does not have is an error that names the closest one.",
 					Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(validActivityType())},
 				},
 				"at_most": schema.StringAttribute{
@@ -98,7 +98,7 @@ func controlsAttribute() schema.Attribute {
 // validActivityType accepts a catalogued activity type, and suggests the
 // closest one for a misspelt type, as policy_decision does.
 func validActivityType() validator.String {
-	return stringCheck{"value must be an activity type of the service, such as ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+	return stringCheck{described("value must be an activity type of the service, such as " + client.OpSignTransaction.Type),
 		"Unknown activity type", func(s string) string {
 			if why := unknownActivityType(s, client.OpSignTransaction.Type); why != "" {
 				return why + "."

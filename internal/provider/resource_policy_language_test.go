@@ -6,6 +6,7 @@ package provider
 // expressions still apply against the emulator.
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -64,22 +65,29 @@ func policyLanguageFlat(out string) string {
 // (the service may know newer fields than its documentation), so
 // `terraform plan` goes on, shows it and suggests the documented name.
 func TestAccPolicyLanguage_warningInPlan(t *testing.T) {
-	cli := newTFCLI(t, newAccEmulator(t))
-	cli.write(`
-resource "custody_policy" "test" {
-  name      = "policy activities"
-  effect    = "EFFECT_ALLOW"
-  condition = "activity.resouce == 'POLICY'"
-}
-`)
-	out := cli.mustRun(0, "plan")
-	for _, want := range []string{
+	policyLanguagePlan(t, "policy activities", client.EffectAllow, "activity.resouce == 'POLICY'", 0,
 		"Warning: Possible mistake in policy condition expression",
 		`line 1, column 10: Activity has no documented field "resouce"; did you mean resource?`, //nolint:misspell // the misspelling is the input
-		"custody_policy.test will be created",
-	} {
-		if !strings.Contains(policyLanguageFlat(out), want) {
-			t.Errorf("plan output does not contain %q:\n%s", want, out)
+		"custody_policy.test will be created")
+}
+
+// policyLanguagePlan plans custody_policy.test with this name, effect and
+// condition, which must exit with code, and checks that the output holds
+// each of want.
+func policyLanguagePlan(t *testing.T, name, effect, cond string, code int, want ...string) {
+	t.Helper()
+	cli := newTFCLI(t, newAccEmulator(t))
+	cli.write(fmt.Sprintf(`
+resource "custody_policy" "test" {
+  name      = %q
+  effect    = %q
+  condition = %q
+}
+`, name, effect, cond))
+	out := cli.mustRun(code, "plan")
+	for _, w := range want {
+		if !strings.Contains(policyLanguageFlat(out), w) {
+			t.Errorf("plan output does not contain %q:\n%s", w, out)
 		}
 	}
 }
@@ -95,20 +103,8 @@ func TestAccPolicyLanguage_warningApplies(t *testing.T) {
 // the catalogue does not have never applies (every request lacks it, by
 // the catalogue): a guardrail that guards nothing fails the plan.
 func TestAccPolicyLanguage_denyThatNeverAppliesFails(t *testing.T) {
-	cli := newTFCLI(t, newAccEmulator(t))
-	cli.write(`
-resource "custody_policy" "test" {
-  name      = "no policy changes"
-  effect    = "EFFECT_DENY"
-  condition = "activity.resouce == 'POLICY'"
-}
-`)
-	out := policyLanguageFlat(cli.mustRun(1, "plan"))
-	for _, want := range []string{"Error: Policy finding: no policy changes", "never applies", "by the catalogue"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("plan output does not contain %q:\n%s", want, out)
-		}
-	}
+	policyLanguagePlan(t, "no policy changes", client.EffectDeny, "activity.resouce == 'POLICY'", 1,
+		"Error: Policy finding: no policy changes", "never applies", "by the catalogue")
 }
 
 // TestAccPolicyLanguage_slice: the language's x[a..b] slice (which a CEL

@@ -16,8 +16,6 @@ import (
 func TestNotBlank(t *testing.T) {
 	const msg = "must not be empty or only white space"
 	runStringValidatorCases(t, notBlank(), map[string]validatorCase{
-		"null":         {value: types.StringNull()},
-		"unknown":      {value: types.StringUnknown()},
 		"word":         {value: types.StringValue("x")},
 		"inner space":  {value: types.StringValue("my name")},
 		"padded":       {value: types.StringValue("  x  ")},
@@ -30,8 +28,6 @@ func TestNotBlank(t *testing.T) {
 func TestNoSpaces(t *testing.T) {
 	const msg = "must be a policy id: not empty and without spaces"
 	runStringValidatorCases(t, noSpaces("a policy id"), map[string]validatorCase{
-		"null":        {value: types.StringNull()},
-		"unknown":     {value: types.StringUnknown()},
 		"id":          {value: types.StringValue("5f0c-11aa")},
 		"empty":       {value: types.StringValue(""), wantErr: msg},
 		"inner space": {value: types.StringValue("a b"), wantErr: msg},
@@ -99,8 +95,6 @@ func TestOptionalValues(t *testing.T) {
 // characters that is (70 emoji are 280 bytes).
 func TestNameText(t *testing.T) {
 	runStringValidatorCases(t, nameText(), map[string]validatorCase{
-		"null":        {value: types.StringNull()},
-		"unknown":     {value: types.StringUnknown()},
 		"word":        {value: types.StringValue("treasury")},
 		"256 bytes":   {value: types.StringValue(strings.Repeat("é", 128))},
 		"empty":       {value: types.StringValue(""), wantErr: "must not be empty or only white space."},
