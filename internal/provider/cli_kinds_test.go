@@ -5,37 +5,19 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/testclis"
 )
 
-// detectedCLIs caches testclis.Detect by path: the tests run one CLI, and
-// asking it its version costs a process.
-var detectedCLIs struct {
-	sync.Mutex
-	byPath map[string]testclis.CLI
-}
-
 // testCLI is the CLI the acceptance tests run (terraformBinary), with its
 // kind and version.
 func testCLI(t *testing.T) testclis.CLI {
 	t.Helper()
-	path := terraformBinary(t)
-	detectedCLIs.Lock()
-	defer detectedCLIs.Unlock()
-	if cli, ok := detectedCLIs.byPath[path]; ok {
-		return cli
-	}
-	cli, err := testclis.Detect(t.Context(), path)
+	cli, err := testclis.Detect(t.Context(), terraformBinary(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if detectedCLIs.byPath == nil {
-		detectedCLIs.byPath = map[string]testclis.CLI{}
-	}
-	detectedCLIs.byPath[path] = cli
 	return cli
 }
 

@@ -13,7 +13,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -57,7 +56,7 @@ func run(skipLog string) error {
 		if err != nil {
 			return err
 		}
-		for _, s := range suites(cli) {
+		for _, s := range suites() {
 			r := s.run(ctx, cli)
 			results = append(results, r)
 			failed = failed || r.err != nil
@@ -72,7 +71,7 @@ func run(skipLog string) error {
 		fmt.Printf("compat:   %-18s %-11s %s %s\n", r.cli, r.suite, status, r.took.Round(time.Second))
 	}
 	if failed {
-		return errors.New("the compatibility suite failed (output above)")
+		return fmt.Errorf("the compatibility suite failed (output above)")
 	}
 	return nil
 }
@@ -81,7 +80,7 @@ func run(skipLog string) error {
 // file.
 func printSkips(path, cli string) error {
 	raw, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
+	if os.IsNotExist(err) {
 		return nil
 	}
 	if err != nil {
@@ -108,7 +107,7 @@ type result struct {
 	err   error
 }
 
-func suites(cli testclis.CLI) []suite {
+func suites() []suite {
 	goTest := func(name, pattern string) suite {
 		return suite{name: name, args: []string{"go", "test", "-count=1", "-timeout=20m", "-run", pattern, "./internal/provider/"},
 			env: func(cli testclis.CLI, work string) ([]string, error) {
