@@ -98,6 +98,9 @@ type suite struct {
 	name string
 	args []string // the command, from the repository's root
 	env  func(cli testclis.CLI, work string) ([]string, error)
+	// ranOn, if set, is a line the output must hold to show the suite ran
+	// cli and not the terraform on PATH.
+	ranOn func(cli testclis.CLI) string
 }
 
 type result struct {
@@ -124,7 +127,8 @@ func suites() []suite {
 		goTest("acceptance", testclis.AcceptanceRun),
 		goTest("kit", testclis.KitRun),
 		{name: "demo", args: []string{"bash", "scripts/demo.sh"},
-			env: func(cli testclis.CLI, _ string) ([]string, error) { return []string{"TERRAFORM=" + cli.Path}, nil }},
+			env:   func(cli testclis.CLI, _ string) ([]string, error) { return []string{"TERRAFORM=" + cli.Path}, nil },
+			ranOn: func(cli testclis.CLI) string { return fmt.Sprintf("\n%s v%s\n", cli.Kind, cli.Version) }},
 	}
 }
 
@@ -155,6 +159,11 @@ func (s suite) run(ctx context.Context, cli testclis.CLI) result {
 		// Only a failure's output is worth reading in full.
 		_, _ = os.Stdout.Write(out.Bytes())
 		r.err = fmt.Errorf("%s: %v", strings.Join(s.args, " "), err)
+		return r
+	}
+	if s.ranOn != nil && !strings.Contains(out.String(), s.ranOn(cli)) {
+		_, _ = os.Stdout.Write(out.Bytes())
+		r.err = fmt.Errorf("%s did not run %s: its output has no line %q", strings.Join(s.args, " "), cli, strings.TrimSpace(s.ranOn(cli)))
 		return r
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
