@@ -161,7 +161,7 @@ func (s suite) run(ctx context.Context, cli testclis.CLI) result {
 		r.err = fmt.Errorf("%s: %v", strings.Join(s.args, " "), err)
 		return r
 	}
-	if s.ranOn != nil && !strings.Contains(out.String(), s.ranOn(cli)) {
+	if s.ranOn != nil && !strings.Contains("\n"+out.String(), s.ranOn(cli)) {
 		_, _ = os.Stdout.Write(out.Bytes())
 		r.err = fmt.Errorf("%s did not run %s: its output has no line %q", strings.Join(s.args, " "), cli, strings.TrimSpace(s.ranOn(cli)))
 		return r
