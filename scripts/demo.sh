@@ -12,8 +12,10 @@
 # EXIT trap stops the emulator and removes the directory however the
 # script ends.
 #
-# Needs: go and terraform (>= 1.11) on PATH; network only for the Go
-# module proxy on a fresh clone.
+# Needs: go, and Terraform (>= 1.11) or OpenTofu (>= 1.11): TERRAFORM
+# names the CLI to run (a path, or a name on PATH); without it, terraform
+# on PATH, else tofu. Network only for the Go module proxy on a fresh
+# clone.
 set -euo pipefail
 
 readonly STEPS=7
@@ -28,9 +30,13 @@ die() {
 	exit 1
 }
 
-for tool in go terraform; do
-	command -v "$tool" >/dev/null || die "$tool not found on PATH"
-done
+command -v go >/dev/null || die "go not found on PATH"
+if [[ -z "${TERRAFORM:-}" ]]; then
+	TERRAFORM=terraform
+	command -v terraform >/dev/null || TERRAFORM=tofu
+fi
+command -v "$TERRAFORM" >/dev/null || die "$TERRAFORM not found (install Terraform or OpenTofu, or set TERRAFORM to its path)"
+"$TERRAFORM" version 2>/dev/null | grep -E '^(Terraform|OpenTofu) v' || die "$TERRAFORM version failed"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/custody-demo.XXXXXX")"
 EMULATOR_PID=""
@@ -100,15 +106,16 @@ cat >"$TF_CLI_CONFIG_FILE" <<EOF
 provider_installation {
   dev_overrides {
     "registry.terraform.io/custody-labs/custody" = "$WORK/bin"
+    "registry.opentofu.org/custody-labs/custody" = "$WORK/bin"
   }
   direct {}
 }
 EOF
 cat "$TF_CLI_CONFIG_FILE"
-echo "(no terraform init: with dev_overrides it would ask the registry)"
+echo "(no terraform init or tofu init: with dev_overrides it would ask the registry)"
 
 cp -R "$ROOT/examples/demo" "$WORK/demo"
-tf() { terraform -chdir="$WORK/demo" "$@"; }
+tf() { "$TERRAFORM" -chdir="$WORK/demo" "$@"; }
 
 # ---------------------------------------------------------------------------
 step 4 "terraform apply (examples/demo copied to $WORK/demo)"

@@ -82,6 +82,7 @@ cat >"$TF_CLI_CONFIG_FILE" <<EOF
 provider_installation {
   dev_overrides {
     "registry.terraform.io/custody-labs/custody" = "$WORK/bin"
+    "registry.opentofu.org/custody-labs/custody" = "$WORK/bin"
   }
   direct {}
 }

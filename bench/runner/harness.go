@@ -68,12 +68,14 @@ func build(ctx context.Context, root, work string, profiled bool) (*tools, error
 	}
 	rc := fmt.Sprintf(`provider_installation {
   dev_overrides {
-    "registry.terraform.io/custody-labs/custody" = %q
-    "registry.terraform.io/custody-labs/floor"   = %q
+    "registry.terraform.io/custody-labs/custody" = %[1]q
+    "registry.terraform.io/custody-labs/floor"   = %[1]q
+    "registry.opentofu.org/custody-labs/custody" = %[1]q
+    "registry.opentofu.org/custody-labs/floor"   = %[1]q
   }
   direct {}
 }
-`, t.wrapperDir, t.wrapperDir)
+`, t.wrapperDir)
 	return t, os.WriteFile(t.cliConfig, []byte(rc), 0o600)
 }
 

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -26,18 +28,30 @@ type tfCLI struct {
 	env []string
 }
 
-// builtProvider is the provider binary, built once per test run (with -race,
-// which reuses the packages `go test -race` has already compiled).
+// builtProvider is the provider binary, built once per test run, with
+// -race when the tests run with it (reusing the packages `go test -race`
+// has already compiled) and without it otherwise: the compatibility suite
+// runs without -race, and a race build would cost it minutes.
 var builtProvider struct {
 	once sync.Once
 	dir  string
 	err  error
 }
 
+// raceBuild reports whether this test binary was built with -race.
+func raceBuild() bool {
+	info, ok := debug.ReadBuildInfo()
+	return ok && slices.Contains(info.Settings, debug.BuildSetting{Key: "-race", Value: "true"})
+}
+
 func providerBinaryDir(t *testing.T) string {
 	t.Helper()
 	builtProvider.once.Do(func() {
-		cmd := exec.Command("go", "build", "-race", "-o", filepath.Join(builtProvider.dir, "terraform-provider-custody"), "../..")
+		args := []string{"build", "-o", filepath.Join(builtProvider.dir, "terraform-provider-custody")}
+		if raceBuild() {
+			args = append(args, "-race")
+		}
+		cmd := exec.Command("go", append(args, "../..")...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			builtProvider.err = fmt.Errorf("go build of the provider: %v\n%s", err, out)
 		}
@@ -68,13 +82,7 @@ func newTFCLI(t *testing.T, e *accEmulator) *tfCLI {
 	bin := providerBinaryDir(t)
 	dir := t.TempDir()
 	rc := filepath.Join(dir, "terraform.rc")
-	writeFile(t, rc, fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/custody-labs/custody" = %q
-  }
-  direct {}
-}
-`, bin))
+	writeFile(t, rc, devOverridesConfig(bin))
 	env := []string{}
 	for _, kv := range os.Environ() {
 		// The test's own TF_* and CUSTODY_* settings must not leak in.
@@ -86,6 +94,20 @@ func newTFCLI(t *testing.T, e *accEmulator) *tfCLI {
 		"CUSTODY_BASE_URL="+e.url, "CUSTODY_ORGANIZATION_ID="+accOrg,
 		"CUSTODY_API_PUBLIC_KEY="+e.key.PublicKeyHex(), "CUSTODY_API_PRIVATE_KEY="+e.key.PrivateKeyHex())
 	return &tfCLI{t: t, dir: dir, env: env}
+}
+
+// devOverridesConfig is a CLI configuration that runs the provider in
+// dir, under the address Terraform gives custody-labs/custody and the one
+// OpenTofu gives it.
+func devOverridesConfig(dir string) string {
+	return fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "registry.terraform.io/custody-labs/custody" = %[1]q
+    "registry.opentofu.org/custody-labs/custody" = %[1]q
+  }
+  direct {}
+}
+`, dir)
 }
 
 // write replaces the configuration with body, after an empty provider

@@ -22,13 +22,18 @@ run "a_policy_made_elsewhere" {
 }
 
 # The drift job's plan: the check fails (a warning in a plain plan) and
-# names the policy.
+# names the policy. The made policy's id comes in as a variable: OpenTofu
+# (1.12) reads run.<name> in a run's variables but not in its assertions.
 run "is_reported" {
   command         = plan
   expect_failures = [check.every_policy_is_managed_here]
 
+  variables {
+    made_elsewhere = run.a_policy_made_elsewhere.id
+  }
+
   assert {
-    condition     = local.unmanaged_policies == ["\"Made from the dashboard\" (${run.a_policy_made_elsewhere.id})"]
+    condition     = local.unmanaged_policies == ["\"Made from the dashboard\" (${var.made_elsewhere})"]
     error_message = "The drift check should name the policy made elsewhere, and only it."
   }
 }
