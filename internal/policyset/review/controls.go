@@ -48,7 +48,7 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 					counted = append(counted, k)
 				}
 			}
-			got := symbolic.CheckControl(typ, forType(o.policies, typ), counted, ctl.AtMost == AtMostConsensus, o.rootIDs)
+			got := symbolic.CheckControl(typ, o.typeIndex()[typ], counted, ctl.AtMost == AtMostConsensus, o.rootIDs)
 			report := func(kind string, b Breach) {
 				k := ctl.Name + "\x00" + typ + "\x00" + kind
 				if !o.reported[k] {
@@ -57,10 +57,10 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 				}
 			}
 			if got.Newly != nil {
-				report("newly", Breach{Control: ctl, Row: breachRow(typ, *got.Newly, forType(o.policies, typ))})
+				report("newly", Breach{Control: ctl, Row: breachRow(typ, *got.Newly, o.typeIndex()[typ])})
 			}
 			if got.Already != nil {
-				report("already", Breach{Control: ctl, Row: breachRow(typ, *got.Already, forType(o.policies, typ)), Already: true})
+				report("already", Breach{Control: ctl, Row: breachRow(typ, *got.Already, o.typeIndex()[typ]), Already: true})
 			}
 			if got.NotProved != "" && got.Newly == nil {
 				report("not proved", Breach{Control: ctl, Row: Row{Type: typ, Types: []string{typ}}, NotProved: got.NotProved})

@@ -1,7 +1,6 @@
 package review
 
 import (
-	"slices"
 	"strings"
 	"sync"
 
@@ -18,6 +17,9 @@ type Org struct {
 	policies []policyset.Policy
 	rootIDs  []string
 	byID     map[string]int
+	// index is the policies by the types each can apply to, built when
+	// first needed (typeIndex).
+	index    map[string][]policyset.Policy
 	counted  []symbolic.Counted
 	keys     map[string]bool // counted changes, by version keys
 	reported map[string]bool // breaches returned, by control, type and kind
@@ -80,6 +82,14 @@ func (o *Org) lookup(before *policyset.Policy) *policyset.Policy {
 	return nil
 }
 
+// typeIndex is the organization's policies by type; o.mu is held.
+func (o *Org) typeIndex() map[string][]policyset.Policy {
+	if o.index == nil {
+		o.index = byType(o.policies, symbolic.PolicyTypes)
+	}
+	return o.index
+}
+
 // typesOf lists the types any of the versions can apply to, in catalogue
 // order.
 func typesOf(ps ...*policyset.Policy) []string {
@@ -100,12 +110,18 @@ func typesOf(ps ...*policyset.Policy) []string {
 	return out
 }
 
-// forType keeps the policies that can count for requests of typ.
-func forType(ps []policyset.Policy, typ string) []policyset.Policy {
-	var out []policyset.Policy
+// byType keeps, for each of types, the policies that can count for
+// requests of it, reading each policy's types once.
+func byType(ps []policyset.Policy, types []string) map[string][]policyset.Policy {
+	out := make(map[string][]policyset.Policy, len(types))
+	for _, t := range types {
+		out[t] = nil
+	}
 	for _, p := range ps {
-		if slices.Contains(symbolic.MayApply(p), typ) {
-			out = append(out, p)
+		for _, t := range symbolic.MayApply(p) {
+			if list, wanted := out[t]; wanted {
+				out[t] = append(list, p)
+			}
 		}
 	}
 	return out

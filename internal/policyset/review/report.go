@@ -19,21 +19,33 @@ func (o *Org) Report(c Change) Report {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	before := o.lookup(c.Before)
-	after := o.policies
-	if before != nil {
-		after = slices.DeleteFunc(slices.Clone(after), func(p policyset.Policy) bool { return p.ID == before.ID })
+	changed := changedVersions(before, c.After)
+	types := typesOf(changed...)
+	// The organization's policies by type are read once per command;
+	// after is the same less the prior version, plus the new one.
+	beforeOf, afterOf := map[string][]policyset.Policy{}, map[string][]policyset.Policy{}
+	index := o.typeIndex()
+	for _, t := range types {
+		beforeOf[t] = index[t]
+		after := index[t]
+		if before != nil {
+			after = slices.DeleteFunc(slices.Clone(after), func(p policyset.Policy) bool { return p.ID == before.ID })
+		}
+		if c.After != nil && slices.Contains(symbolic.MayApply(*c.After), t) {
+			after = append(slices.Clip(after), *c.After)
+		}
+		afterOf[t] = after
 	}
-	if c.After != nil {
-		after = append(slices.Clone(after), *c.After)
-	}
-	return compare(o.policies, after, changedVersions(before, c.After), o.rootIDs)
+	return compare(beforeOf, afterOf, types, changed, o.rootIDs)
 }
 
 // Compare is the offline form (policy_changes): the regions whose verdict
 // differs between the whole sets, joint effects included, over the types
 // a changed policy version can apply to.
 func Compare(before, after []policyset.Policy, rootIDs []string) Report {
-	return compare(before, after, changedPolicies(before, after), rootIDs)
+	changed := changedPolicies(before, after)
+	types := typesOf(changed...)
+	return compare(byType(before, types), byType(after, types), types, changed, rootIDs)
 }
 
 func changedVersions(ps ...*policyset.Policy) []*policyset.Policy {
@@ -46,7 +58,9 @@ func changedVersions(ps ...*policyset.Policy) []*policyset.Policy {
 	return out
 }
 
-func compare(before, after []policyset.Policy, changed []*policyset.Policy, rootIDs []string) Report {
+// compare is the report over types (the types a changed version can
+// apply to), given the policies before and after that count for each.
+func compare(beforeOf, afterOf map[string][]policyset.Policy, types []string, changed []*policyset.Policy, rootIDs []string) Report {
 	var r Report
 	var changedSet []policyset.Policy
 	for _, p := range changed {
@@ -55,13 +69,12 @@ func compare(before, after []policyset.Policy, changed []*policyset.Policy, root
 	// Types whose questions are the same (the same policies can count,
 	// alike as far as the type goes) are asked once: a change that names
 	// no activity type touches a hundred and fifty of them.
-	types := typesOf(changed...)
 	r.Types = len(types)
 	var keys []string
 	groups := map[string][]string{}
 	for _, typ := range types {
-		k := symbolic.TypeKey(typ, append(append(forType(before, typ), forType(after, typ)...), changedSet...)) + "\x00" +
-			policyIDs(forType(before, typ)) + "\x00" + policyIDs(forType(after, typ))
+		b, a := beforeOf[typ], afterOf[typ]
+		k := symbolic.TypeKey(typ, append(append(slices.Clip(b), a...), changedSet...)) + "\x00" + policyIDs(b) + "\x00" + policyIDs(a)
 		if _, ok := groups[k]; !ok {
 			keys = append(keys, k)
 		}
@@ -71,7 +84,7 @@ func compare(before, after []policyset.Policy, changed []*policyset.Policy, root
 	for _, k := range keys {
 		group := groups[k]
 		typ := group[0]
-		b, a := forType(before, typ), forType(after, typ)
+		b, a := beforeOf[typ], afterOf[typ]
 		regions, more, _ := symbolic.Regions(typ, b, a, changedSet, rootIDs)
 		r.More += more * len(group)
 		for _, g := range regions {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -194,34 +195,59 @@ func TypeKey(typ string, policies []policyset.Policy) string {
 			b.WriteString("|+")
 		}
 	}
-	var walk func(f *form)
-	walk = func(f *form) {
-		if f == nil {
-			return
-		}
-		for _, a := range f.args {
-			walk(a)
-		}
-		switch f.op {
-		case fCmp:
-			if f.left.kind == tPath && strings.HasPrefix(f.left.path, "activity.") && !strings.HasPrefix(f.left.path, "activity.params") {
-				b.WriteByte(byte('0' + activityValue(f, typ)))
-			}
-		case fAny, fAll:
-			walk(f.body)
-			for _, flt := range f.list.filters {
-				walk(flt.body)
-			}
-		}
-	}
 	for _, p := range policies {
-		pf := readPolicy(p, nil, false)
 		b.WriteByte(';')
-		walk(pf.cond)
-		walk(pf.cons)
-		walk(pf.timeF)
+		b.WriteString(activitySegment(p, typ))
 	}
 	return b.String()
+}
+
+// activitySegment is one policy's part of TypeKey: the value of each of
+// its comparisons of an activity field for typ. It is kept per policy
+// text and type: a command reviews each change against every policy of
+// the organization, most of them alike.
+func activitySegment(p policyset.Policy, typ string) string {
+	key := typ + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
+	if v, ok := segmentCache.Load(key); ok {
+		return v.(string) //nolint:forcetypeassert // the cache holds only these
+	}
+	pf := readPolicy(p, nil, false)
+	var b strings.Builder
+	for _, f := range []*form{pf.cond, pf.cons, pf.timeF} {
+		writeActivityValues(&b, f, typ)
+	}
+	seg := b.String()
+	if segmentCacheSize.Add(1) < maxCachedForms {
+		segmentCache.Store(key, seg)
+	}
+	return seg
+}
+
+var (
+	segmentCache     sync.Map
+	segmentCacheSize atomic.Int64
+)
+
+// writeActivityValues writes, for each comparison of an activity field in
+// f (quantifier bodies included), its value for typ.
+func writeActivityValues(b *strings.Builder, f *form, typ string) {
+	if f == nil {
+		return
+	}
+	for _, a := range f.args {
+		writeActivityValues(b, a, typ)
+	}
+	switch f.op {
+	case fCmp:
+		if f.left.kind == tPath && strings.HasPrefix(f.left.path, "activity.") && !strings.HasPrefix(f.left.path, "activity.params") {
+			b.WriteByte(byte('0' + activityValue(f, typ)))
+		}
+	case fAny, fAll:
+		writeActivityValues(b, f.body, typ)
+		for _, flt := range f.list.filters {
+			writeActivityValues(b, flt.body, typ)
+		}
+	}
 }
 
 // topReads gathers the paths a form reads outside any quantifier's body:
