@@ -4,11 +4,11 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -17,40 +17,43 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/testclis"
 )
 
-// credentialsConfig is a configuration whose provider block takes the API
-// private key from a variable, and whose OAuth provider takes its
-// write-only token from another; ephemeral says whether both variables are
-// ephemeral (kept out of plan files) or plain sensitive ones.
-func credentialsConfig(ephemeral bool) string {
-	return fmt.Sprintf(`
-variable "api_private_key" {
-  type      = string
-  sensitive = true
-  ephemeral = %[1]t
-}
-
-variable "oidc_token" {
-  type      = string
-  sensitive = true
-  ephemeral = %[1]t
-}
-
-provider "custody" {
-  api_private_key = var.api_private_key
-}
-
+// credentialsConfig is the configuration the docs give for keeping
+// credentials out of plan files: the provider block and its ephemeral
+// variable as docs/index.md shows them, and the token's variable as
+// custody_oauth_provider's example declares it, for an OAuth provider
+// whose oidc_token_wo comes from that variable. With ephemeral false, the
+// variables lose their `ephemeral = true` and are only sensitive.
+func credentialsConfig(t *testing.T, ephemeral bool) string {
+	t.Helper()
+	section := docsSection(t, "### Keeping credentials out of plan files")
+	_, docsHCL, _ := strings.Cut(section, "```terraform\n")
+	docsHCL, _, _ = strings.Cut(docsHCL, "```")
+	tokenVariable := regexp.MustCompile(`(?s)variable "bob_oidc_token" \{.*?\n\}\n`).
+		FindString(string(mustReadFile(t, "../../examples/resources/custody_oauth_provider/resource.tf")))
+	if !strings.Contains(docsHCL, "api_private_key = var.custody_api_private_key") || tokenVariable == "" {
+		t.Fatalf("the docs' provider block or the example's bob_oidc_token variable is gone; found:\n%s\n%s", docsHCL, tokenVariable)
+	}
+	config := docsHCL + tokenVariable + `
 resource "custody_oauth_provider" "ci" {
   user_id               = "user-root"
   provider_name         = "ci"
-  oidc_token_wo         = var.oidc_token
+  oidc_token_wo         = var.bob_oidc_token
   oidc_token_wo_version = 1
 }
-`, ephemeral)
+`
+	if !ephemeral {
+		plain := regexp.MustCompile(`(?m)^\s*ephemeral\s*=\s*true.*\n`)
+		if n := len(plain.FindAllString(config, -1)); n != 2 {
+			t.Fatalf("the documented variables should both say ephemeral = true; %d do:\n%s", n, config)
+		}
+		config = plain.ReplaceAllString(config, "")
+	}
+	return config
 }
 
 // credentialsCase is a working directory whose terraform gets the API
-// private key only through the variable api_private_key (never
-// CUSTODY_API_PRIVATE_KEY), and the token through oidc_token.
+// private key only through the variable custody_api_private_key (never
+// CUSTODY_API_PRIVATE_KEY), and the token through bob_oidc_token.
 type credentialsCase struct {
 	cli     *tfCLI
 	vars    []string          // TF_VAR_ settings for every command
@@ -65,12 +68,12 @@ func newCredentialsCase(t *testing.T, e *accEmulator, ephemeral bool) *credentia
 	t.Logf("running %s", testCLI(t))
 	cli := newTFCLI(t, e)
 	cli.env = slices.DeleteFunc(cli.env, func(kv string) bool { return strings.HasPrefix(kv, "CUSTODY_API_PRIVATE_KEY=") })
-	cli.write(credentialsConfig(ephemeral))
+	cli.write(credentialsConfig(t, ephemeral))
 	token := oauthProviderTestJWT("repo:plan-file", "app-plan-file")
 	key := e.key.PrivateKeyHex()
 	return &credentialsCase{
 		cli:  cli,
-		vars: []string{"TF_VAR_api_private_key=" + key, "TF_VAR_oidc_token=" + token},
+		vars: []string{"TF_VAR_custody_api_private_key=" + key, "TF_VAR_bob_oidc_token=" + token},
 		secrets: map[string]string{
 			"the API private key":         key,
 			"the API private key (upper)": strings.ToUpper(key),
