@@ -6,7 +6,6 @@ import (
 	"context"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -170,12 +169,7 @@ func TestAccEphemeralCredentials_outOfPlanAndState(t *testing.T) {
 	if len(got.OauthProviders) != 1 || got.OauthProviders[0].Subject != "repo:plan-file" {
 		t.Fatalf("the service holds %+v, want one provider registered from the token (subject repo:plan-file)", got.OauthProviders)
 	}
-	state := map[string]string{}
-	for _, f := range []string{"terraform.tfstate", "terraform.tfstate.backup"} {
-		if raw, err := os.ReadFile(filepath.Join(c.cli.dir, f)); err == nil {
-			state[f] = string(raw)
-		}
-	}
+	state := map[string]string{"terraform.tfstate": string(mustReadFile(t, filepath.Join(c.cli.dir, "terraform.tfstate")))}
 	if !strings.Contains(state["terraform.tfstate"], `"oidc_token_wo_version": 1`) {
 		t.Fatalf("the state holds no custody_oauth_provider with oidc_token_wo_version 1:\n%s", state["terraform.tfstate"])
 	}
