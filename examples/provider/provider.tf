@@ -19,8 +19,11 @@ provider "custody" {
   organization_id = "28be11af-5b8e-4c7d-9f0a-3c1d2e4f5a6b"
   api_public_key  = var.custody_api_public_key
 
-  # Sensitive: pass it in through a sensitive variable (for example
-  # TF_VAR_custody_api_private_key), or leave it out and set CUSTODY_API_PRIVATE_KEY.
+  # Secret: pass it in through an ephemeral variable (for example
+  # TF_VAR_custody_api_private_key, for the plan and again for the apply),
+  # or leave it out and set CUSTODY_API_PRIVATE_KEY. Either way it is saved
+  # in no plan file and no state; a variable that is only sensitive would
+  # be saved in clear in a plan file (terraform plan -out).
   api_private_key = var.custody_api_private_key
 
   # Optional tuning.
@@ -59,4 +62,5 @@ variable "custody_api_private_key" {
   description = "Private key of the API key Terraform uses (64 hex characters)."
   type        = string
   sensitive   = true
+  ephemeral   = true # Terraform 1.10 or later, OpenTofu 1.11 or later
 }

@@ -8,9 +8,10 @@ package testclis
 const (
 	// AcceptanceRun selects every resource's lifecycle (create, read,
 	// update, import, drift, destroy), both functions, the write-only
-	// attribute, and the lockout guard and the access review with their
+	// attribute, credentials kept out of plan files and state by ephemeral
+	// values, and the lockout guard and the access review with their
 	// warnings.
-	AcceptanceRun = `^(TestAcc(AllResources|Policy_.*|IPAllowlist_.*|OauthProvider_.*|OrganizationName_.*|PrivateKeyTag_.*|WebhookEndpoint_.*|` +
+	AcceptanceRun = `^(TestAcc(AllResources|Policy_.*|IPAllowlist_.*|OauthProvider_.*|OrganizationName_.*|PrivateKeyTag_.*|WebhookEndpoint_.*|EphemeralCredentials_.*|` +
 		`PolicyDecisionFunction.*|PolicyDecisionExampleHolds|PolicyChanges.*|LockoutGuard_.*)|TestLockoutGuardCLI.*|TestAccessReviewCLI_.*)$`
 	// KitRun selects the GitOps kit's `terraform test` (or `tofu test`).
 	KitRun = `^TestAccGitOpsKit$`
@@ -36,4 +37,6 @@ var Covers = map[string]string{
 	"the lockout guard's warnings":                      "TestLockoutGuardCLI",
 	"the access review's warnings":                      "TestAccessReviewCLI_widening",
 	"the GitOps kit's terraform test and tofu test":     "TestAccGitOpsKit",
+	"ephemeral credentials kept out of plan and state":  "TestAccEphemeralCredentials_outOfPlanAndState",
+	"plain variables reach the saved plan (control)":    "TestAccEphemeralCredentials_plainVariablesInPlan",
 }

@@ -9,7 +9,9 @@ resource "custody_oauth_provider" "alice_google" {
 
 # Register a provider from an OIDC token that is never stored in plan or
 # state (Terraform 1.11 or later). Raise oidc_token_wo_version to register a
-# new token.
+# new token. The variable must be ephemeral too: a plain variable's value is
+# saved in a plan file (terraform plan -out), sensitive or not. Set it
+# (TF_VAR_bob_oidc_token) for the plan and again for the apply.
 variable "bob_oidc_token" {
   type      = string
   sensitive = true
