@@ -19,7 +19,6 @@
 set -euo pipefail
 
 readonly STEPS=7
-readonly EMULATOR_TIMEOUT=30 # seconds to wait for the emulator's export line
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -38,79 +37,26 @@ fi
 command -v "$TERRAFORM" >/dev/null || die "$TERRAFORM not found (install Terraform or OpenTofu, or set TERRAFORM to its path)"
 "$TERRAFORM" version 2>/dev/null | grep -E '^(Terraform|OpenTofu) v' || die "$TERRAFORM version failed"
 
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/custody-demo.XXXXXX")"
-EMULATOR_PID=""
-
-cleanup() {
-	local rc=$?
-	if [[ -n "$EMULATOR_PID" ]] && kill -0 "$EMULATOR_PID" 2>/dev/null; then
-		kill -TERM "$EMULATOR_PID" 2>/dev/null || true
-		wait "$EMULATOR_PID" 2>/dev/null || true
-	fi
-	if [[ $rc -ne 0 && -s "$WORK/emulator.stderr" ]]; then
-		echo "--- emulator stderr (last 20 lines) ---" >&2
-		tail -n 20 "$WORK/emulator.stderr" >&2 || true
-	fi
-	rm -rf "$WORK"
-	exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-export CHECKPOINT_DISABLE=1 # no version check against the network
-export TF_IN_AUTOMATION=1 TF_INPUT=0
+# shellcheck source=scripts/lib/emulator.sh
+source "$ROOT/scripts/lib/emulator.sh"
+make_work demo
 
 # ---------------------------------------------------------------------------
 step 1 "building the provider and custody-emulator into $WORK"
-go build -o "$WORK/bin/terraform-provider-custody" .
-go build -o "$WORK/emulator/custody-emulator" ./cmd/custody-emulator
-ls -l "$WORK/bin/terraform-provider-custody" "$WORK/emulator/custody-emulator"
+build_binaries
+ls -l "$WORK/bin/terraform-provider-custody" "$WORK/custody-emulator"
 
 # ---------------------------------------------------------------------------
 step 2 "starting the emulator (fresh state, fixtures examples/emulator/fixtures.json)"
-"$WORK/emulator/custody-emulator" \
-	-listen 127.0.0.1:0 \
-	-state "$WORK/emulator.state.json" \
+start_emulator "$WORK/emulator.state.json" \
 	-env-file "$WORK/custody-emulator.env" \
-	-fixtures "$ROOT/examples/emulator/fixtures.json" \
-	>"$WORK/emulator.stdout" 2>"$WORK/emulator.stderr" &
-EMULATOR_PID=$!
-
-export_line=""
-deadline=$((SECONDS + EMULATOR_TIMEOUT))
-while :; do
-	export_line="$(grep -m1 '^export CUSTODY_BASE_URL=' "$WORK/emulator.stdout" || true)"
-	[[ -n "$export_line" ]] && break
-	kill -0 "$EMULATOR_PID" 2>/dev/null ||
-		die "the emulator exited before printing its export line (see its stderr below)"
-	((SECONDS < deadline)) ||
-		die "the emulator printed no 'export CUSTODY_BASE_URL=...' line within ${EMULATOR_TIMEOUT}s"
-	sleep 0.1
-done
-# Only eval a line of the expected shape: export NAME=value ... with no
-# shell syntax in the values.
-[[ "$export_line" =~ ^export(\ CUSTODY_[A-Z0-9_]+=[A-Za-z0-9:/._-]+)+$ ]] ||
-	die "unexpected export line from the emulator: $export_line"
-eval "$export_line"
-for v in CUSTODY_BASE_URL CUSTODY_ORGANIZATION_ID CUSTODY_API_PUBLIC_KEY CUSTODY_API_PRIVATE_KEY; do
-	[[ -n "${!v:-}" ]] || die "the emulator's export line does not set $v"
-done
+	-fixtures "$ROOT/examples/emulator/fixtures.json"
 grep -m1 '^custody-emulator: serving' "$WORK/emulator.stdout" || true
 echo "pid $EMULATOR_PID, organization $CUSTODY_ORGANIZATION_ID (API key in the environment, not shown)"
 
 # ---------------------------------------------------------------------------
 step 3 "writing a Terraform CLI configuration with dev_overrides -> $WORK/bin"
-export TF_CLI_CONFIG_FILE="$WORK/terraformrc"
-cat >"$TF_CLI_CONFIG_FILE" <<EOF
-provider_installation {
-  dev_overrides {
-    "registry.terraform.io/custody-labs/custody" = "$WORK/bin"
-    "registry.opentofu.org/custody-labs/custody" = "$WORK/bin"
-  }
-  direct {}
-}
-EOF
+use_dev_build
 cat "$TF_CLI_CONFIG_FILE"
 echo "(no terraform init or tofu init: with dev_overrides it would ask the registry)"
 

@@ -38,55 +38,11 @@ for tool in go terraform; do
 	command -v "$tool" >/dev/null || die "$tool not found on PATH"
 done
 
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/custody-drill.XXXXXX")"
-EMULATOR_PID=""
-stop_emulator() {
-	if [[ -n "$EMULATOR_PID" ]] && kill -0 "$EMULATOR_PID" 2>/dev/null; then
-		kill -TERM "$EMULATOR_PID" 2>/dev/null || true
-		wait "$EMULATOR_PID" 2>/dev/null || true
-	fi
-	EMULATOR_PID=""
-}
-cleanup() {
-	local rc=$?
-	stop_emulator
-	rm -rf "$WORK"
-	exit "$rc"
-}
-trap cleanup EXIT
-
-export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1 TF_INPUT=0
-
-go build -o "$WORK/bin/terraform-provider-custody" .
-go build -o "$WORK/custody-emulator" ./cmd/custody-emulator
-
-# start_emulator starts the emulator on its state file with the flags given
-# and takes its address and credentials from its export line.
-start_emulator() {
-	: >"$WORK/emulator.stdout"
-	"$WORK/custody-emulator" -listen "${LISTEN:-127.0.0.1:0}" -state "$WORK/state.json" "$@" \
-		>"$WORK/emulator.stdout" 2>"$WORK/emulator.stderr" &
-	EMULATOR_PID=$!
-	local line="" deadline=$((SECONDS + 30))
-	until line="$(grep -m1 '^export CUSTODY_BASE_URL=' "$WORK/emulator.stdout")"; do
-		kill -0 "$EMULATOR_PID" 2>/dev/null || die "the emulator exited: $(cat "$WORK/emulator.stderr")"
-		((SECONDS < deadline)) || die "the emulator printed no export line"
-		sleep 0.1
-	done
-	[[ "$line" =~ ^export(\ CUSTODY_[A-Z0-9_]+=[A-Za-z0-9:/._-]+)+$ ]] || die "unexpected export line: $line"
-	eval "$line"
-}
-
-export TF_CLI_CONFIG_FILE="$WORK/terraformrc"
-cat >"$TF_CLI_CONFIG_FILE" <<EOF
-provider_installation {
-  dev_overrides {
-    "registry.terraform.io/custody-labs/custody" = "$WORK/bin"
-    "registry.opentofu.org/custody-labs/custody" = "$WORK/bin"
-  }
-  direct {}
-}
-EOF
+# shellcheck source=scripts/lib/emulator.sh
+source "$ROOT/scripts/lib/emulator.sh"
+make_work drill
+build_binaries
+use_dev_build
 mkdir -p "$WORK/config" "$WORK/count"
 cat >"$WORK/config/main.tf" <<EOF
 terraform {
@@ -127,7 +83,7 @@ held() {
 
 faults=(-fault-drop-rate "$DROP_RATE" -fault-seed "$SEED")
 [[ -z "$LIVENESS" ]] || faults+=(-liveness-window "$LIVENESS" -fault-stale-retry-rate 1)
-start_emulator "${faults[@]}"
+start_emulator "$WORK/state.json" "${faults[@]}"
 echo "1. apply of $N policies, max_retries = 1, batching ${CUSTODY_BATCHING_ENABLED:-by default}, emulator ${faults[*]}"
 rc=0
 tf apply -auto-approve -parallelism=10 >"$WORK/apply1.txt" 2>&1 || rc=$?
@@ -145,8 +101,7 @@ if [[ -n "$LIVENESS" ]]; then
 fi
 
 stop_emulator
-LISTEN="${CUSTODY_BASE_URL#http://}"
-start_emulator
+LISTEN="${CUSTODY_BASE_URL#http://}" start_emulator "$WORK/state.json"
 echo "2. the emulator restarted on its state without faults; the organization holds $(held) policies"
 
 rc=0

@@ -125,16 +125,23 @@ func (r *reportWriter) header(env environment, failed []string, elapsed time.Dur
 // wallTimes is the table of wall times at n.
 func (r *reportWriter) wallTimes(n int) {
 	r.printf("Wall time in seconds: median (min–max over runs).\n\n")
-	r.printf("| configuration | apply | plan (refresh) | destroy |\n|---|---|---|---|\n")
+	r.perPhase("| configuration | apply | plan (refresh) | destroy |", func(label, ph string) string {
+		v := r.tb.values(n, label, ph, wall)
+		if len(v) == 0 {
+			return "–"
+		}
+		return fmt.Sprintf("%.2f (%.2f–%.2f)", median(v), slices.Min(v), slices.Max(v))
+	})
+}
+
+// perPhase writes a table under header with a row for each selected
+// configuration and in it a cell for each phase, as cell gives it.
+func (r *reportWriter) perPhase(header string, cell func(label, ph string) string) {
+	r.printf("%s\n|---|---|---|---|\n", header)
 	for _, c := range r.selected {
 		r.printf("| %s | ", c.label())
 		for _, ph := range phases {
-			v := r.tb.values(n, c.label(), ph, wall)
-			if len(v) == 0 {
-				r.printf("– | ")
-				continue
-			}
-			r.printf("%.2f (%.2f–%.2f) | ", median(v), slices.Min(v), slices.Max(v))
+			r.printf("%s | ", cell(c.label(), ph))
 		}
 		r.printf("\n")
 	}
@@ -200,17 +207,12 @@ func (r *reportWriter) againstTheIdeal(n int, l time.Duration) {
 // cpuTimes is the table of CPU seconds per process at n.
 func (r *reportWriter) cpuTimes(n int) {
 	r.printf("\nCPU seconds, median: terraform / provider / emulator. Terraform's own is its total less the provider processes'.\n\n")
-	r.printf("| configuration | apply | plan | destroy |\n|---|---|---|---|\n")
-	for _, c := range r.selected {
-		r.printf("| %s | ", c.label())
-		for _, ph := range phases {
-			tf := median(r.tb.values(n, c.label(), ph, func(p *phaseResult) float64 { return p.tfCPU - p.provCPU }))
-			pr := median(r.tb.values(n, c.label(), ph, func(p *phaseResult) float64 { return p.provCPU }))
-			em := median(r.tb.values(n, c.label(), ph, func(p *phaseResult) float64 { return p.emuCPU }))
-			r.printf("%.2f / %.2f / %.2f | ", tf, pr, em)
-		}
-		r.printf("\n")
-	}
+	r.perPhase("| configuration | apply | plan | destroy |", func(label, ph string) string {
+		tf := median(r.tb.values(n, label, ph, func(p *phaseResult) float64 { return p.tfCPU - p.provCPU }))
+		pr := median(r.tb.values(n, label, ph, func(p *phaseResult) float64 { return p.provCPU }))
+		em := median(r.tb.values(n, label, ph, func(p *phaseResult) float64 { return p.emuCPU }))
+		return fmt.Sprintf("%.2f / %.2f / %.2f", tf, pr, em)
+	})
 }
 
 // requestsPerResource is the table of emulator requests at n.

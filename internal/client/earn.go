@@ -12,20 +12,26 @@ type EarnValueDisplay struct {
 	Crypto string `json:"crypto,omitempty"`
 }
 
+// EarnVaultRef names a vault and what wraps it: the fields an enabled
+// vault and a position both start with.
+type EarnVaultRef struct {
+	VaultAddress     string `json:"vaultAddress,omitempty"`
+	WrapperAddress   string `json:"wrapperAddress,omitempty"`
+	Provider         string `json:"provider,omitempty"`
+	Caip19           string `json:"caip19,omitempty"`
+	DepositsDisabled *bool  `json:"depositsDisabled,omitempty"`
+}
+
 // EarnEnabledVault is one of the organization's deployed wrappers. Amounts
 // are raw on-chain units, as strings. The claimable fee and fee wallet are
 // returned to the parent organization only.
 type EarnEnabledVault struct {
-	VaultAddress              string            `json:"vaultAddress,omitempty"`
-	WrapperAddress            string            `json:"wrapperAddress,omitempty"`
-	Provider                  string            `json:"provider,omitempty"`
-	Caip19                    string            `json:"caip19,omitempty"`
+	EarnVaultRef
 	ApyPct                    string            `json:"apyPct,omitempty"`
 	TotalDeposited            string            `json:"totalDeposited,omitempty"`
 	Display                   *EarnValueDisplay `json:"display,omitempty"`
 	NetApyPct                 string            `json:"netApyPct,omitempty"`
 	ClientFeeBps              string            `json:"clientFeeBps,omitempty"`
-	DepositsDisabled          *bool             `json:"depositsDisabled,omitempty"`
 	Name                      string            `json:"name,omitempty"`
 	Curator                   string            `json:"curator,omitempty"`
 	ClaimableClientFee        string            `json:"claimableClientFee,omitempty"`
@@ -57,15 +63,11 @@ type EarnPositionDisplay struct {
 
 // EarnPosition is an active position of a wallet.
 type EarnPosition struct {
-	VaultAddress     string               `json:"vaultAddress,omitempty"`
-	WrapperAddress   string               `json:"wrapperAddress,omitempty"`
-	Provider         string               `json:"provider,omitempty"`
-	Caip19           string               `json:"caip19,omitempty"`
-	CurrentValue     string               `json:"currentValue,omitempty"`
-	TotalDeposited   string               `json:"totalDeposited,omitempty"`
-	TotalWithdrawn   string               `json:"totalWithdrawn,omitempty"`
-	Display          *EarnPositionDisplay `json:"display,omitempty"`
-	DepositsDisabled *bool                `json:"depositsDisabled,omitempty"`
+	EarnVaultRef
+	CurrentValue   string               `json:"currentValue,omitempty"`
+	TotalDeposited string               `json:"totalDeposited,omitempty"`
+	TotalWithdrawn string               `json:"totalWithdrawn,omitempty"`
+	Display        *EarnPositionDisplay `json:"display,omitempty"`
 }
 
 // ListEarnPositionsRequest is the body of list_earn_positions.

@@ -21,11 +21,6 @@ type CreatePoliciesParams struct {
 	Policies []PolicyParams `json:"policies"`
 }
 
-// CreatePoliciesResult holds the new ids, in the order of the request.
-type CreatePoliciesResult struct {
-	PolicyIDs []string `json:"policyIds"`
-}
-
 // UpdatePolicyParams are the parameters of update_policy (V2). Fields left
 // nil are not sent; the pointers let a caller send an empty string.
 type UpdatePolicyParams struct {
@@ -38,26 +33,30 @@ type UpdatePolicyParams struct {
 	Time            *string `json:"time,omitempty"`
 }
 
-// PolicyIDResult is the result of update_policy and delete_policy.
+// PolicyIDResult names one policy: the result of update_policy and
+// delete_policy, and the parameters of delete_policy, which are the same
+// object on the wire.
 type PolicyIDResult struct {
 	PolicyID string `json:"policyId"`
 }
 
 // DeletePolicyParams are the parameters of delete_policy.
-type DeletePolicyParams struct {
-	PolicyID string `json:"policyId"`
-}
+type DeletePolicyParams = PolicyIDResult
 
-// DeletePoliciesParams are the parameters of delete_policies: several
-// policies in one activity, all or none.
-type DeletePoliciesParams struct {
-	PolicyIDs []string `json:"policyIds"`
-}
-
-// PolicyIDsResult is the result of delete_policies: the deleted ids.
+// PolicyIDsResult names several policies: the result of create_policies
+// (the new ids, in the order of the request) and of delete_policies (the
+// deleted ids), and the parameters of delete_policies, the same object on
+// the wire.
 type PolicyIDsResult struct {
 	PolicyIDs []string `json:"policyIds"`
 }
+
+// CreatePoliciesResult is the result of create_policies.
+type CreatePoliciesResult = PolicyIDsResult
+
+// DeletePoliciesParams are the parameters of delete_policies: several
+// policies in one activity, all or none.
+type DeletePoliciesParams = PolicyIDsResult
 
 // Policy is a policy as the service stores it.
 type Policy struct {

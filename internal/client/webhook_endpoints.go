@@ -39,15 +39,14 @@ type UpdateWebhookEndpointParams struct {
 	IsActive   *bool  `json:"isActive,omitempty"`
 }
 
-// DeleteWebhookEndpointParams are the parameters of delete_webhook_endpoint.
+// DeleteWebhookEndpointParams are the parameters of delete_webhook_endpoint:
+// the endpoint's id, which its result echoes.
 type DeleteWebhookEndpointParams struct {
 	EndpointID string `json:"endpointId"`
 }
 
 // DeleteWebhookEndpointResult is the result of delete_webhook_endpoint.
-type DeleteWebhookEndpointResult struct {
-	EndpointID string `json:"endpointId"`
-}
+type DeleteWebhookEndpointResult = DeleteWebhookEndpointParams
 
 // ListWebhookEndpointsRequest is the body of list_webhook_endpoints.
 type ListWebhookEndpointsRequest = OrganizationRequest

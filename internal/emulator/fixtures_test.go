@@ -158,8 +158,8 @@ func TestFixtureEnumTyposAreErrors(t *testing.T) {
 	key, _ := client.GenerateAPIKey()
 	root := []RootUser{{APIPublicKey: key.PublicKeyHex()}}
 	for name, f := range map[string]*Fixtures{
-		"vault provider":    {EarnVaults: []client.EarnEnabledVault{{Provider: "EARN_PROVIDER_MORPHO"}}},
-		"position provider": {EarnPositions: map[string][]client.EarnPosition{"0xw": {{Provider: "A"}}}},
+		"vault provider":    {EarnVaults: []client.EarnEnabledVault{{EarnVaultRef: client.EarnVaultRef{Provider: "EARN_PROVIDER_MORPHO"}}}},
+		"position provider": {EarnPositions: map[string][]client.EarnPosition{"0xw": {{EarnVaultRef: client.EarnVaultRef{Provider: "A"}}}}},
 		"mfa method": {Users: []FixtureUser{{UserID: "u", UserName: "u"}}, MfaPolicies: map[string][]client.MfaPolicy{"u": {{
 			RequiredAuthenticationMethods: []client.RequiredAuthenticationMethod{{Any: []client.AuthenticationMethod{{Type: "AUTHENTICATION_TYPE_SMOKE_SIGNAL"}}}}}}}},
 	} {

@@ -236,6 +236,17 @@ func idsOf[T any](items []T, id func(T) string) []string {
 	return ids
 }
 
+// approve votes as c's user (who) to approve the activity needed waits on,
+// and wants the activity's status after the vote to be want.
+func approve(t *testing.T, who string, c *client.Client, needed *client.ConsensusNeededError, want string) *client.Activity {
+	t.Helper()
+	act, err := c.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint})
+	if err != nil || act.Status != want {
+		t.Fatalf("%s's approval: %+v %v, want %s", who, act, err, want)
+	}
+	return act
+}
+
 // nextMillisecond waits for the clock to pass the current millisecond.
 // Two users' approvals of one activity are bodies that differ only in
 // timestampMs, and the service answers a byte-identical body as the same

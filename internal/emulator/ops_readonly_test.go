@@ -26,7 +26,7 @@ const (
 func readonlyFixtures() *Fixtures {
 	ts := client.Timestamp{Seconds: "1793000000", Nanos: "0"}
 	vault := func(wrapper, provider, caip19 string) client.EarnEnabledVault {
-		return client.EarnEnabledVault{WrapperAddress: wrapper, Provider: provider, Caip19: caip19, ApyPct: "0.05",
+		return client.EarnEnabledVault{EarnVaultRef: client.EarnVaultRef{WrapperAddress: wrapper, Provider: provider, Caip19: caip19}, ApyPct: "0.05",
 			ClaimableClientFee: "100", ClaimableClientFeeDisplay: &client.EarnValueDisplay{USD: "0.0001", Crypto: "0.0001"}, ClientFeeWallet: "0xfee"}
 	}
 	return &Fixtures{
@@ -43,8 +43,8 @@ func readonlyFixtures() *Fixtures {
 			vault("w-a-eth", client.EarnProviderProtocolA, ethUSDC),
 		},
 		EarnPositions: map[string][]client.EarnPosition{
-			strings.ToLower(roWallet): {{WrapperAddress: "w-a-base", Provider: client.EarnProviderProtocolA, Caip19: baseUSDC, CurrentValue: "42"}},
-			roSolana:                  {{WrapperAddress: "w-sol", CurrentValue: "7"}},
+			strings.ToLower(roWallet): {{EarnVaultRef: client.EarnVaultRef{WrapperAddress: "w-a-base", Provider: client.EarnProviderProtocolA, Caip19: baseUSDC}, CurrentValue: "42"}},
+			roSolana:                  {{EarnVaultRef: client.EarnVaultRef{WrapperAddress: "w-sol"}, CurrentValue: "7"}},
 		},
 		AppStatuses: []client.AppStatus{{AppID: "app-1", TargetedDeploymentID: "d-1",
 			Deployments: []client.DeploymentStatus{{DeploymentID: "d-1", ReadyReplicas: 1, DesiredReplicas: 1, LastUpdatedTime: ts}}}},

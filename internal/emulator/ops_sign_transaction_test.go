@@ -126,10 +126,7 @@ func TestSignTransactionSignsAtTheLastApproval(t *testing.T) {
 		t.Fatalf("waiting activity %+v %v, want CONSENSUS_NEEDED without a result", waiting, err)
 	}
 	nextMillisecond()
-	done, err := w.carol.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint})
-	if err != nil || done.Status != client.StatusCompleted {
-		t.Fatalf("carol's approval: %+v %v", done, err)
-	}
+	done := approve(t, "carol", w.carol, needed, client.StatusCompleted)
 	var res client.SignTransactionResult
 	if err := json.Unmarshal(done.Result[client.OpSignTransaction.ResultKey], &res); err != nil {
 		t.Fatal(err)
@@ -219,10 +216,7 @@ func TestSignTransactionWaitingSurvivesARestart(t *testing.T) {
 	}
 	_, url := restarted(t, e, path)
 	nextMillisecond()
-	done, err := clientFor(t, url, carolKey).ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint})
-	if err != nil || done.Status != client.StatusCompleted {
-		t.Fatalf("carol's approval after the restart: %+v %v", done, err)
-	}
+	done := approve(t, "carol, after the restart,", clientFor(t, url, carolKey), needed, client.StatusCompleted)
 	var res client.SignTransactionResult
 	if err := json.Unmarshal(done.Result[client.OpSignTransaction.ResultKey], &res); err != nil {
 		t.Fatal(err)

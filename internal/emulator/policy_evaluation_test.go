@@ -169,14 +169,9 @@ func TestPolicyConsensusNeededThenCompleted(t *testing.T) {
 		t.Fatalf("bob: %v, want consensus needed", err)
 	}
 	// dave's approval does not count for the policy.
-	if act, err := w.dave.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint}); err != nil || act.Status != client.StatusConsensusNeeded {
-		t.Fatalf("dave's approval: %+v %v", act, err)
-	}
+	approve(t, "dave", w.dave, needed, client.StatusConsensusNeeded)
 	nextMillisecond()
-	done, err := w.carol.ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint})
-	if err != nil || done.Status != client.StatusCompleted {
-		t.Fatalf("carol's approval: %+v %v", done, err)
-	}
+	done := approve(t, "carol", w.carol, needed, client.StatusCompleted)
 	var res client.CreatePrivateKeyTagResult
 	if err := json.Unmarshal(done.Result["createPrivateKeyTagResult"], &res); err != nil || res.PrivateKeyTagID == "" {
 		t.Fatalf("result %s: %v", done.Result["createPrivateKeyTagResult"], err)
@@ -216,10 +211,7 @@ func TestNonRootUserCannotVoteOnRootQuorum(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.HTTPStatus != http.StatusForbidden || !strings.Contains(apiErr.Message, "no policy holds") {
 		t.Fatalf("bob's vote: %v", err)
 	}
-	done, err := clientFor(t, w.http.URL, k2).ApproveActivity(t.Context(), client.VoteParams{Fingerprint: needed.Fingerprint})
-	if err != nil || done.Status != client.StatusCompleted {
-		t.Fatalf("second root: %+v %v", done, err)
-	}
+	approve(t, "the second root", clientFor(t, w.http.URL, k2), needed, client.StatusCompleted)
 }
 
 // Conditions see the request: activity.params the activity exposes, the

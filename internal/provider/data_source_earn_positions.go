@@ -107,7 +107,7 @@ func earnPositionsFlatten(in []client.EarnPosition) []earnPositionModel {
 			}
 		}
 		return earnPositionModel{
-			earnVaultRefModel: earnVaultRef(p.VaultAddress, p.WrapperAddress, p.Provider, p.Caip19, p.DepositsDisabled),
+			earnVaultRefModel: earnVaultRef(p.EarnVaultRef),
 			CurrentValue:      optionalString(p.CurrentValue),
 			TotalDeposited:    optionalString(p.TotalDeposited),
 			TotalWithdrawn:    optionalString(p.TotalWithdrawn),

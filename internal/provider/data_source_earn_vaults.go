@@ -41,9 +41,9 @@ type earnVaultRefModel struct {
 }
 
 // earnVaultRef converts those fields; every one is optional.
-func earnVaultRef(vault, wrapper, provider, caip19 string, depositsDisabled *bool) earnVaultRefModel {
-	return earnVaultRefModel{VaultAddress: optionalString(vault), WrapperAddress: optionalString(wrapper),
-		Provider: optionalString(provider), Caip19: optionalString(caip19), DepositsDisabled: optionalBool(depositsDisabled)}
+func earnVaultRef(r client.EarnVaultRef) earnVaultRefModel {
+	return earnVaultRefModel{VaultAddress: optionalString(r.VaultAddress), WrapperAddress: optionalString(r.WrapperAddress),
+		Provider: optionalString(r.Provider), Caip19: optionalString(r.Caip19), DepositsDisabled: optionalBool(r.DepositsDisabled)}
 }
 
 // earnVaultRefAttributes are the attributes of earnVaultRefModel; wrapper
@@ -152,7 +152,7 @@ func earnVaultsDisplay(v *client.EarnValueDisplay) *earnValueDisplayModel {
 func earnVaultsFlatten(in []client.EarnEnabledVault) []earnVaultModel {
 	return listOf(in, func(v client.EarnEnabledVault) earnVaultModel {
 		return earnVaultModel{
-			earnVaultRefModel:         earnVaultRef(v.VaultAddress, v.WrapperAddress, v.Provider, v.Caip19, v.DepositsDisabled),
+			earnVaultRefModel:         earnVaultRef(v.EarnVaultRef),
 			ApyPct:                    optionalString(v.ApyPct),
 			NetApyPct:                 optionalString(v.NetApyPct),
 			TotalDeposited:            optionalString(v.TotalDeposited),
