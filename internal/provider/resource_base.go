@@ -41,6 +41,9 @@ type resourceBase struct {
 
 func (r *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_" + r.typeName
+	// identify checks identity changes itself: the one it allows, a
+	// placeholder's resolved to its object, the framework would refuse.
+	resp.ResourceBehavior.MutableIdentity = true
 }
 
 func (r *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {

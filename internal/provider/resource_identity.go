@@ -78,17 +78,20 @@ func (r *resourceBase) IdentitySchema(_ context.Context, _ resource.IdentitySche
 }
 
 // identify sets identity from state; Create, Read, Update and ImportState
-// defer it. It leaves alone:
-//   - an operation that failed: a create whose answer was lost keeps its
-//     placeholder with a fully null identity, which the framework lets the
-//     Read that resolves it fill in (a non-null one could never change);
-//   - a placeholder that stays one (its activity still waits): its
-//     identity stays as it was, for the same reason. The framework wants a
-//     non-null identity after a Read, so a placeholder that never had one
-//     gets the organization alone, which no object's identity equals.
+// defer it. An identity may gain values where it had none, and never
+// change one it had:
+//   - an operation that failed leaves it alone: a create whose answer was
+//     lost keeps its placeholder with a fully null identity;
+//   - a placeholder that stays one (its activity still waits), and a
+//     resource that Read removed, keep theirs, or get the organization
+//     alone if they had none (the framework wants an identity after every
+//     Read);
+//   - a placeholder resolved to its object gains the object's id, and an
+//     identity imported without organization_id gains the provider's.
 //
-// A resource that Read removed keeps its identity, or gets the
-// organization alone if it had none, as the framework wants one.
+// The framework would refuse the first gain ("Unexpected Identity
+// Change": it allows none but from a fully null identity), so identify
+// checks changes itself (resourceBase.Metadata sets MutableIdentity).
 func (r *resourceBase) identify(ctx context.Context, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	if identity == nil || diags.HasError() || r.pd == nil {
 		return
@@ -103,6 +106,12 @@ func (r *resourceBase) identify(ctx context.Context, state *tfsdk.State, identit
 		v := types.StringValue(r.pd.client.OrganizationID())
 		if a.state != "" {
 			diags.Append(state.GetAttribute(ctx, path.Root(a.state), &v)...)
+		}
+		var had types.String
+		diags.Append(identity.GetAttribute(ctx, path.Root(a.name), &had)...)
+		if !had.IsNull() && !had.Equal(v) {
+			diags.AddError("Unexpected Identity Change", fmt.Sprintf("The identity of this custody_%s had %s %s, and its state now "+
+				"says %s. An identity never changes; this is always a bug in the provider, please report it.", r.typeName, a.name, had, v))
 		}
 		diags.Append(identity.SetAttribute(ctx, path.Root(a.name), v)...)
 	}

@@ -26,7 +26,9 @@ import (
 var _ importableResource = &policyResource{}
 
 // NewPolicyResource is the custody_policy resource.
-func NewPolicyResource() resource.Resource { return &policyResource{resourceBase{typeName: "policy", identity: idIdentity("policy")}} }
+func NewPolicyResource() resource.Resource {
+	return &policyResource{resourceBase{typeName: "policy", identity: idIdentity("policy")}}
+}
 
 type policyResource struct{ resourceBase }
 

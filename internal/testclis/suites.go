@@ -9,8 +9,8 @@ const (
 	// AcceptanceRun selects every resource's lifecycle (create, read,
 	// update, import, drift, destroy), both functions, the write-only
 	// attribute, and the lockout guard and the access review with their
-	// warnings.
-	AcceptanceRun = `^(TestAcc(AllResources|Policy_.*|IPAllowlist_.*|OauthProvider_.*|OrganizationName_.*|PrivateKeyTag_.*|WebhookEndpoint_.*|` +
+	// warnings, and resource identity.
+	AcceptanceRun = `^(TestAcc(AllResources(_.*)?|Policy_.*|IPAllowlist_.*|OauthProvider_.*|OrganizationName_.*|PrivateKeyTag_.*|WebhookEndpoint_.*|` +
 		`PolicyDecisionFunction.*|PolicyDecisionExampleHolds|PolicyChanges.*|LockoutGuard_.*)|TestLockoutGuardCLI.*|TestAccessReviewCLI_.*)$`
 	// KitRun selects the GitOps kit's `terraform test` (or `tofu test`).
 	KitRun = `^TestAccGitOpsKit$`
@@ -21,6 +21,9 @@ const (
 // each (TestCompatSuiteSelectsItsCover).
 var Covers = map[string]string{
 	"every resource's create, import by id and destroy": "TestAccAllResources",
+	"every resource's identity, and import by it":       "TestAccAllResources_identity",
+	"import by the least identity (identity = {})":      "TestAccAllResources_importByIdentity",
+	"a lost create's identity, resolved by a refresh":   "TestAccPolicy_lostCreateIdentity",
 	"custody_policy's lifecycle":                        "TestAccPolicy_lifecycle",
 	"custody_policy's drift":                            "TestAccPolicy_drift",
 	"custody_ip_allowlist's lifecycle and drift":        "TestAccIPAllowlist_organization",
