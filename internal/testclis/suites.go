@@ -24,6 +24,7 @@ var Covers = map[string]string{
 	"every resource's identity, and import by it":       "TestAccAllResources_identity",
 	"import by the least identity (identity = {})":      "TestAccAllResources_importByIdentity",
 	"a lost create's identity, resolved by a refresh":   "TestAccPolicy_lostCreateIdentity",
+	"terraform query adopts an organization, in order":  "TestAccAllResources_query",
 	"custody_policy's lifecycle":                        "TestAccPolicy_lifecycle",
 	"custody_policy's drift":                            "TestAccPolicy_drift",
 	"custody_ip_allowlist's lifecycle and drift":        "TestAccIPAllowlist_organization",
