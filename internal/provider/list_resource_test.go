@@ -13,53 +13,31 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/testclis"
 )
 
-// adoptQuery lists every kind of object the provider manages, each block's
-// limit above the organization's count.
-const adoptQuery = `
-list "custody_policy" "policy" {
-  provider = custody
-  limit    = 1000
-}
-list "custody_private_key_tag" "tag" {
-  provider = custody
-  limit    = 1000
-}
-list "custody_webhook_endpoint" "hook" {
-  provider = custody
-  limit    = 1000
-}
-list "custody_oauth_provider" "sso" {
-  provider = custody
-}
-list "custody_organization_name" "org" {
-  provider = custody
-}
-list "custody_ip_allowlist" "allowlist" {
-  provider = custody
-}
-`
-
 // TestAccAllResources_query adopts an organization made by hand with
-// terraform query: -generate-config-out writes a configuration that
-// imports every object and then plans no change.
+// terraform query as the adopting guide shows it (its list blocks, its
+// commands): -generate-config-out writes a configuration that imports
+// every object and then plans no change.
 func TestAccAllResources_query(t *testing.T) {
 	requireCLI(t, testclis.Query)
 	e := newAccEmulator(t)
 	adoptOrg(t, e)
 	c := newTFCLI(t, e)
 	c.write("")
-	writeFile(t, filepath.Join(c.dir, "adopt.tfquery.hcl"), adoptQuery)
-	out := c.mustRun(0, "query", "-generate-config-out=generated.tf")
+	writeFile(t, filepath.Join(c.dir, "adopt.tfquery.hcl"), guideFences(t, "hcl")[0])
+	if cmds := guideFences(t, "sh"); len(cmds) != 1 || cmds[0] != guideQueryCommands {
+		t.Fatalf("the guide's terraform query commands are %q; this test runs %q", cmds, guideQueryCommands)
+	}
+	c.mustRun(0, "query", "-generate-config-out=generated.tf")
 	generated := string(mustReadFile(t, filepath.Join(c.dir, "generated.tf")))
 	// 300 policies, 30 tags, 10 endpoints, 2 providers, the name, 2 allowlists.
 	if n := strings.Count(generated, "\nimport {"); n != 345 {
 		t.Errorf("generated %d import blocks, want 345", n)
 	}
-	out = c.mustRun(0, "apply", "-auto-approve")
+	out := c.mustRun(0, "apply", "-auto-approve")
 	if !regexp.MustCompile(`345 imported, 0 added, 0 changed, 0 destroyed`).MatchString(out) {
 		t.Errorf("apply: %s", out[max(0, len(out)-2000):])
 	}
-	c.mustRun(0, "plan", "-detailed-exitcode")
+	c.mustRun(0, "plan", "-detailed-exitcode") // no change
 	if p, _ := e.client.ListPolicies(t.Context(), client.ListPoliciesRequest{}); len(p.Policies) != 300 {
 		t.Errorf("%d policies after the adoption, want 300", len(p.Policies))
 	}
@@ -79,6 +57,12 @@ list "custody_policy" "first" {
 	}
 }
 
+// guideQueryCommands are the commands the guide runs, and this test.
+const guideQueryCommands = `terraform query -generate-config-out=generated.tf
+terraform apply
+terraform plan -detailed-exitcode
+`
+
 // listedNames are the display names terraform query shows for a list
 // block, in order.
 func listedNames(out, block string) []string {
@@ -95,7 +79,7 @@ func listedNames(out, block string) []string {
 // The served provider answers list requests: the wrapper that releases
 // request contexts must not hide them.
 func TestServedProviderListsResources(t *testing.T) {
-	if _, ok := NewProtocol6Server("test").(tfprotov6.ProviderServerWithListResource); !ok {
+	if _, ok := NewProtocol6Server("test").(tfprotov6.ListResourceServer); !ok {
 		t.Fatal("the served provider does not implement the list resource RPCs")
 	}
 }

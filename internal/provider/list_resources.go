@@ -52,43 +52,46 @@ func listFailed(diags *diag.Diagnostics, what, operation string, err error) {
 	addAPIError(diags, "Error listing "+what, operation, what, err)
 }
 
-func listPolicies(ctx context.Context, pd *providerData, _ tfsdk.Config, diags *diag.Diagnostics) []listedObject {
-	got, err := cachedPolicies(ctx, pd)
+// listedOr is the objects of a list read that failed with err or else
+// gave them, a failure reported in diags.
+func listedOr(diags *diag.Diagnostics, what, operation string, err error, objects func() []listedObject) []listedObject {
 	if err != nil {
-		listFailed(diags, "policies", client.QueryListPolicies, err)
+		listFailed(diags, what, operation, err)
 		return nil
 	}
-	found := make([]listedObject, 0, len(got.all))
-	for _, p := range got.all {
-		found = append(found, listedObject{name: p.PolicyName, id: p.PolicyID, importID: p.PolicyID})
+	return objects()
+}
+
+// listedEach is one listedObject per item.
+func listedEach[T any](items []T, object func(T) listedObject) []listedObject {
+	found := make([]listedObject, 0, len(items))
+	for _, item := range items {
+		found = append(found, object(item))
 	}
 	return found
+}
+
+func listPolicies(ctx context.Context, pd *providerData, _ tfsdk.Config, diags *diag.Diagnostics) []listedObject {
+	got, err := cachedPolicies(ctx, pd)
+	return listedOr(diags, "policies", client.QueryListPolicies, err, func() []listedObject {
+		return listedEach(got.all, func(p client.Policy) listedObject { return listedObject{p.PolicyName, p.PolicyID, p.PolicyID} })
+	})
 }
 
 func listPrivateKeyTags(ctx context.Context, pd *providerData, _ tfsdk.Config, diags *diag.Diagnostics) []listedObject {
 	got, err := cachedPrivateKeyTags(ctx, pd)
-	if err != nil {
-		listFailed(diags, "private key tags", client.QueryListPrivateKeyTags, err)
-		return nil
-	}
-	found := make([]listedObject, 0, len(got.PrivateKeyTags))
-	for _, tag := range got.PrivateKeyTags {
-		found = append(found, listedObject{name: tag.TagName, id: tag.TagID, importID: tag.TagID})
-	}
-	return found
+	return listedOr(diags, "private key tags", client.QueryListPrivateKeyTags, err, func() []listedObject {
+		return listedEach(got.PrivateKeyTags, func(tag client.Tag) listedObject { return listedObject{tag.TagName, tag.TagID, tag.TagID} })
+	})
 }
 
 func listWebhookEndpoints(ctx context.Context, pd *providerData, _ tfsdk.Config, diags *diag.Diagnostics) []listedObject {
 	got, err := cachedWebhookEndpoints(ctx, pd)
-	if err != nil {
-		listFailed(diags, "webhook endpoints", client.QueryListWebhookEndpoints, err)
-		return nil
-	}
-	found := make([]listedObject, 0, len(got.WebhookEndpoints))
-	for _, ep := range got.WebhookEndpoints {
-		found = append(found, listedObject{name: ep.Name, id: ep.EndpointID, importID: ep.EndpointID})
-	}
-	return found
+	return listedOr(diags, "webhook endpoints", client.QueryListWebhookEndpoints, err, func() []listedObject {
+		return listedEach(got.WebhookEndpoints, func(ep client.WebhookEndpoint) listedObject {
+			return listedObject{ep.Name, ep.EndpointID, ep.EndpointID}
+		})
+	})
 }
 
 func listOauthProviders(ctx context.Context, pd *providerData, config tfsdk.Config, diags *diag.Diagnostics) []listedObject {
@@ -107,15 +110,11 @@ func listOauthProviders(ctx context.Context, pd *providerData, config tfsdk.Conf
 		user = who.UserID
 	}
 	got, err := cachedOauthProviders(ctx, pd, user)
-	if err != nil {
-		listFailed(diags, "OAuth providers of user "+user, client.QueryGetOauthProviders, err)
-		return nil
-	}
-	found := make([]listedObject, 0, len(got.OauthProviders))
-	for _, p := range got.OauthProviders {
-		found = append(found, listedObject{name: p.ProviderName, id: p.ProviderID, importID: user + "/" + p.ProviderID})
-	}
-	return found
+	return listedOr(diags, "OAuth providers of user "+user, client.QueryGetOauthProviders, err, func() []listedObject {
+		return listedEach(got.OauthProviders, func(p client.OauthProvider) listedObject {
+			return listedObject{p.ProviderName, p.ProviderID, user + "/" + p.ProviderID}
+		})
+	})
 }
 
 func listOrganizationName(ctx context.Context, pd *providerData, _ tfsdk.Config, diags *diag.Diagnostics) []listedObject {

@@ -17,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
@@ -35,15 +34,11 @@ var allResourceIdentities = map[string]map[string]knownvalue.Check{
 	"custody_webhook_endpoint.activities": {"id": knownvalue.NotNull(), "organization_id": knownvalue.StringExact(accOrg)},
 }
 
-// identityChecks checks that each resource of want holds its identity,
-// and that an identity's id is the id in state.
+// identityChecks checks that each resource of want holds its identity.
 func identityChecks(want map[string]map[string]knownvalue.Check) []statecheck.StateCheck {
 	var checks []statecheck.StateCheck
 	for addr, identity := range want {
 		checks = append(checks, statecheck.ExpectIdentity(addr, identity))
-		if _, ok := identity["id"]; ok {
-			checks = append(checks, statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New("id")))
-		}
 	}
 	return checks
 }

@@ -117,7 +117,7 @@ type releasingListServer struct {
 }
 
 func releaseRequestContexts(s tfprotov6.ProviderServer) tfprotov6.ProviderServer {
-	if l, ok := s.(tfprotov6.ProviderServerWithListResource); ok {
+	if l, ok := s.(tfprotov6.ListResourceServer); ok {
 		return releasingListServer{releasingServer{s}, l}
 	}
 	return releasingServer{s}
