@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -22,7 +23,10 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/submit"
 )
 
-var _ provider.ProviderWithFunctions = &CustodyProvider{}
+var (
+	_ provider.ProviderWithFunctions     = &CustodyProvider{}
+	_ provider.ProviderWithListResources = &CustodyProvider{}
+)
 
 // DefaultApprovalTimeout bounds how long a create, update or delete waits
 // for an activity that needs consensus, unless the resource's timeouts say
@@ -197,7 +201,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 			resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Invalid provider configuration", err.Error())
 			return
 		}
-		resp.ResourceData, resp.DataSourceData = data, data
+		resp.ResourceData, resp.DataSourceData, resp.ListResourceData = data, data, data
 		return
 	}
 	budget, err := p.budget.forRate(perSecond)
@@ -273,6 +277,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.ListResourceData = data
 }
 
 func (p *CustodyProvider) Resources(_ context.Context) []func() resource.Resource {
@@ -281,6 +286,12 @@ func (p *CustodyProvider) Resources(_ context.Context) []func() resource.Resourc
 
 func (p *CustodyProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return dataSourceFactories
+}
+
+// ListResources lists the list resources (Terraform >= 1.14), for
+// `terraform query`.
+func (p *CustodyProvider) ListResources(_ context.Context) []func() list.ListResource {
+	return listResourceFactories
 }
 
 // Functions lists the provider-defined functions (Terraform >= 1.8). They

@@ -21,12 +21,13 @@ import (
 )
 
 // importableResource is what every resource of this provider is: it takes
-// the provider's data in Configure and can be imported. (A wrong key,
-// organization or address fails the provider's Configure, before any
-// resource plans.)
+// the provider's data in Configure and can be imported, by id or by
+// identity (resource_identity.go). (A wrong key, organization or address
+// fails the provider's Configure, before any resource plans.)
 type importableResource interface {
 	resource.ResourceWithConfigure
 	resource.ResourceWithImportState
+	resource.ResourceWithIdentity
 }
 
 // resourceBase is what every resource has in common, as dataSourceBase is
@@ -34,21 +35,29 @@ type importableResource interface {
 // sets. A resource embeds it and adds Schema and the CRUD methods.
 type resourceBase struct {
 	typeName string // the name after "custody_"
+	identity identitySpec
 	pd       *providerData
 }
 
 func (r *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_" + r.typeName
+	// identify checks identity changes itself: the one it allows, a
+	// placeholder's resolved to its object, the framework would refuse.
+	resp.ResourceBehavior.MutableIdentity = true
 }
 
 func (r *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.pd = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// ImportState takes the import id as the id attribute. A resource whose
-// import id says more (a user and a provider, a scope) declares its own.
+// ImportState takes the import id, or the identity's id, as the id
+// attribute. A resource whose import id says more (a user and a provider,
+// a scope) declares its own.
 func (r *resourceBase) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	if id, ok := r.identityImportID(ctx, req, &resp.Diagnostics); ok {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	}
 }
 
 // resourceTimeouts is the timeouts attribute, embedded in the model of

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -45,7 +46,7 @@ const ipAllowlistPublicKeyHelp = "must be an API key's public key: a compressed 
 
 // NewIPAllowlistResource is the custody_ip_allowlist resource.
 func NewIPAllowlistResource() resource.Resource {
-	return &ipAllowlistResource{resourceBase{typeName: "ip_allowlist"}}
+	return &ipAllowlistResource{resourceBase{typeName: "ip_allowlist", identity: ipAllowlistIdentity}}
 }
 
 type ipAllowlistResource struct{ resourceBase }
@@ -142,10 +143,12 @@ func (r *ipAllowlistResource) ConfigValidators(context.Context) []resource.Confi
 }
 
 func (r *ipAllowlistResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	r.apply(ctx, req.Plan, timeouts.Value.Create, "Error creating IP allowlist", &resp.State, &resp.Diagnostics)
 }
 
 func (r *ipAllowlistResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	r.apply(ctx, req.Plan, timeouts.Value.Update, "Error updating IP allowlist", &resp.State, &resp.Diagnostics)
 }
 
@@ -222,6 +225,7 @@ func (r *ipAllowlistResource) warnIfLockedOut(ctx context.Context, plan ipAllowl
 }
 
 func (r *ipAllowlistResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	refreshState(ctx, resp, func(m *ipAllowlistModel, diags *diag.Diagnostics) bool {
 		key := m.PublicKey.ValueString()
 		got, err := r.pd.client.GetIPAllowlist(ctx, client.GetIPAllowlistRequest{PublicKey: key})
@@ -279,10 +283,22 @@ func (r *ipAllowlistResource) Delete(ctx context.Context, req resource.DeleteReq
 		client.OpRemoveIPAllowlist, ipAllowlistName(params.PublicKey), "Error deleting IP allowlist", &resp.Diagnostics)
 }
 
-// ImportState takes `organization` or an API key's public key.
+// ipAllowlistIdentity is { organization_id?, public_key? }: without a key,
+// the organization's own allowlist.
+var ipAllowlistIdentity = identitySpec{
+	attrs: []identityAttr{organizationAttr(""), {name: "public_key", state: "public_key",
+		desc: "The API key whose own allowlist this is; none for the organization-level allowlist."}},
+	importID: func(v map[string]string) string { return cmp.Or(v["public_key"], ipAllowlistOrgID) },
+}
+
+// ImportState takes `organization` or an API key's public key, or the
+// identity.
 func (r *ipAllowlistResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := req.ID
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	id, ok := r.identityImportID(ctx, req, &resp.Diagnostics)
 	switch {
+	case !ok:
+		return
 	case id == ipAllowlistOrgID:
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("public_key"), types.StringNull())...)
 	case ipAllowlistPublicKeyRE.MatchString(id):

@@ -32,7 +32,7 @@ var (
 
 // NewOauthProviderResource is the custody_oauth_provider resource.
 func NewOauthProviderResource() resource.Resource {
-	return &oauthProviderResource{resourceBase{typeName: "oauth_provider"}}
+	return &oauthProviderResource{resourceBase{typeName: "oauth_provider", identity: oauthProviderIdentity}}
 }
 
 type oauthProviderResource struct{ resourceBase }
@@ -161,6 +161,7 @@ func cachedOauthProviders(ctx context.Context, pd *providerData, userID string) 
 }
 
 func (r *oauthProviderResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	// The write-only token is null in the plan; only the config has it.
 	var tokenWO types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("oidc_token_wo"), &tokenWO)...)
@@ -286,6 +287,7 @@ func oauthProviderDeletes(userID string) submit.Kind {
 }
 
 func (r *oauthProviderResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreateOauthProviders, oauthProviderCreatedID) {
 		return
 	}
@@ -308,6 +310,7 @@ func (r *oauthProviderResource) Read(ctx context.Context, req resource.ReadReque
 // Update is reached only when timeouts alone change: every other attribute
 // replaces the provider.
 func (r *oauthProviderResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan oauthProviderModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -332,13 +335,29 @@ func (r *oauthProviderResource) Delete(ctx context.Context, req resource.DeleteR
 		"Error deleting OAuth provider", &resp.Diagnostics, oauthProviderListKey(userID))
 }
 
-// ImportState takes `<user_id>/<provider_id>`: the service lists providers
-// by user, so the user is part of the id.
+// oauthProviderIdentity is { user_id, id, organization_id? }: the service
+// lists providers by user, so the user is part of what names one.
+var oauthProviderIdentity = identitySpec{
+	attrs: []identityAttr{
+		{name: "user_id", state: "user_id", required: true, desc: "The user the provider belongs to."},
+		{name: "id", state: "id", required: true, desc: "The provider id the service assigned."},
+		organizationAttr(""),
+	},
+	importID: func(v map[string]string) string { return v["user_id"] + "/" + v["id"] },
+}
+
+// ImportState takes `<user_id>/<provider_id>`, or the identity: the
+// service lists providers by user, so the user is part of the id.
 func (r *oauthProviderResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	userID, id, ok := strings.Cut(req.ID, "/")
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	importID, ok := r.identityImportID(ctx, req, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	userID, id, ok := strings.Cut(importID, "/")
 	if !ok || userID == "" || id == "" || strings.Contains(id, "/") {
 		resp.Diagnostics.AddError("Invalid import ID for custody_oauth_provider",
-			fmt.Sprintf("Expected an import ID of the form <user_id>/<provider_id>, such as user-123/5f0c..., got %q.", req.ID))
+			fmt.Sprintf("Expected an import ID of the form <user_id>/<provider_id>, such as user-123/5f0c..., got %q.", importID))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_id"), userID)...)

@@ -23,7 +23,7 @@ var _ importableResource = &organizationNameResource{}
 
 // NewOrganizationNameResource is the custody_organization_name resource.
 func NewOrganizationNameResource() resource.Resource {
-	return &organizationNameResource{resourceBase{typeName: "organization_name"}}
+	return &organizationNameResource{resourceBase{typeName: "organization_name", identity: organizationNameIdentity}}
 }
 
 type organizationNameResource struct{ resourceBase }
@@ -106,6 +106,7 @@ func (r *organizationNameResource) readInto(ctx context.Context, m *organization
 }
 
 func (r *organizationNameResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan organizationNameModel
 	if timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Create, &resp.Diagnostics); ok {
 		r.rename(ctx, &plan, timeout, &resp.State, &resp.Diagnostics)
@@ -113,6 +114,7 @@ func (r *organizationNameResource) Create(ctx context.Context, req resource.Crea
 }
 
 func (r *organizationNameResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	// The organization cannot disappear while the provider's key works, so
 	// there is no "gone" case: a failing whoami is an error.
 	refreshState(ctx, resp, func(m *organizationNameModel, diags *diag.Diagnostics) bool {
@@ -122,6 +124,7 @@ func (r *organizationNameResource) Read(ctx context.Context, req resource.ReadRe
 }
 
 func (r *organizationNameResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state organizationNameModel
 	timeout, ok := r.readUpdate(ctx, req, &plan, &state, &resp.Diagnostics)
 	if !ok {
@@ -149,19 +152,31 @@ func (r *organizationNameResource) Delete(ctx context.Context, req resource.Dele
 		"organization_id": state.ID.ValueString(), "organization_name": state.Name.ValueString()})
 }
 
-// ImportState accepts only the configured organization's id: whoami can
-// read no other organization's name with this key.
+// organizationNameIdentity is { organization_id? }, which is also the id.
+var organizationNameIdentity = identitySpec{
+	attrs:    []identityAttr{organizationAttr("id")},
+	importID: func(v map[string]string) string { return v[identityOrganization] },
+}
+
+// ImportState accepts only the configured organization's id (or an
+// identity, whose organization_id defaults to it): whoami can read no
+// other organization's name with this key.
 func (r *organizationNameResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if r.pd == nil {
 		resp.Diagnostics.AddError("Provider not configured", "The provider must be configured before importing custody_organization_name; this is always a bug in the provider.")
 		return
 	}
-	if want := r.pd.client.OrganizationID(); req.ID != want {
+	id, ok := r.identityImportID(ctx, req, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	if want := r.pd.client.OrganizationID(); id != want {
 		resp.Diagnostics.AddAttributeError(path.Root("id"), "Wrong organization id",
 			fmt.Sprintf("Import id %q is not the configured organization: the provider is configured for organization %q, "+
 				"and custody_organization_name can only manage that organization's name. Import it with id %q, or configure "+
-				"the provider's organization_id for the organization you mean.", req.ID, want, want))
+				"the provider's organization_id for the organization you mean.", id, want, want))
 		return
 	}
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 }

@@ -26,7 +26,9 @@ import (
 var _ importableResource = &policyResource{}
 
 // NewPolicyResource is the custody_policy resource.
-func NewPolicyResource() resource.Resource { return &policyResource{resourceBase{typeName: "policy"}} }
+func NewPolicyResource() resource.Resource {
+	return &policyResource{resourceBase{typeName: "policy", identity: idIdentity("policy")}}
+}
 
 type policyResource struct{ resourceBase }
 
@@ -161,6 +163,7 @@ func (m *policyModel) sameContent(o *policyModel) bool {
 }
 
 func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan policyModel
 	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Create, &resp.Diagnostics)
 	if !ok {
@@ -217,6 +220,7 @@ var (
 )
 
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreatePolicies, policyCreatedID) {
 		return
 	}
@@ -266,6 +270,7 @@ func policyChange(plan, state types.String) *string {
 }
 
 func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state policyModel
 	timeout, ok := r.readUpdate(ctx, req, &plan, &state, &resp.Diagnostics)
 	if !ok {

@@ -31,7 +31,7 @@ const (
 
 // NewPrivateKeyTagResource is the custody_private_key_tag resource.
 func NewPrivateKeyTagResource() resource.Resource {
-	return &privateKeyTagResource{resourceBase{typeName: "private_key_tag"}}
+	return &privateKeyTagResource{resourceBase{typeName: "private_key_tag", identity: idIdentity("private key tag")}}
 }
 
 type privateKeyTagResource struct{ resourceBase }
@@ -85,6 +85,7 @@ func (r *privateKeyTagResource) Schema(ctx context.Context, _ resource.SchemaReq
 }
 
 func (r *privateKeyTagResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan privateKeyTagModel
 	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Create, &resp.Diagnostics)
 	if !ok {
@@ -129,6 +130,7 @@ var privateKeyTagDeletes = submit.Kind{
 }
 
 func (r *privateKeyTagResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreatePrivateKeyTag, privateKeyTagCreatedID) {
 		return
 	}
@@ -142,6 +144,7 @@ func (r *privateKeyTagResource) Read(ctx context.Context, req resource.ReadReque
 }
 
 func (r *privateKeyTagResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state privateKeyTagModel
 	timeout, ok := r.readUpdate(ctx, req, &plan, &state, &resp.Diagnostics)
 	if !ok {

@@ -35,7 +35,7 @@ var webhookEventTypes = []string{"ACTIVITY_UPDATES", "BALANCE_CONFIRMED_UPDATES"
 
 // NewWebhookEndpointResource is the custody_webhook_endpoint resource.
 func NewWebhookEndpointResource() resource.Resource {
-	return &webhookEndpointResource{resourceBase{typeName: "webhook_endpoint"}}
+	return &webhookEndpointResource{resourceBase{typeName: "webhook_endpoint", identity: idIdentity("webhook endpoint")}}
 }
 
 type webhookEndpointResource struct{ resourceBase }
@@ -134,6 +134,7 @@ func (r *webhookEndpointResource) Schema(ctx context.Context, _ resource.SchemaR
 }
 
 func (r *webhookEndpointResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan webhookEndpointModel
 	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Create, &resp.Diagnostics)
 	if !ok {
@@ -193,6 +194,7 @@ func cachedWebhookEndpoints(ctx context.Context, pd *providerData) (*client.List
 }
 
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !readLostCreate(ctx, r.pd, req, resp, client.OpCreateWebhookEndpoint, webhookEndpointCreatedID) {
 		return
 	}
@@ -214,6 +216,7 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 }
 
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state webhookEndpointModel
 	timeout, ok := r.readUpdate(ctx, req, &plan, &state, &resp.Diagnostics)
 	if !ok {

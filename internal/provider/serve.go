@@ -106,7 +106,20 @@ type releasingServer struct {
 	tfprotov6.ProviderServer
 }
 
+// releasingListServer is releasingServer for a server with list resources
+// (terraform query). Embedding hides the methods of the optional
+// interfaces tf6server looks for by type assertion, so a wrapper that
+// only embedded ProviderServer would answer every list request "not
+// implemented"; this one passes them on (streams, left alone as above).
+type releasingListServer struct {
+	releasingServer
+	tfprotov6.ListResourceServer
+}
+
 func releaseRequestContexts(s tfprotov6.ProviderServer) tfprotov6.ProviderServer {
+	if l, ok := s.(tfprotov6.ListResourceServer); ok {
+		return releasingListServer{releasingServer{s}, l}
+	}
 	return releasingServer{s}
 }
 

@@ -8,10 +8,16 @@ package testclis
 const (
 	// AcceptanceRun selects every resource's lifecycle (create, read,
 	// update, import, drift, destroy), both functions, the write-only
+<<<<<<< HEAD
 	// attribute, credentials kept out of plan files and state by ephemeral
 	// values, and the lockout guard and the access review with their
 	// warnings.
 	AcceptanceRun = `^(TestAcc(AllResources|Policy_.*|IPAllowlist_.*|OauthProvider_.*|OrganizationName_.*|PrivateKeyTag_.*|WebhookEndpoint_.*|EphemeralCredentials_.*|` +
+=======
+	// attribute, and the lockout guard and the access review with their
+	// warnings, and resource identity.
+	AcceptanceRun = `^(TestAcc(AllResources(_.*)?|Policy_.*|IPAllowlist_.*|OauthProvider_.*|OrganizationName_.*|PrivateKeyTag_.*|WebhookEndpoint_.*|` +
+>>>>>>> identity
 		`PolicyDecisionFunction.*|PolicyDecisionExampleHolds|PolicyChanges.*|LockoutGuard_.*)|TestLockoutGuardCLI.*|TestAccessReviewCLI_.*)$`
 	// KitRun selects the GitOps kit's `terraform test` (or `tofu test`).
 	KitRun = `^TestAccGitOpsKit$`
@@ -22,6 +28,10 @@ const (
 // each (TestCompatSuiteSelectsItsCover).
 var Covers = map[string]string{
 	"every resource's create, import by id and destroy": "TestAccAllResources",
+	"every resource's identity, and import by it":       "TestAccAllResources_identity",
+	"import by the least identity (identity = {})":      "TestAccAllResources_importByIdentity",
+	"a lost create's identity, resolved by a refresh":   "TestAccPolicy_lostCreateIdentity",
+	"terraform query adopts an organization, in order":  "TestAccAllResources_query",
 	"custody_policy's lifecycle":                        "TestAccPolicy_lifecycle",
 	"custody_policy's drift":                            "TestAccPolicy_drift",
 	"custody_ip_allowlist's lifecycle and drift":        "TestAccIPAllowlist_organization",
