@@ -8,16 +8,10 @@ package testclis
 const (
 	// AcceptanceRun selects every resource's lifecycle (create, read,
 	// update, import, drift, destroy), both functions, the write-only
-<<<<<<< HEAD
 	// attribute, credentials kept out of plan files and state by ephemeral
-	// values, and the lockout guard and the access review with their
-	// warnings.
-	AcceptanceRun = `^(TestAcc(AllResources|Policy_.*|IPAllowlist_.*|OauthProvider_.*|OrganizationName_.*|PrivateKeyTag_.*|WebhookEndpoint_.*|EphemeralCredentials_.*|` +
-=======
-	// attribute, and the lockout guard and the access review with their
-	// warnings, and resource identity.
-	AcceptanceRun = `^(TestAcc(AllResources(_.*)?|Policy_.*|IPAllowlist_.*|OauthProvider_.*|OrganizationName_.*|PrivateKeyTag_.*|WebhookEndpoint_.*|` +
->>>>>>> identity
+	// values, the lockout guard and the access review with their warnings,
+	// and resource identity.
+	AcceptanceRun = `^(TestAcc(AllResources(_.*)?|Policy_.*|IPAllowlist_.*|OauthProvider_.*|OrganizationName_.*|PrivateKeyTag_.*|WebhookEndpoint_.*|EphemeralCredentials_.*|` +
 		`PolicyDecisionFunction.*|PolicyDecisionExampleHolds|PolicyChanges.*|LockoutGuard_.*)|TestLockoutGuardCLI.*|TestAccessReviewCLI_.*)$`
 	// KitRun selects the GitOps kit's `terraform test` (or `tofu test`).
 	KitRun = `^TestAccGitOpsKit$`
