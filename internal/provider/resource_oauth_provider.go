@@ -109,6 +109,8 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 				MarkdownDescription: "Write-only (Terraform 1.11 or later): an OIDC token (a JWT) whose `iss`, `sub` and `aud` " +
 					"claims identify the provider. It is sent when the provider is created and never stored in plan or state, " +
 					"so Terraform cannot see it change: set `oidc_token_wo_version` with it and raise the version to register a new token. " +
+					"The attribute keeps it out; a plain variable that feeds it does not (a saved plan holds the variable's value): " +
+					"take the token from an ephemeral variable or resource. " +
 					"The service keeps the token in the create activity (its intent, and the request body its requester signed); " +
 					"`custody_activity` shows `" + client.Redacted + "` in its place in both, so reading that activity does not " +
 					"bring the token into state either, and that vote's message can then no longer be checked against its signature.",
