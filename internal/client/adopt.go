@@ -67,7 +67,13 @@ func (p *pendingActivities) candidatesOf(ctx context.Context, c *Client, op Oper
 	p.mu.Unlock()
 	if !ok {
 		_, completedToo := createdReaders[op.Name]
-		p.fill(ctx, c, map[string]*candidates{op.Type: cands}, completedToo)
+		cands.list, cands.err = listCandidates(ctx, c, op.Type, completedToo)
+		if cands.err != nil {
+			p.mu.Lock()
+			delete(p.byType, op.Type)
+			p.mu.Unlock()
+		}
+		close(cands.done)
 	} else {
 		select {
 		case <-cands.done:
@@ -241,6 +247,45 @@ func (p *pendingActivities) findItem(ctx context.Context, c *Client, shape ItemS
 		}
 		return at
 	})
+}
+
+// listCandidates lists the activities of one type that this key submitted
+// and that wait for consensus, or (with completedToo) completed after
+// consensus, within the approval window.
+func listCandidates(ctx context.Context, c *Client, typ string, completedToo bool) ([]Activity, error) {
+	var out []Activity
+	cutoff := time.Now().Add(-approvalWindow)
+	statuses := []string{StatusConsensusNeeded}
+	if completedToo {
+		statuses = append(statuses, StatusCompleted)
+	}
+	page := &Pagination{Limit: "100"}
+	for i := 0; i < maxCandidatePages; i++ {
+		resp, err := c.ListActivities(ctx, ListActivitiesRequest{
+			FilterByStatus:    statuses,
+			FilterByType:      []string{typ},
+			PaginationOptions: page,
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, act := range resp.Activities {
+			if t, err := act.CreatedAt.Time(); err == nil && t.Before(cutoff) {
+				return out, nil
+			}
+			if len(act.Votes) == 0 || act.Votes[0].PublicKey != c.PublicKey() {
+				continue
+			}
+			if act.Status == StatusConsensusNeeded || (completedToo && act.Status == StatusCompleted && approvals(act) >= 2) {
+				out = append(out, act)
+			}
+		}
+		if len(resp.Activities) < 100 {
+			return out, nil
+		}
+		page = &Pagination{Limit: "100", After: resp.Activities[len(resp.Activities)-1].ID}
+	}
+	return out, nil
 }
 
 func approvals(act Activity) int {

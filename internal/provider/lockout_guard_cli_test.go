@@ -41,8 +41,8 @@ resource "custody_policy" "p" {
 	}
 
 	// Updates: the refresh's one list serves the guard; nothing is added
-	// to the command's first reads (whoami, the list, the root quorum and
-	// the adoption listing, sent together: provider_prefetch.go).
+	// to the command's first reads (whoami, the list and the root quorum,
+	// sent together: provider_prefetch.go).
 	c.write(strings.ReplaceAll(three, "wallets ", "wallet policy "))
 	out, code, reqs := plan(nil)
 	if code != 2 || reqs["query/list_policies"] != 1 || reqs["query/get_organization_configs"] != 1 || reqs["query/whoami"] != 1 {
