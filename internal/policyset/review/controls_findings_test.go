@@ -1,0 +1,102 @@
+package review
+
+import (
+	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+func TestCheckControls(t *testing.T) {
+	ps := org()
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
+	widening := &policyset.Policy{ID: "p-new", Name: "cold keys alone", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && private_key.tags.contains('cold')"}
+	deny := &policyset.Policy{ID: "p-deny", Name: "no export", Effect: client.EffectDeny, Condition: "activity.type == '" + export + "'"}
+
+	o := NewOrg(ps, nil)
+	if b := o.CheckControls(Change{After: deny}, controls); len(b) != 0 {
+		t.Errorf("the deny breaks signing: %+v", b)
+	}
+	// p-limit lets a hot key sign small transfers alone: a breach before
+	// the plan, reported once, as Already.
+	got := o.CheckControls(Change{After: widening}, controls)
+	var fresh, already int
+	for _, b := range got {
+		if len(b.Row.Request.Approvers) != 1 || b.Row.After != client.OutcomeAllow {
+			t.Errorf("breach %+v", b.Row)
+		}
+		if b.Already {
+			already++
+		} else {
+			fresh++
+		}
+	}
+	if fresh == 0 || already == 0 {
+		t.Errorf("fresh %d, already %d", fresh, already)
+	}
+	if again := o.CheckControls(Change{After: widening}, controls); len(again) != 0 {
+		t.Errorf("reported twice: %d", len(again))
+	}
+	denied := []Control{{Name: "export denied", ActivityTypes: []string{export}, AtMost: AtMostDenied}}
+	if b := NewOrg(ps, nil).CheckControls(Change{After: deny}, denied); len(b) == 0 || !b[0].Already {
+		t.Errorf("export by admins breaks export denied before the plan: %+v", b)
+	}
+}
+
+func TestCheckControlsOrderFree(t *testing.T) {
+	ps := org()
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
+	// Deleting the small-transfer allow and adding it back as a consensus
+	// policy: in the most permissive state the delete's before version
+	// still allows, in either order.
+	limit := find(ps, "p-limit")
+	stricter := *limit
+	stricter.ID, stricter.Consensus = "p-limit-2", "approvers.count() >= 2"
+	changes := []Change{{Before: limit}, {After: &stricter}}
+	count := func(order []int) int {
+		o, n := NewOrg(ps, nil), 0
+		for _, i := range order {
+			n += len(o.CheckControls(changes[i], controls))
+		}
+		return n
+	}
+	if a, b := count([]int{0, 1}), count([]int{1, 0}); a != b || a == 0 {
+		t.Errorf("breaches %d and %d", a, b)
+	}
+}
+
+func TestFindings(t *testing.T) {
+	ps := org()
+	o := NewOrg(ps, nil)
+	never := &policyset.Policy{ID: "n", Name: "never", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && eth.tx.value > 5 && eth.tx.value < 3"}
+	dup := *find(ps, "p-sign")
+	dup.ID, dup.Name = "p-dup", "copy"
+	ps2 := append(ps, policyset.Policy{ID: "p-noexport", Name: "no export", Effect: client.EffectDeny, Condition: "activity.type == '" + export + "'"})
+	shadowed := &policyset.Policy{ID: "s", Name: "export alone", Effect: client.EffectAllow, Condition: "activity.type == '" + export + "'"}
+	for name, tc := range map[string]struct {
+		o    *Org
+		c    Change
+		kind string
+	}{
+		"never":     {o, Change{After: never}, FindingNeverApplies},
+		"duplicate": {o, Change{After: &dup}, FindingDuplicate},
+		"shadowed":  {NewOrg(ps2, nil), Change{After: shadowed}, FindingShadowed},
+	} {
+		fs := tc.o.Findings(tc.c)
+		// A duplicate is redundant too: removing it changes nothing.
+		if len(fs) == 0 || fs[0].Kind != tc.kind || (tc.kind == FindingDuplicate && (len(fs) != 2 || fs[1].Kind != FindingRedundant)) {
+			t.Errorf("%s: %+v", name, fs)
+		}
+	}
+	sign := find(ps, "p-sign")
+	renamed := *sign
+	renamed.Name = "x"
+	if fs := o.Findings(Change{Before: sign, After: &renamed}); fs != nil {
+		t.Errorf("rename: %+v", fs)
+	}
+	if fs := o.Findings(Change{Before: sign, After: sign}); fs != nil {
+		t.Errorf("unchanged: %+v", fs)
+	}
+}
