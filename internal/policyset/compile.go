@@ -1,8 +1,6 @@
 package policyset
 
 import (
-	"sync"
-
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
 
@@ -12,13 +10,10 @@ import (
 // compiled each time instead of growing the cache without end.
 const maxCachedPrograms = 1 << 14
 
-// programs caches compiled expressions by field and text: every decision
+// programs keeps compiled expressions by field and text: every decision
 // evaluates every policy, and compiling costs ten times more than running.
 // Programs are safe for concurrent use.
-var programs = struct {
-	sync.RWMutex
-	m map[exprKey]compiled
-}{m: map[exprKey]compiled{}}
+var programs = NewMemo[exprKey, compiled](maxCachedPrograms)
 
 type exprKey struct {
 	field policylang.Field
@@ -34,19 +29,9 @@ type compiled struct {
 // policy is created: an error refuses it (the first is returned); warnings
 // do not. Results are cached.
 func Compile(f policylang.Field, expr string) (*policylang.Program, *policylang.Diagnostic) {
-	key := exprKey{f, expr}
-	programs.RLock()
-	c, ok := programs.m[key]
-	programs.RUnlock()
-	if ok {
-		return c.prog, c.err
-	}
-	prog, ds := policylang.Compile(expr, f)
-	c = compiled{prog: prog, err: ds.FirstError()}
-	programs.Lock()
-	if len(programs.m) < maxCachedPrograms {
-		programs.m[key] = c
-	}
-	programs.Unlock()
+	c := programs.Get(exprKey{f, expr}, func() compiled {
+		prog, ds := policylang.Compile(expr, f)
+		return compiled{prog: prog, err: ds.FirstError()}
+	})
 	return c.prog, c.err
 }

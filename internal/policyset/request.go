@@ -3,8 +3,6 @@ package policyset
 import (
 	"regexp"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -169,25 +167,12 @@ var versionSuffix = regexp.MustCompile(`_V[0-9]+$`)
 // object named), and SET reads as UPDATE and REMOVE as DELETE. Activities
 // governed by the root quorum only have no kind.
 func DescribeActivity(typ string) policylang.ActivityInfo {
-	if v, ok := described.Load(typ); ok {
-		return v.(policylang.ActivityInfo) //nolint:forcetypeassert // the cache holds only these
-	}
-	info := describeActivity(typ)
-	if describedSize.Add(1) <= maxDescribed {
-		described.Store(typ, info)
-	}
-	return info
+	return described.Get(typ, func() policylang.ActivityInfo { return describeActivity(typ) })
 }
 
-// described caches DescribeActivity, which the access review asks for
-// every type of every policy of every change; a bound keeps a caller
-// inventing types from growing it without end.
-var (
-	described     sync.Map
-	describedSize atomic.Int64
-)
-
-const maxDescribed = 1 << 12
+// described keeps DescribeActivity, which the access review asks for
+// every type of every policy of every change.
+var described = NewMemo[string, policylang.ActivityInfo](1 << 12)
 
 func describeActivity(typ string) policylang.ActivityInfo {
 	info, _ := policylang.LookupActivity(typ)

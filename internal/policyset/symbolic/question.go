@@ -2,8 +2,6 @@ package symbolic
 
 import (
 	"fmt"
-	"sync"
-	"sync/atomic"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
@@ -46,15 +44,8 @@ type policyForms struct {
 // never meet).
 func readPolicy(p policyset.Policy, _ *int, strict bool) policyForms {
 	key := fmt.Sprint(strict) + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
-	if v, ok := formCache.Load(key); ok {
-		pf := v.(policyForms) //nolint:forcetypeassert // the cache holds only these
-		pf.p = p
-		return pf
-	}
-	pf := readPolicyForms(p, new(int), strict)
-	if formCacheSize.Add(1) < maxCachedForms {
-		formCache.Store(key, pf)
-	}
+	pf := formCache.Get(key, func() policyForms { return readPolicyForms(p, new(int), strict) })
+	pf.p = p
 	return pf
 }
 
@@ -62,10 +53,7 @@ func readPolicy(p policyset.Policy, _ *int, strict bool) policyForms {
 // its compiled expressions.
 const maxCachedForms = 1 << 14
 
-var (
-	formCache     sync.Map
-	formCacheSize atomic.Int64
-)
+var formCache = policyset.NewMemo[string, policyForms](maxCachedForms)
 
 func readPolicyForms(p policyset.Policy, next *int, strict bool) policyForms {
 	pf := policyForms{p: p}

@@ -5,8 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -31,10 +29,13 @@ var PolicyTypes = func() []string {
 // it out of those types' questions changes no answer. A policy whose
 // expressions the language refuses counts for none.
 func MayApply(p policyset.Policy) []string {
-	key := p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
-	if ts, ok := mayApplyCache.Load(key); ok {
-		return ts.([]string) //nolint:forcetypeassert // the cache holds only these
-	}
+	return mayApplyCache.Get(p.Condition+"\x00"+p.Consensus+"\x00"+p.Time, func() []string { return mayApply(p) })
+}
+
+// mayApplyCache keeps MayApply by policy text.
+var mayApplyCache = policyset.NewMemo[string, []string](maxCachedForms)
+
+func mayApply(p policyset.Policy) []string {
 	pf := readPolicy(p, new(int), false)
 	var out []string
 	if !pf.broken {
@@ -48,11 +49,8 @@ func MayApply(p policyset.Policy) []string {
 			}
 		}
 	}
-	mayApplyCache.Store(key, out)
 	return out
 }
-
-var mayApplyCache sync.Map
 
 // tv is a three-valued truth: what a form is when only the activity's
 // fields are known.
@@ -207,26 +205,17 @@ func TypeKey(typ string, policies []policyset.Policy) string {
 // text and type: a command reviews each change against every policy of
 // the organization, most of them alike.
 func activitySegment(p policyset.Policy, typ string) string {
-	key := typ + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
-	if v, ok := segmentCache.Load(key); ok {
-		return v.(string) //nolint:forcetypeassert // the cache holds only these
-	}
-	pf := readPolicy(p, nil, false)
-	var b strings.Builder
-	for _, f := range []*form{pf.cond, pf.cons, pf.timeF} {
-		writeActivityValues(&b, f, typ)
-	}
-	seg := b.String()
-	if segmentCacheSize.Add(1) < maxCachedForms {
-		segmentCache.Store(key, seg)
-	}
-	return seg
+	return segmentCache.Get(typ+"\x00"+p.Condition+"\x00"+p.Consensus+"\x00"+p.Time, func() string {
+		pf := readPolicy(p, nil, false)
+		var b strings.Builder
+		for _, f := range []*form{pf.cond, pf.cons, pf.timeF} {
+			writeActivityValues(&b, f, typ)
+		}
+		return b.String()
+	})
 }
 
-var (
-	segmentCache     sync.Map
-	segmentCacheSize atomic.Int64
-)
+var segmentCache = policyset.NewMemo[string, string](maxCachedForms)
 
 // writeActivityValues writes, for each comparison of an activity field in
 // f (quantifier bodies included), its value for typ.
