@@ -29,9 +29,9 @@ func NewLists() *Lists { return &Lists{entries: map[string]*listEntry{}} }
 
 // List returns the cached answer of key, fetching it once. A caller that
 // finds a fetch in progress waits for it as long as its own context lets
-// it: the fetch may be another's with a longer patience (the command's
-// first reads, sent when the provider is configured, retry as long as the
-// transport does), and a caller with a deadline must keep it.
+// it: the fetch may be another caller's with a longer patience, or a
+// Prefetch with none of its own (sent when the provider is configured),
+// and a caller with a deadline must keep it.
 func List[T any](ctx context.Context, lc *Lists, key string, fetch func(context.Context) (T, error)) (T, error) {
 	return list(ctx, lc, key, fetch, false)
 }
