@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -94,18 +93,4 @@ func providerDataFrom(data any, diags *diag.Diagnostics) *providerData {
 		return nil
 	}
 	return pd
-}
-
-// firstSuccess is percommand.FirstSuccess under the names the access
-// review (resource_policy_access_review.go) reads it by; that file is
-// left as it is while "Prove it" works on it, and can use
-// percommand.FirstSuccess directly after.
-type firstSuccess[T any] struct{ *percommand.FirstSuccess[T] }
-
-func newFirstSuccess[T any]() firstSuccess[T] {
-	return firstSuccess[T]{percommand.NewFirstSuccess[T]()}
-}
-
-func (f firstSuccess[T]) get(ctx context.Context, read func(context.Context) (T, error)) (T, error) {
-	return f.Get(ctx, read)
 }

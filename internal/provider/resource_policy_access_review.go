@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/custody-labs/terraform-provider-custody/internal/percommand"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
 )
@@ -46,8 +47,8 @@ type accessReview struct {
 	pd *providerData
 	// org is the organization as the command found it, built at the first
 	// change reviewed and kept once it succeeds; a failed read is read
-	// again by the next change (see firstSuccess).
-	org firstSuccess[*review.Org]
+	// again by the next change (see percommand.FirstSuccess).
+	org *percommand.FirstSuccess[*review.Org]
 
 	// gaveUp is a read that failed after the transport's own retries,
 	// while its caller's context was fine: the service cannot be reached
@@ -59,17 +60,17 @@ type accessReview struct {
 }
 
 func newAccessReview(pd *providerData) *accessReview {
-	return &accessReview{pd: pd, org: newFirstSuccess[*review.Org]()}
+	return &accessReview{pd: pd, org: percommand.NewFirstSuccess[*review.Org]()}
 }
 
 // organization is the command's review.Org, from the command's one
 // list_policies (shared with refresh and the lockout guard).
 func (a *accessReview) organization(ctx context.Context) (*review.Org, error) {
-	return a.org.get(ctx, a.readOrganization)
+	return a.org.Get(ctx, a.readOrganization)
 }
 
 // readOrganization builds the review.Org from the command's one list. It
-// runs for one caller at a time (firstSuccess), so the callers that waited
+// runs for one caller at a time (percommand.FirstSuccess), so the callers that waited
 // behind a read that gave up find gaveUp set.
 func (a *accessReview) readOrganization(ctx context.Context) (*review.Org, error) {
 	if a.gaveUp != nil {
