@@ -15,6 +15,7 @@ import (
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/emulator"
+	"github.com/custody-labs/terraform-provider-custody/internal/testclis"
 )
 
 // adoptGuide is the guide whose commands TestAccImportBlocks_adoptOrganization
@@ -139,12 +140,25 @@ func snapshotOrg(t *testing.T, e *accEmulator, statePath string) orgSnapshot {
 
 var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
+// guideCommand is the word that starts each of the guide's commands.
+var guideCommand = regexp.MustCompile(`(^|&& )terraform `)
+
+// asRunBy is a line of the guide's commands as a user of cli types it:
+// the guide says to run `tofu` in place of `terraform` with OpenTofu.
+func asRunBy(cli testclis.CLI, line string) string {
+	if cli.Kind != testclis.OpenTofu {
+		return line
+	}
+	return guideCommand.ReplaceAllString(line, "${1}tofu ")
+}
+
 // runGuideLine runs one line of the guide's commands as a shell would,
-// with the harness's terraform first on PATH, answering "yes" to
-// terraform apply's question.
+// with the harness's CLI first on PATH, answering "yes" to apply's
+// question. With OpenTofu the line runs `tofu`, as the guide says, so
+// that a terraform elsewhere on PATH cannot stand in for it.
 func runGuideLine(t *testing.T, c *tfCLI, line string) string {
 	t.Helper()
-	cmd := exec.CommandContext(t.Context(), "sh", "-c", line)
+	cmd := exec.CommandContext(t.Context(), "sh", "-c", asRunBy(testCLI(t), line))
 	cmd.Dir = c.dir
 	env := []string{"PATH=" + filepath.Dir(terraformBinary(t)) + string(os.PathListSeparator) + os.Getenv("PATH")}
 	for _, kv := range c.env {
@@ -261,5 +275,18 @@ func TestGitOpsKit_pointsToAdoptGuide(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join("../..", guide)); err != nil {
 		t.Error(err)
+	}
+}
+
+// With OpenTofu each command of a guide line runs `tofu`; with Terraform
+// the line is as written.
+func TestAsRunBy(t *testing.T) {
+	const line = "terraform output -raw import_blocks > imports.tf && terraform plan -generate-config-out=generated.tf"
+	tofu := testclis.CLI{Kind: testclis.OpenTofu}
+	if got, want := asRunBy(tofu, line), "tofu output -raw import_blocks > imports.tf && tofu plan -generate-config-out=generated.tf"; got != want {
+		t.Errorf("with OpenTofu: %q, want %q", got, want)
+	}
+	if got := asRunBy(testclis.CLI{Kind: testclis.Terraform}, line); got != line {
+		t.Errorf("with Terraform: %q, want the line as written", got)
 	}
 }
