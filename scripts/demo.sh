@@ -13,9 +13,9 @@
 # script ends.
 #
 # Needs: go, and Terraform (>= 1.11) or OpenTofu (>= 1.11): TERRAFORM
-# names the CLI to run (a path, or a name on PATH); without it, terraform
-# on PATH, else tofu. Network only for the Go module proxy on a fresh
-# clone.
+# names the CLI to run (a path, or a name on PATH); without it, the first
+# terraform or tofu on PATH, in PATH's order (scripts/lib/cli.sh).
+# Network only for the Go module proxy on a fresh clone.
 set -euo pipefail
 
 readonly STEPS=7
@@ -30,9 +30,10 @@ die() {
 }
 
 command -v go >/dev/null || die "go not found on PATH"
+# shellcheck source=scripts/lib/cli.sh
+source "$ROOT/scripts/lib/cli.sh"
 if [[ -z "${TERRAFORM:-}" ]]; then
-	TERRAFORM=terraform
-	command -v terraform >/dev/null || TERRAFORM=tofu
+	TERRAFORM="$(first_cli_on_path)" || die "neither terraform nor tofu is on PATH (install Terraform or OpenTofu, or set TERRAFORM to its path)"
 fi
 command -v "$TERRAFORM" >/dev/null || die "$TERRAFORM not found (install Terraform or OpenTofu, or set TERRAFORM to its path)"
 "$TERRAFORM" version 2>/dev/null | grep -E '^(Terraform|OpenTofu) v' || die "$TERRAFORM version failed"

@@ -127,7 +127,7 @@ func suites() []suite {
 		goTest("acceptance", testclis.AcceptanceRun),
 		goTest("kit", testclis.KitRun),
 		{name: "demo", args: []string{"bash", "scripts/demo.sh"},
-			env:   func(cli testclis.CLI, _ string) ([]string, error) { return []string{"TERRAFORM=" + cli.Path}, nil },
+			env:   demoOnPath,
 			ranOn: func(cli testclis.CLI) string { return fmt.Sprintf("\n%s v%s\n", cli.Kind, cli.Version) }},
 	}
 }
@@ -186,4 +186,11 @@ func cleanEnv() []string {
 		env = append(env, kv)
 	}
 	return env
+}
+
+// demoOnPath runs the demo as a user with cli first on PATH does: the
+// demo takes the first terraform or tofu on PATH (scripts/lib/cli.sh), so
+// the terraform further down must not stand in for OpenTofu.
+func demoOnPath(cli testclis.CLI, _ string) ([]string, error) {
+	return []string{"PATH=" + filepath.Dir(cli.Path) + string(os.PathListSeparator) + os.Getenv("PATH")}, nil
 }
