@@ -77,12 +77,20 @@ func withControl(name, activityType, atMost string) string {
 // reviewWorld is an organization with the unmanaged policies and the
 // managed ones applied, and a CLI working directory that manages them.
 type reviewWorld struct {
-	t   *testing.T
-	e   *accEmulator
-	cli *tfCLI
+	t        *testing.T
+	e        *accEmulator
+	cli      *tfCLI
+	controls string // the provider block every plan is written with
 }
 
 func newReviewWorld(t *testing.T) *reviewWorld {
+	t.Helper()
+	return newReviewWorldOf(t, reviewManaged, reviewControls)
+}
+
+// newReviewWorldOf is a world whose managed policies are managed and
+// whose provider block is controls.
+func newReviewWorldOf(t *testing.T, managed map[string]reviewPolicy, controls string) *reviewWorld {
 	t.Helper()
 	e := newAccEmulator(t)
 	params := make([]client.PolicyParams, len(reviewUnmanaged))
@@ -92,8 +100,10 @@ func newReviewWorld(t *testing.T) *reviewWorld {
 	if _, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: params}); err != nil {
 		t.Fatal(err)
 	}
-	w := &reviewWorld{t: t, e: e, cli: newTFCLI(t, e)}
-	w.cli.write(reviewControls + reviewResources(reviewManaged))
+	w := &reviewWorld{t: t, e: e, cli: newTFCLI(t, e), controls: controls}
+	// The starting point is applied without the controls: a control the
+	// test means its change to break may not hold for the policies' creates.
+	w.cli.write(reviewResources(managed))
 	w.cli.mustRun(0, "apply", "-auto-approve")
 	return w
 }
@@ -146,11 +156,11 @@ type planDiagnostic struct {
 	Address  string `json:"address"`
 }
 
-// planJSON plans body (after the controls) with -json and returns the
+// planJSON plans body (after the world's controls) with -json and returns the
 // exit code and the diagnostics.
 func (w *reviewWorld) planJSON(body string) (int, []planDiagnostic) {
 	w.t.Helper()
-	w.cli.write(reviewControls + body)
+	w.cli.write(w.controls + body)
 	out, code := w.cli.run(nil, "plan", "-detailed-exitcode", "-json")
 	return code, planDiagnostics(out)
 }

@@ -32,6 +32,7 @@ type Breach struct {
 // versions of the counted policies are found by id and left out of the
 // state.
 func CheckControl(typ string, org []policyset.Policy, counted []Counted, alone bool, rootIDs []string) Breach {
+	org, counted = canonical(org), canonicalCounted(counted)
 	countedIDs := map[string]bool{}
 	for _, c := range counted {
 		for _, v := range []*policyset.Policy{c.Before, c.After} {

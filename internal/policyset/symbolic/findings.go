@@ -56,6 +56,7 @@ func Shadowed(p policyset.Policy, others []policyset.Policy, rootIDs []string) (
 			ds = append(ds, o)
 		}
 	}
+	ds = canonical(ds)
 	counts := false
 	for _, typ := range MayApply(p) {
 		ds := ofType(ds, typ)

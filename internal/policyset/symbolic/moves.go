@@ -22,6 +22,7 @@ type Move struct {
 // guarded is true when a question ran out of time: the moves are then
 // incomplete, and the caller must not say "no change".
 func moves(typ string, before, after []policyset.Policy, rootIDs []string) (out []Move, guarded bool) {
+	before, after = canonical(before), canonical(after)
 	all := append(append([]policyset.Policy(nil), before...), after...)
 	q := newQuestion(typ, all, rootIDs)
 	vb, va := q.twoSets(len(before), len(after))

@@ -48,6 +48,7 @@ const MaxRegions = 10
 // out of time, so the regions may be incomplete: no caller may then say
 // "no change".
 func Regions(typ string, before, after []policyset.Policy, changed []policyset.Policy, rootIDs []string) (out []Region, more int, guarded bool) {
+	before, after, changed = canonical(before), canonical(after), canonical(changed)
 	all := append(append(append([]policyset.Policy(nil), before...), after...), changed...)
 	q := newQuestion(typ, all, rootIDs)
 	atoms := q.atoms(len(before)+len(after), len(all))

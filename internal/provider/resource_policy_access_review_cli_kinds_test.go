@@ -1,0 +1,213 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+)
+
+// The kinds of change that the sampled review missed (issue 39, "Why"),
+// each a test: its ground truth is a request the test writes by hand and
+// policy_decision decides (before: not allowed; after: allowed), and the
+// review must give a widening row for its type, rows that policy_changes
+// gives too and whose examples policy_decision replays (checkChange), and
+// a control on the type must fail the plan.
+
+// reviewKind is one such change.
+type reviewKind struct {
+	name       string
+	before     map[string]reviewPolicy // the managed policies before
+	resource   string                  // the managed policy the change makes or edits
+	after      reviewPolicy
+	typ        string // the activity type whose access widens
+	atMost     string // the control on typ that the change breaks
+	request    string // the hand-written request, HCL
+	wantBefore string // its outcome before; after, it is allowed
+}
+
+const (
+	signTx  = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
+	signRaw = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"
+	tenETH  = "10000000000000000000"
+)
+
+// ethTransfer is a request to sign an Ethereum transaction of value wei
+// to to, with data, by a key with tags, approved by approvers (HCL).
+func ethTransfer(to, value, data, approvers string, tags ...string) string {
+	return fmt.Sprintf(`{
+    type        = %q
+    approvers   = %s
+    params      = { type = "TRANSACTION_TYPE_ETHEREUM" }
+    private_key = { id = "key-1", tags = %s }
+    eth = { tx = { type = "TYPE_2", chain_id = 1, to = %q, value = %q, data = %q } }
+  }`, signTx, approvers, hclStrings(tags), to, value, data)
+}
+
+func hclStrings(ss []string) string {
+	raw, _ := json.Marshal(append([]string{}, ss...))
+	return string(raw)
+}
+
+const (
+	aliceAlone = `[{ id = "alice" }]`
+	payee      = "0x2222222222222222222222222222222222222222"
+	approve    = "0x095ea7b3" // ERC-20 approve(address,uint256)
+	transfer   = "0xa9059cbb" // ERC-20 transfer(address,uint256)
+)
+
+func reviewKinds() []reviewKind {
+	blocked := map[string]reviewPolicy{
+		"alone":      {"transfers alone", client.EffectAllow, "activity.type == '" + signTx + "'", ""},
+		"over_limit": {"nothing over the limit", client.EffectDeny, "activity.type == '" + signTx + "' && eth.tx.value > " + tenETH, ""},
+	}
+	for i := 1; i <= 16; i++ {
+		blocked[fmt.Sprintf("blocked_%02d", i)] = reviewPolicy{fmt.Sprintf("blocked address %02d", i), client.EffectDeny,
+			fmt.Sprintf("activity.type == '%s' && eth.tx.to == '0x%040x'", signTx, 0xa00+i), ""}
+	}
+	raisedLimit := blocked["over_limit"]
+	raisedLimit.condition = strings.Replace(raisedLimit.condition, tenETH, "2"+tenETH[1:], 1)
+	walletsByThree := map[string]reviewPolicy{"wallets": {"wallets need three", client.EffectAllow,
+		"activity.resource == 'WALLET' && activity.action == 'CREATE'", "approvers.count() >= 3"}}
+	senior := "approvers.all(u, u.tags.contains('tag-senior'))"
+	return []reviewKind{{
+		name: "negated guardrail denies",
+		before: map[string]reviewPolicy{
+			"mainnet_only":  {"mainnet only", client.EffectDeny, "activity.type == '" + signTx + "' && eth.tx.chain_id != 1", ""},
+			"approved_keys": {"approved keys only", client.EffectDeny, "activity.resource == 'PRIVATE_KEY' && !private_key.tags.contains('tag-approved')", ""},
+		},
+		resource: "payroll",
+		after:    reviewPolicy{"payroll alone", client.EffectAllow, "activity.type == '" + signTx + "' && eth.tx.to == '" + payee + "'", ""},
+		typ:      signTx, atMost: "consensus", wantBefore: client.OutcomeRequiresConsensus,
+		request: ethTransfer(payee, "1", "0x", aliceAlone, "tag-approved"),
+	}, {
+		name: "keys with several tags",
+		before: map[string]reviewPolicy{
+			"hot_alone": {"hot keys sign alone", client.EffectAllow, "activity.type == '" + signRaw + "' && private_key.tags.contains('tag-hot')", ""},
+			"freeze":    {"frozen keys", client.EffectDeny, "activity.resource == 'PRIVATE_KEY' && private_key.tags.contains('tag-frozen')", ""},
+		},
+		resource: "freeze",
+		after: reviewPolicy{"frozen keys", client.EffectDeny,
+			"activity.resource == 'PRIVATE_KEY' && private_key.tags.contains('tag-frozen') && !private_key.tags.contains('tag-market-making')", ""},
+		typ: signRaw, atMost: "consensus", wantBefore: client.OutcomeDenyExplicit,
+		request: `{
+    type        = "` + signRaw + `"
+    approvers   = [{ id = "alice" }]
+    private_key = { id = "key-1", tags = ["tag-hot", "tag-frozen", "tag-market-making"] }
+  }`,
+	}, {
+		name:     "separation of duties met by one person",
+		before:   map[string]reviewPolicy{"wallets": {"wallets need two", client.EffectAllow, "activity.resource == 'WALLET' && activity.action == 'CREATE'", "approvers.count() >= 2"}},
+		resource: "wallets",
+		after: reviewPolicy{"wallets need two", client.EffectAllow, "activity.resource == 'WALLET' && activity.action == 'CREATE'",
+			"approvers.any(u, u.tags.contains('tag-agent')) && approvers.any(u, u.tags.contains('tag-human'))"},
+		typ: "ACTIVITY_TYPE_CREATE_WALLET", atMost: "consensus", wantBefore: client.OutcomeRequiresConsensus,
+		request: `{ type = "ACTIVITY_TYPE_CREATE_WALLET", approvers = [{ id = "alice", tags = ["tag-agent", "tag-human"] }] }`,
+	}, {
+		name:     "counts above a threshold",
+		before:   walletsByThree,
+		resource: "wallets",
+		after: reviewPolicy{"wallets need three", client.EffectAllow, "activity.resource == 'WALLET' && activity.action == 'CREATE'",
+			"approvers.count() >= 3 || (approvers.count() >= 2 && " + senior + ")"},
+		typ: "ACTIVITY_TYPE_CREATE_WALLET", atMost: "denied", wantBefore: client.OutcomeRequiresConsensus,
+		request: `{ type = "ACTIVITY_TYPE_CREATE_WALLET", approvers = [{ id = "alice", tags = ["tag-senior"] }, { id = "bob", tags = ["tag-senior"] }] }`,
+	}, {
+		name: "a deny's count consensus",
+		before: map[string]reviewPolicy{
+			"raw_alone": {"raw signing", client.EffectAllow, "activity.type == '" + signRaw + "'", ""},
+			"raw_three": {"raw signing by three", client.EffectDeny, "activity.type == '" + signRaw + "'", "approvers.count() < 3"},
+		},
+		resource: "raw_three",
+		after:    reviewPolicy{"raw signing by three", client.EffectDeny, "activity.type == '" + signRaw + "'", "approvers.count() < 3 && !" + senior},
+		typ:      signRaw, atMost: "consensus", wantBefore: client.OutcomeDenyExplicit,
+		request: `{
+    type        = "` + signRaw + `"
+    approvers   = [{ id = "alice", tags = ["tag-senior"] }]
+    private_key = { id = "key-1" }
+  }`,
+	}, {
+		name:     "many similar policies",
+		before:   blocked,
+		resource: "over_limit",
+		after:    raisedLimit,
+		typ:      signTx, atMost: "consensus", wantBefore: client.OutcomeDenyExplicit,
+		request: ethTransfer(payee, "15"+tenETH[2:], "0x", aliceAlone),
+	}, {
+		name:     "selector lists",
+		before:   map[string]reviewPolicy{"tokens": {"token calls alone", client.EffectAllow, "activity.type == '" + signTx + "' && eth.tx.data[0..10] in ['" + transfer + "']", ""}},
+		resource: "tokens",
+		after:    reviewPolicy{"token calls alone", client.EffectAllow, "activity.type == '" + signTx + "' && eth.tx.data[0..10] in ['" + transfer + "', '" + approve + "']", ""},
+		typ:      signTx, atMost: "consensus", wantBefore: client.OutcomeRequiresConsensus,
+		request: ethTransfer(payee, "0", approve+strings.Repeat("0", 128), aliceAlone),
+	}, {
+		name: "combinations of three or more fields",
+		before: map[string]reviewPolicy{"hot_payouts": {"hot payouts alone", client.EffectAllow,
+			"activity.type == '" + signTx + "' && eth.tx.chain_id == 1 && eth.tx.to == '" + payee + "' && eth.tx.value <= " + tenETH[:len(tenETH)-1] + " && private_key.tags.contains('tag-hot')", ""}},
+		resource: "hot_payouts",
+		after: reviewPolicy{"hot payouts alone", client.EffectAllow,
+			"activity.type == '" + signTx + "' && eth.tx.chain_id == 1 && eth.tx.to == '" + payee + "' && eth.tx.value <= " + tenETH + " && private_key.tags.contains('tag-hot')", ""},
+		typ: signTx, atMost: "consensus", wantBefore: client.OutcomeRequiresConsensus,
+		request: ethTransfer(payee, "5"+tenETH[2:], "0x", aliceAlone, "tag-hot"),
+	}}
+}
+
+// onlyControl is a provider block with one control.
+func onlyControl(name, activityType, atMost string) string {
+	return fmt.Sprintf(`
+provider "custody" {
+  controls = [{ name = %q, activity_types = [%q], at_most = %q }]
+}
+`, name, activityType, atMost)
+}
+
+func TestAccessReviewCLI_kinds(t *testing.T) {
+	for _, k := range reviewKinds() {
+		t.Run(strings.ReplaceAll(k.name, " ", "_"), func(t *testing.T) {
+			t.Parallel()
+			control := k.name + " held"
+			w := newReviewWorldOf(t, k.before, onlyControl(control, k.typ, k.atMost))
+			after := with(k.before, k.resource, k.after)
+			if got := w.decideBoth(k.before, after, k.request); got != [2]string{k.wantBefore, client.OutcomeAllow} {
+				t.Fatalf("ground truth: policy_decision decides the hand-written request %v, want [%s %s]", got, k.wantBefore, client.OutcomeAllow)
+			}
+			rows, diags := w.checkChange(k.before, after, "custody_policy."+k.resource, 1)
+			widening := false
+			for _, r := range rows {
+				widening = widening || (r.After == client.OutcomeAllow && r.Before != client.OutcomeAllow && strings.Contains(","+strings.Join(r.ActivityTypes, ",")+",", ","+k.typ+","))
+			}
+			if !widening {
+				t.Errorf("no row widens %s to %s: %+v", k.typ, client.OutcomeAllow, rows)
+			}
+			broken := reviewDiags(diags, "Control broken: ")
+			if len(broken) != 1 || broken[0].Severity != "error" || broken[0].Summary != "Control broken: "+control {
+				t.Errorf("want the plan failed by \"Control broken: %s\"; got %+v", control, broken)
+			}
+		})
+	}
+}
+
+// decideBoth is policy_decision's outcome for request over the policy
+// sets before and after (the unmanaged policies and the managed ones).
+func (w *reviewWorld) decideBoth(before, after map[string]reviewPolicy, request string) [2]string {
+	w.t.Helper()
+	c := newTFCLI(w.t, w.e)
+	c.write(fmt.Sprintf(`
+locals {
+  before  = %s
+  after   = %s
+  request = %s
+}
+
+output "decided" {
+  value = [provider::custody::policy_decision(local.before, local.request).outcome, provider::custody::policy_decision(local.after, local.request).outcome]
+}
+`, policySetHCL(before), policySetHCL(after), request))
+	c.mustRun(0, "apply", "-auto-approve")
+	var got []string
+	if err := json.Unmarshal([]byte(c.mustRun(0, "output", "-json", "decided")), &got); err != nil || len(got) != 2 {
+		w.t.Fatalf("output decided: %v %v", got, err)
+	}
+	return [2]string{got[0], got[1]}
+}
