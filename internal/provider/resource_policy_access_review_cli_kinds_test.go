@@ -35,15 +35,15 @@ const (
 )
 
 // ethTransfer is a request to sign an Ethereum transaction of value wei
-// to to, with data, by a key with tags, approved by approvers (HCL).
-func ethTransfer(to, value, data, approvers string, tags ...string) string {
+// to payee, with data, by a key with tags, approved by alice alone (HCL).
+func ethTransfer(value, data string, tags ...string) string {
 	return fmt.Sprintf(`{
     type        = %q
     approvers   = %s
     params      = { type = "TRANSACTION_TYPE_ETHEREUM" }
     private_key = { id = "key-1", tags = %s }
     eth = { tx = { type = "TYPE_2", chain_id = 1, to = %q, value = %q, data = %q } }
-  }`, signTx, approvers, hclStrings(tags), to, value, data)
+  }`, signTx, aliceAlone, hclStrings(tags), payee, value, data)
 }
 
 func hclStrings(ss []string) string {
@@ -81,7 +81,7 @@ func reviewKinds() []reviewKind {
 		resource: "payroll",
 		after:    reviewPolicy{"payroll alone", client.EffectAllow, "activity.type == '" + signTx + "' && eth.tx.to == '" + payee + "'", ""},
 		typ:      signTx, atMost: "consensus", wantBefore: client.OutcomeRequiresConsensus,
-		request: ethTransfer(payee, "1", "0x", aliceAlone, "tag-approved"),
+		request: ethTransfer("1", "0x", "tag-approved"),
 	}, {
 		name: "keys with several tags",
 		before: map[string]reviewPolicy{
@@ -133,14 +133,14 @@ func reviewKinds() []reviewKind {
 		resource: "over_limit",
 		after:    raisedLimit,
 		typ:      signTx, atMost: "consensus", wantBefore: client.OutcomeDenyExplicit,
-		request: ethTransfer(payee, "15"+tenETH[2:], "0x", aliceAlone),
+		request: ethTransfer("15"+tenETH[2:], "0x"),
 	}, {
 		name:     "selector lists",
 		before:   map[string]reviewPolicy{"tokens": {"token calls alone", client.EffectAllow, "activity.type == '" + signTx + "' && eth.tx.data[0..10] in ['" + transfer + "']", ""}},
 		resource: "tokens",
 		after:    reviewPolicy{"token calls alone", client.EffectAllow, "activity.type == '" + signTx + "' && eth.tx.data[0..10] in ['" + transfer + "', '" + approve + "']", ""},
 		typ:      signTx, atMost: "consensus", wantBefore: client.OutcomeRequiresConsensus,
-		request: ethTransfer(payee, "0", approve+strings.Repeat("0", 128), aliceAlone),
+		request: ethTransfer("0", approve+strings.Repeat("0", 128)),
 	}, {
 		name: "combinations of three or more fields",
 		before: map[string]reviewPolicy{"hot_payouts": {"hot payouts alone", client.EffectAllow,
@@ -149,7 +149,7 @@ func reviewKinds() []reviewKind {
 		after: reviewPolicy{"hot payouts alone", client.EffectAllow,
 			"activity.type == '" + signTx + "' && eth.tx.chain_id == 1 && eth.tx.to == '" + payee + "' && eth.tx.value <= " + tenETH + " && private_key.tags.contains('tag-hot')", ""},
 		typ: signTx, atMost: "consensus", wantBefore: client.OutcomeRequiresConsensus,
-		request: ethTransfer(payee, "5"+tenETH[2:], "0x", aliceAlone, "tag-hot"),
+		request: ethTransfer("5"+tenETH[2:], "0x", "tag-hot"),
 	}}
 }
 
