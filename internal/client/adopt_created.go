@@ -20,63 +20,59 @@ import (
 // its result names (at position pos of a batch): found is false when the
 // service no longer holds it. An operation not listed here has no
 // completed activity adopted, only waiting ones.
-var createdReaders = map[string]func(ctx context.Context, c *Client, act *Activity, pos int) (found bool, err error){
-	OpCreatePolicies.Name: func(ctx context.Context, c *Client, act *Activity, pos int) (bool, error) {
-		var r CreatePoliciesResult
-		if err := DecodeResult(OpCreatePolicies, act, &r); err != nil {
+var createdReaders = map[string]createdReader{
+	OpCreatePolicies.Name: readCreated(OpCreatePolicies, func(r CreatePoliciesResult) []string { return r.PolicyIDs },
+		func(ctx context.Context, c *Client, _ *Activity, id string) (bool, error) {
+			_, err := c.GetPolicy(ctx, GetPolicyRequest{PolicyID: id})
+			if errors.Is(err, ErrNotFound) {
+				return false, nil
+			}
+			return err == nil, err
+		}),
+	OpCreateOauthProviders.Name: readCreated(OpCreateOauthProviders, func(r ProviderIDsResult) []string { return r.ProviderIDs },
+		func(ctx context.Context, c *Client, act *Activity, id string) (bool, error) {
+			var intent struct {
+				UserID string `json:"userId"`
+			}
+			if err := json.Unmarshal(act.Intent[OpCreateOauthProviders.IntentKey], &intent); err != nil {
+				return false, fmt.Errorf("%s: activity %s: decoding its intent: %w", OpCreateOauthProviders.Name, act.ID, err)
+			}
+			got, err := c.GetOauthProviders(ctx, GetOauthProvidersRequest{UserID: intent.UserID})
+			return err == nil && slices.ContainsFunc(got.OauthProviders, func(p OauthProvider) bool { return p.ProviderID == id }), err
+		}),
+	OpCreatePrivateKeyTag.Name: readCreated(OpCreatePrivateKeyTag, func(r CreatePrivateKeyTagResult) []string { return []string{r.PrivateKeyTagID} },
+		func(ctx context.Context, c *Client, _ *Activity, id string) (bool, error) {
+			got, err := c.ListPrivateKeyTags(ctx, ListPrivateKeyTagsRequest{})
+			return err == nil && slices.ContainsFunc(got.PrivateKeyTags, func(t Tag) bool { return t.TagID == id }), err
+		}),
+	OpCreateWebhookEndpoint.Name: readCreated(OpCreateWebhookEndpoint, func(r WebhookEndpointResult) []string { return []string{r.EndpointID} },
+		func(ctx context.Context, c *Client, _ *Activity, id string) (bool, error) {
+			got, err := c.ListWebhookEndpoints(ctx, ListWebhookEndpointsRequest{})
+			return err == nil && slices.ContainsFunc(got.WebhookEndpoints, func(w WebhookEndpoint) bool { return w.EndpointID == id }), err
+		}),
+}
+
+// createdReader reads back the object at position pos of what act, a
+// completed create, made.
+type createdReader func(ctx context.Context, c *Client, act *Activity, pos int) (found bool, err error)
+
+// readCreated is the createdReader of op: it decodes act's result, takes
+// from it (ids) the id at pos, and asks has whether the service still
+// holds that object. A create of one object names it at position 0.
+func readCreated[R any](op Operation, ids func(R) []string,
+	has func(ctx context.Context, c *Client, act *Activity, id string) (bool, error),
+) createdReader {
+	return func(ctx context.Context, c *Client, act *Activity, pos int) (bool, error) {
+		var r R
+		if err := DecodeResult(op, act, &r); err != nil {
 			return false, err
 		}
-		if pos >= len(r.PolicyIDs) {
-			return false, errNoIDAt(OpCreatePolicies, act, pos)
+		made := ids(r)
+		if pos >= len(made) {
+			return false, errNoIDAt(op, act, pos)
 		}
-		_, err := c.GetPolicy(ctx, GetPolicyRequest{PolicyID: r.PolicyIDs[pos]})
-		if errors.Is(err, ErrNotFound) {
-			return false, nil
-		}
-		return err == nil, err
-	},
-	OpCreateOauthProviders.Name: func(ctx context.Context, c *Client, act *Activity, pos int) (bool, error) {
-		var r ProviderIDsResult
-		var intent struct {
-			UserID string `json:"userId"`
-		}
-		if err := DecodeResult(OpCreateOauthProviders, act, &r); err != nil {
-			return false, err
-		}
-		if pos >= len(r.ProviderIDs) {
-			return false, errNoIDAt(OpCreateOauthProviders, act, pos)
-		}
-		if err := json.Unmarshal(act.Intent[OpCreateOauthProviders.IntentKey], &intent); err != nil {
-			return false, fmt.Errorf("%s: activity %s: decoding its intent: %w", OpCreateOauthProviders.Name, act.ID, err)
-		}
-		got, err := c.GetOauthProviders(ctx, GetOauthProvidersRequest{UserID: intent.UserID})
-		if err != nil {
-			return false, err
-		}
-		return slices.ContainsFunc(got.OauthProviders, func(p OauthProvider) bool { return p.ProviderID == r.ProviderIDs[pos] }), nil
-	},
-	OpCreatePrivateKeyTag.Name: func(ctx context.Context, c *Client, act *Activity, _ int) (bool, error) {
-		var r CreatePrivateKeyTagResult
-		if err := DecodeResult(OpCreatePrivateKeyTag, act, &r); err != nil {
-			return false, err
-		}
-		got, err := c.ListPrivateKeyTags(ctx, ListPrivateKeyTagsRequest{})
-		if err != nil {
-			return false, err
-		}
-		return slices.ContainsFunc(got.PrivateKeyTags, func(t Tag) bool { return t.TagID == r.PrivateKeyTagID }), nil
-	},
-	OpCreateWebhookEndpoint.Name: func(ctx context.Context, c *Client, act *Activity, _ int) (bool, error) {
-		var r WebhookEndpointResult
-		if err := DecodeResult(OpCreateWebhookEndpoint, act, &r); err != nil {
-			return false, err
-		}
-		got, err := c.ListWebhookEndpoints(ctx, ListWebhookEndpointsRequest{})
-		if err != nil {
-			return false, err
-		}
-		return slices.ContainsFunc(got.WebhookEndpoints, func(w WebhookEndpoint) bool { return w.EndpointID == r.EndpointID }), nil
-	},
+		return has(ctx, c, act, made[pos])
+	}
 }
 
 // adoptable tells whether act, a candidate of op whose intent matches,

@@ -182,73 +182,45 @@ func redactWhole(raw json.RawMessage) json.RawMessage {
 // redactTree returns v, a decoded JSON document, with the values of its
 // secret members redacted, adding what it found to r. v is not changed.
 func redactTree(v any, r *redaction) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			if f, ok := secretFieldKeys[secretFieldKey(k)]; ok {
-				out[k] = redactValue(x)
-				if !isAllNull(x) {
-					r.changed, r.lowEntropy = true, r.lowEntropy || f.LowEntropy
-				}
-				continue
-			}
-			out[k] = redactTree(x, r)
+	inside := func(x any) any { return redactTree(x, r) }
+	out, _ := rebuildJSON(v, func(name string, x any) any {
+		f, ok := secretFieldKeys[secretFieldKey(name)]
+		if !ok {
+			return inside(x)
 		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = redactTree(x, r)
+		if !isAllNull(x) {
+			r.changed, r.lowEntropy = true, r.lowEntropy || f.LowEntropy
 		}
-		return out
-	}
-	return v
+		return redactValue(x)
+	}, inside)
+	return out
 }
 
 // redactValue is a secret member's value with every scalar in it Redacted
 // and every null kept.
 func redactValue(v any) any {
-	switch t := v.(type) {
-	case nil:
+	if v == nil {
 		return nil
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = redactValue(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = redactValue(x)
-		}
-		return out
 	}
-	return Redacted
+	out, container := rebuildJSON(v, func(_ string, x any) any { return redactValue(x) }, redactValue)
+	if !container {
+		return Redacted
+	}
+	return out
 }
 
 // isAllNull: v holds no scalar but null, so redactValue leaves it as it is.
 func isAllNull(v any) bool {
-	switch t := v.(type) {
-	case nil:
-		return true
-	case map[string]any:
-		for _, x := range t {
-			if !isAllNull(x) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		for _, x := range t {
-			if !isAllNull(x) {
-				return false
-			}
-		}
-		return true
+	children, container := jsonChildren(v)
+	if !container {
+		return v == nil
 	}
-	return false
+	for _, x := range children {
+		if !isAllNull(x) {
+			return false
+		}
+	}
+	return true
 }
 
 // decodeJSONNumbers decodes one JSON document, numbers kept exactly as

@@ -109,44 +109,51 @@ func NewWebhookKeyCache(httpClient *http.Client, keySetURL string) *WebhookKeyCa
 // triggers one refetch first, since the service may have rotated in a new key
 // before our cached copy expired.
 func (c *WebhookKeyCache) Key(ctx context.Context, kid string) (ed25519.PublicKey, error) {
-	if err := c.lock(ctx); err != nil {
-		return nil, err
-	}
-	defer c.unlock()
-	set, attempted, fetchErr := c.current(ctx)
-	if set == nil {
-		return nil, fetchErr
-	}
-	if k, ok := webhookFindKey(set, kid); ok {
-		return k.PublicKey()
-	}
-	if !attempted {
-		if fresh, err := c.refresh(ctx); err != nil {
-			fetchErr = err
-		} else if k, ok := webhookFindKey(fresh, kid); ok {
+	return withCurrentSet(ctx, c, func(set *WebhookKeySet, attempted bool, fetchErr error) (ed25519.PublicKey, error) {
+		if k, ok := webhookFindKey(set, kid); ok {
 			return k.PublicKey()
 		}
-	}
-	if fetchErr != nil {
-		// We could not ask the service, so the kid is not known to be bad:
-		// report the fetch failure (retryable), not ErrWebhookUnknownKey.
-		return nil, fmt.Errorf("webhook key %q is not in the cached key set and refetching it failed: %w", kid, fetchErr)
-	}
-	return nil, fmt.Errorf("%w: kid %q (key set %s)", ErrWebhookUnknownKey, kid, c.url)
+		if !attempted {
+			if fresh, err := c.refresh(ctx); err != nil {
+				fetchErr = err
+			} else if k, ok := webhookFindKey(fresh, kid); ok {
+				return k.PublicKey()
+			}
+		}
+		if fetchErr != nil {
+			// We could not ask the service, so the kid is not known to be bad:
+			// report the fetch failure (retryable), not ErrWebhookUnknownKey.
+			return nil, fmt.Errorf("webhook key %q is not in the cached key set and refetching it failed: %w", kid, fetchErr)
+		}
+		return nil, fmt.Errorf("%w: kid %q (key set %s)", ErrWebhookUnknownKey, kid, c.url)
+	})
 }
 
 // KeySet returns the cached key set, fetching it if it may not be reused.
 // The result is a copy; changing it does not change the cache.
 func (c *WebhookKeyCache) KeySet(ctx context.Context) (*WebhookKeySet, error) {
+	return withCurrentSet(ctx, c, func(set *WebhookKeySet, _ bool, _ error) (*WebhookKeySet, error) {
+		return &WebhookKeySet{Keys: slices.Clone(set.Keys)}, nil
+	})
+}
+
+// withCurrentSet calls use with what current returns, holding the lock
+// for both: the set (never nil), whether this call fetched it, and the
+// fetch's failure when a stale set stands in. Without any set, the fetch's
+// failure is the answer.
+func withCurrentSet[T any](ctx context.Context, c *WebhookKeyCache,
+	use func(set *WebhookKeySet, attempted bool, fetchErr error) (T, error),
+) (T, error) {
+	var none T
 	if err := c.lock(ctx); err != nil {
-		return nil, err
+		return none, err
 	}
 	defer c.unlock()
-	set, _, err := c.current(ctx)
+	set, attempted, fetchErr := c.current(ctx)
 	if set == nil {
-		return nil, err
+		return none, fetchErr
 	}
-	return &WebhookKeySet{Keys: slices.Clone(set.Keys)}, nil
+	return use(set, attempted, fetchErr)
 }
 
 func (c *WebhookKeyCache) lock(ctx context.Context) error {

@@ -56,10 +56,7 @@ func TestWebhookKeyCacheUnknownKid(t *testing.T) {
 
 	t.Run("rotated in while cache fresh", func(t *testing.T) {
 		srv := newWebhookTestServer(t, webhookTestProdCacheControl, k1)
-		cache, _ := newWebhookTestCache(srv)
-		if _, err := cache.Key(ctx, "k1"); err != nil {
-			t.Fatal(err)
-		}
+		cache, _ := newWarmWebhookCache(t, srv)
 		srv.set(func(s *webhookTestServer) { s.keys = []WebhookKey{k1, k2} })
 		got, err := cache.Key(ctx, "k2")
 		if err != nil || !got.Equal(priv2.Public()) {
@@ -73,10 +70,7 @@ func TestWebhookKeyCacheUnknownKid(t *testing.T) {
 	})
 	t.Run("still unknown after refetch", func(t *testing.T) {
 		srv := newWebhookTestServer(t, webhookTestProdCacheControl, k1)
-		cache, _ := newWebhookTestCache(srv)
-		if _, err := cache.Key(ctx, "k1"); err != nil {
-			t.Fatal(err)
-		}
+		cache, _ := newWarmWebhookCache(t, srv)
 		_, err := cache.Key(ctx, "nope")
 		if !errors.Is(err, ErrWebhookUnknownKey) || !strings.Contains(err.Error(), `"nope"`) {
 			t.Fatalf("Key(nope) error = %v, want ErrWebhookUnknownKey naming the kid", err)
@@ -93,10 +87,7 @@ func TestWebhookKeyCacheUnknownKid(t *testing.T) {
 	})
 	t.Run("refetch fails", func(t *testing.T) {
 		srv := newWebhookTestServer(t, webhookTestProdCacheControl, k1)
-		cache, _ := newWebhookTestCache(srv)
-		if _, err := cache.Key(ctx, "k1"); err != nil {
-			t.Fatal(err)
-		}
+		cache, _ := newWarmWebhookCache(t, srv)
 		srv.set(func(s *webhookTestServer) { s.failStatus = http.StatusServiceUnavailable })
 		_, err := cache.Key(ctx, "k2")
 		// Not proven unknown: the caller should retry, not reject for good.
@@ -129,10 +120,7 @@ func TestWebhookKeyCacheStaleIfError(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			k1, _ := newWebhookTestKey(t, "k1")
 			srv := newWebhookTestServer(t, cc, k1)
-			cache, clock := newWebhookTestCache(srv)
-			if _, err := cache.Key(ctx, "k1"); err != nil {
-				t.Fatal(err)
-			}
+			cache, clock := newWarmWebhookCache(t, srv)
 			srv.set(f.fail)
 			clock.Advance(61 * time.Second) // expired, inside stale-if-error
 			if _, err := cache.Key(ctx, "k1"); err != nil {

@@ -118,6 +118,18 @@ func newWebhookTestCache(s *webhookTestServer) (*WebhookKeyCache, *testclock.Clo
 	return c, clock
 }
 
+// newWarmWebhookCache is a cache of srv that has fetched the set once, for
+// a Key("k1"), as after a first delivery: where the tests of refetching
+// and of stale sets start.
+func newWarmWebhookCache(t *testing.T, srv *webhookTestServer) (*WebhookKeyCache, *testclock.Clock) {
+	t.Helper()
+	cache, clock := newWebhookTestCache(srv)
+	if _, err := cache.Key(t.Context(), "k1"); err != nil {
+		t.Fatal(err)
+	}
+	return cache, clock
+}
+
 func webhookWantFetches(t *testing.T, s *webhookTestServer, want int64) {
 	t.Helper()
 	if got := s.requests.Load(); got != want {

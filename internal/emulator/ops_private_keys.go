@@ -176,9 +176,8 @@ func runSignRawPayload(s *Server, _ *caller, p *client.SignRawPayloadParams) (an
 	case "PAYLOAD_ENCODING_TEXT_UTF8":
 		msg = []byte(p.Payload)
 	case encodingEIP712:
-		if rec.Curve != curveSecp256k1 {
-			return nil, failure(client.CodeInvalidArgument, "private key %s is a %s key; EIP-712 typed data is signed with %s keys",
-				rec.PrivateKeyID, rec.Curve, curveSecp256k1)
+		if st := notSecp256k1(rec, "EIP-712 typed data is signed"); st != nil {
+			return nil, st
 		}
 		typed, err := decodeEIP712(p.Payload) // checked at submit
 		if err != nil {
@@ -201,6 +200,16 @@ func runSignRawPayload(s *Server, _ *caller, p *client.SignRawPayloadParams) (an
 		return nil, failure(client.CodeInternal, "signing with private key %s: %v", rec.PrivateKeyID, err)
 	}
 	return client.SignRawPayloadResult{R: sig.r, S: sig.s, V: sig.v}, nil
+}
+
+// notSecp256k1 refuses to sign with rec what only secp256k1 keys sign
+// (what says which, e.g. "Ethereum transactions are signed"); nil when rec
+// is a secp256k1 key.
+func notSecp256k1(rec *privateKeyRecord, what string) *client.Status {
+	if rec.Curve == curveSecp256k1 {
+		return nil
+	}
+	return failure(client.CodeInvalidArgument, "private key %s is a %s key; %s with %s keys", rec.PrivateKeyID, rec.Curve, what, curveSecp256k1)
 }
 
 // signer finds a key by id or by one of its addresses. Hex addresses match

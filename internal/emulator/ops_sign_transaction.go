@@ -49,9 +49,8 @@ func runSignTransaction(s *Server, _ *caller, p *client.SignTransactionParams) (
 		return nil, failure(client.CodeUnimplemented, "the emulator builds signed transactions for %s only, not %s; use sign_raw_payload to test signing",
 			txTypeEthereum, p.Type)
 	}
-	if rec.Curve != curveSecp256k1 {
-		return nil, failure(client.CodeInvalidArgument, "private key %s is a %s key; Ethereum transactions are signed with %s keys",
-			rec.PrivateKeyID, rec.Curve, curveSecp256k1)
+	if st := notSecp256k1(rec, "Ethereum transactions are signed"); st != nil {
+		return nil, st
 	}
 	tx, err := decodeEthTx(p.UnsignedTransaction) // checked at submit
 	if err != nil {

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -25,15 +24,7 @@ provider "custody" {
 // batchApprovalsConfig is n policies named prefix-0 ... under a root
 // quorum of two.
 func batchApprovalsConfig(n int, prefix string) string {
-	return fmt.Sprintf(`
-resource "custody_policy" "p" {
-  count     = %d
-  name      = "%s-${count.index}"
-  effect    = "EFFECT_DENY"
-  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD'"
-  notes     = "approved as one change"
-}
-`, n, prefix)
+	return signRawDenials(n, prefix+"-", "approved as one change")
 }
 
 // TestBatchApprovals: 20 policies under a root quorum of two, a second root

@@ -152,19 +152,28 @@ func (f *importFinder) find(t string) []importblocks.Object {
 	return nil
 }
 
-func (f *importFinder) policies() []importblocks.Object {
-	list, err := cachedPolicies(f.ctx, f.pd)
+// importObjects is the import object (object) of each item of a list the
+// provider read, or, when the read failed with err, none and the error
+// "Error listing <what>" (query and subject say which read). items is
+// called only after a read that succeeded.
+func importObjects[T any](f *importFinder, err error, what, query, subject string, items func() []T,
+	object func(T) importblocks.Object,
+) []importblocks.Object {
 	if err != nil {
-		addAPIError(f.diags, "Error listing policies", client.QueryListPolicies, "", err)
+		addAPIError(f.diags, "Error listing "+what, query, subject, err)
 		return nil
 	}
+	return listOf(items(), object)
+}
+
+func (f *importFinder) policies() []importblocks.Object {
+	list, err := cachedPolicies(f.ctx, f.pd)
 	s := policyResourceSchema(f.ctx)
-	out := make([]importblocks.Object, 0, len(list.all))
-	for _, p := range list.all {
-		out = append(out, importblocks.Object{Type: "custody_policy", ID: p.PolicyID, Name: p.PolicyName,
-			What: fmt.Sprintf("policy %q (%s)", p.PolicyName, p.PolicyID), Refused: policyRefusal(f.ctx, s, p)})
-	}
-	return out
+	return importObjects(f, err, "policies", client.QueryListPolicies, "", func() []client.Policy { return list.all },
+		func(p client.Policy) importblocks.Object {
+			return importblocks.Object{Type: "custody_policy", ID: p.PolicyID, Name: p.PolicyName,
+				What: fmt.Sprintf("policy %q (%s)", p.PolicyName, p.PolicyID), Refused: policyRefusal(f.ctx, s, p)}
+		})
 }
 
 // policyRefusal is why custody_policy's plan-time checks refuse the
@@ -215,30 +224,21 @@ func policyResourceSchema(ctx context.Context) rschema.Schema {
 
 func (f *importFinder) tags() []importblocks.Object {
 	list, err := cachedPrivateKeyTags(f.ctx, f.pd)
-	if err != nil {
-		addAPIError(f.diags, "Error listing private key tags", client.QueryListPrivateKeyTags, "", err)
-		return nil
-	}
-	out := make([]importblocks.Object, 0, len(list.PrivateKeyTags))
-	for _, t := range list.PrivateKeyTags {
-		out = append(out, importblocks.Object{Type: "custody_private_key_tag", ID: t.TagID, Name: t.TagName,
-			What: fmt.Sprintf("private key tag %q (%s)", t.TagName, t.TagID)})
-	}
-	return out
+	return importObjects(f, err, "private key tags", client.QueryListPrivateKeyTags, "", func() []client.Tag { return list.PrivateKeyTags },
+		func(t client.Tag) importblocks.Object {
+			return importblocks.Object{Type: "custody_private_key_tag", ID: t.TagID, Name: t.TagName,
+				What: fmt.Sprintf("private key tag %q (%s)", t.TagName, t.TagID)}
+		})
 }
 
 func (f *importFinder) webhookEndpoints() []importblocks.Object {
 	list, err := cachedWebhookEndpoints(f.ctx, f.pd)
-	if err != nil {
-		addAPIError(f.diags, "Error listing webhook endpoints", client.QueryListWebhookEndpoints, "", err)
-		return nil
-	}
-	out := make([]importblocks.Object, 0, len(list.WebhookEndpoints))
-	for _, ep := range list.WebhookEndpoints {
-		out = append(out, importblocks.Object{Type: "custody_webhook_endpoint", ID: ep.EndpointID, Name: ep.Name,
-			What: fmt.Sprintf("webhook endpoint %q (%s, %s)", ep.Name, ep.EndpointID, ep.URL)})
-	}
-	return out
+	return importObjects(f, err, "webhook endpoints", client.QueryListWebhookEndpoints, "",
+		func() []client.WebhookEndpoint { return list.WebhookEndpoints },
+		func(ep client.WebhookEndpoint) importblocks.Object {
+			return importblocks.Object{Type: "custody_webhook_endpoint", ID: ep.EndpointID, Name: ep.Name,
+				What: fmt.Sprintf("webhook endpoint %q (%s, %s)", ep.Name, ep.EndpointID, ep.URL)}
+		})
 }
 
 // allowlists finds the organization-level allowlist and that of the
@@ -297,17 +297,14 @@ func (f *importFinder) oauthProviders() []importblocks.Object {
 		return nil
 	}
 	list, err := cachedOauthProviders(f.ctx, f.pd, who.UserID)
-	if err != nil {
-		addAPIError(f.diags, "Error listing OAuth providers", client.QueryGetOauthProviders, "user "+who.UserID, err)
-		return nil
-	}
-	out := make([]importblocks.Object, 0, len(list.OauthProviders))
-	for _, p := range list.OauthProviders {
-		out = append(out, importblocks.Object{OtherID: p.ProviderID, Type: "custody_oauth_provider",
-			ID: who.UserID + "/" + p.ProviderID, Name: p.ProviderName,
-			What: fmt.Sprintf("OAuth provider %q of user %s (%s; issuer %s, audience %s, subject %s)",
-				p.ProviderName, who.UserID, p.ProviderID, p.Issuer, p.Audience, p.Subject)})
-	}
+	out := importObjects(f, err, "OAuth providers", client.QueryGetOauthProviders, "user "+who.UserID,
+		func() []client.OauthProvider { return list.OauthProviders },
+		func(p client.OauthProvider) importblocks.Object {
+			return importblocks.Object{OtherID: p.ProviderID, Type: "custody_oauth_provider",
+				ID: who.UserID + "/" + p.ProviderID, Name: p.ProviderName,
+				What: fmt.Sprintf("OAuth provider %q of user %s (%s; issuer %s, audience %s, subject %s)",
+					p.ProviderName, who.UserID, p.ProviderID, p.Issuer, p.Audience, p.Subject)}
+		})
 	sort.SliceStable(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }

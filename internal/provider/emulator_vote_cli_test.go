@@ -36,14 +36,8 @@ func TestAccConsensusFinishedOffline(t *testing.T) {
 	writeFile(t, envFile, fmt.Sprintf("export CUSTODY_BASE_URL=%s CUSTODY_ORGANIZATION_ID=%s CUSTODY_API_PUBLIC_KEY=%s\n"+
 		"export CUSTODY_ROOT2_API_PUBLIC_KEY=%s CUSTODY_ROOT2_API_PRIVATE_KEY=%s\n", e.url, accOrg, e.key.PublicKeyHex(), k2.PublicKeyHex(), k2.PrivateKeyHex()))
 
-	c.write(`
-resource "custody_policy" "p" {
-  count     = 3
-  name      = "needs two ${count.index}"
-  effect    = "EFFECT_DENY"
-  condition = "activity.type == 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'"
-}
-`)
+	c.write(countedPolicies{label: "p", count: 3, name: "needs two ", effect: "EFFECT_DENY",
+		condition: "activity.type == 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY'"}.hcl())
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	var applyOut bytes.Buffer

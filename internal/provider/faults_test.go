@@ -45,15 +45,7 @@ func (e *accEmulator) faultsProviderBlock(extra ...string) string {
 }
 
 func faultsPolicies(count int, notes string) string {
-	return fmt.Sprintf(`
-resource "custody_policy" "p" {
-  count     = %d
-  name      = "policy ${count.index}"
-  effect    = "EFFECT_DENY"
-  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD'"
-  notes     = %q
-}
-`, count, notes)
+	return signRawDenials(count, "policy ", notes)
 }
 
 // faultsExactly checks that the service holds exactly the policies in state,

@@ -25,14 +25,8 @@ func TestAccInterruptedApplyConverges(t *testing.T) {
 		o.Faults = emulator.Faults{Latency: emulator.FaultRate{Rate: 1}, Delay: 150 * time.Millisecond}
 	})
 	cli := newTFCLI(t, e)
-	cli.write(`
-resource "custody_policy" "p" {
-  count     = 30
-  name      = "interrupted ${count.index}"
-  effect    = "EFFECT_ALLOW"
-  condition = "activity.resource == 'PRIVATE_KEY'"
-}
-`)
+	cli.write(countedPolicies{label: "p", count: n, name: "interrupted ", effect: client.EffectAllow,
+		condition: "activity.resource == 'PRIVATE_KEY'"}.hcl())
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	var out bytes.Buffer

@@ -114,13 +114,7 @@ func TestAccProviderCheck_skipped(t *testing.T) {
 func TestAccProviderCheck_refreshImportAndLog(t *testing.T) {
 	e := newAccEmulator(t)
 	c := newTFCLI(t, e)
-	c.write(`
-resource "custody_policy" "p" {
-  count  = 3
-  name   = "p${count.index}"
-  effect = "EFFECT_DENY"
-}
-`)
+	c.write(countedPolicies{label: "p", count: 3, name: "p", effect: client.EffectDeny}.hcl())
 	c.mustRun(0, "apply", "-auto-approve")
 
 	logged, code := c.run([]string{"TF_LOG=INFO"}, "plan", "-detailed-exitcode")

@@ -102,6 +102,28 @@ func (r *resourceBase) readUpdate(ctx context.Context, req resource.UpdateReques
 	return r.readTimed(ctx, req.Plan, plan, timeouts.Value.Update, diags)
 }
 
+// updateFrame is the frame of Update: it reads the plan and the prior
+// state, with the update timeout, lets update change the object and fill
+// in plan, and saves plan as the new state unless update reported an
+// error. A change of timeouts alone reaches Update too: update then
+// submits nothing, and the new timeouts are saved all the same.
+func updateFrame[M any, PM interface {
+	*M
+	timedModel
+}](ctx context.Context, r *resourceBase, req resource.UpdateRequest, resp *resource.UpdateResponse,
+	update func(plan, state *M, timeout time.Duration, diags *diag.Diagnostics),
+) {
+	var plan, state M
+	timeout, ok := r.readUpdate(ctx, req, PM(&plan), PM(&state), &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	update(&plan, &state, timeout, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+}
+
 // activityTime is when an activity last changed, which for a completed one
 // is when it completed. Resources take their created_at and updated_at from
 // it rather than read the object back after a change.

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -59,10 +58,10 @@ func (r *organizationNameResource) Schema(ctx context.Context, _ resource.Schema
 	}
 }
 
-// rename submits the new name with the given timeout and saves m, filled
-// from the activity's answer, as the state: the service stores the name as
-// sent, so nothing is read back.
-func (r *organizationNameResource) rename(ctx context.Context, m *organizationNameModel, timeout time.Duration, state *tfsdk.State, diags *diag.Diagnostics) {
+// rename submits the new name with the given timeout and fills m from the
+// activity's answer: the service stores the name as sent, so nothing is
+// read back.
+func (r *organizationNameResource) rename(ctx context.Context, m *organizationNameModel, timeout time.Duration, diags *diag.Diagnostics) {
 	params := client.UpdateOrganizationNameParams{OrganizationName: m.Name.ValueString()}
 	out, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).UpdateOrganizationName, params)
 	if err != nil {
@@ -73,9 +72,6 @@ func (r *organizationNameResource) rename(ctx context.Context, m *organizationNa
 	// The result names the organization; the configured one stands in if
 	// a service leaves it out.
 	r.checkOrganization(cmp.Or(out.Result.OrganizationID, r.pd.client.OrganizationID()), m, diags)
-	if !diags.HasError() {
-		diags.Append(state.Set(ctx, m)...)
-	}
 }
 
 // checkOrganization sets m's id to org, unless m already manages another
@@ -109,7 +105,10 @@ func (r *organizationNameResource) Create(ctx context.Context, req resource.Crea
 	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan organizationNameModel
 	if timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Create, &resp.Diagnostics); ok {
-		r.rename(ctx, &plan, timeout, &resp.State, &resp.Diagnostics)
+		r.rename(ctx, &plan, timeout, &resp.Diagnostics)
+	}
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	}
 }
 
@@ -125,19 +124,15 @@ func (r *organizationNameResource) Read(ctx context.Context, req resource.ReadRe
 
 func (r *organizationNameResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan, state organizationNameModel
-	timeout, ok := r.readUpdate(ctx, req, &plan, &state, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	// Only timeouts changed: renaming to the same name would submit an
-	// activity (and perhaps ask for approvals) for nothing.
-	if plan.Name.Equal(state.Name) {
-		plan.ID = state.ID
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		return
-	}
-	r.rename(ctx, &plan, timeout, &resp.State, &resp.Diagnostics)
+	updateFrame(ctx, &r.resourceBase, req, resp, func(plan, state *organizationNameModel, timeout time.Duration, diags *diag.Diagnostics) {
+		// Only timeouts changed: renaming to the same name would submit an
+		// activity (and perhaps ask for approvals) for nothing.
+		if plan.Name.Equal(state.Name) {
+			plan.ID = state.ID
+			return
+		}
+		r.rename(ctx, plan, timeout, diags)
+	})
 }
 
 // Delete submits nothing: the organization keeps its name, and only

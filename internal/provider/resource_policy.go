@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-timetypes/timetypes"
@@ -271,35 +272,31 @@ func policyChange(plan, state types.String) *string {
 
 func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan, state policyModel
-	timeout, ok := r.readUpdate(ctx, req, &plan, &state, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	id := state.ID.ValueString()
-	params := client.UpdatePolicyParams{
-		PolicyID:        id,
-		PolicyName:      policyChange(plan.Name, state.Name),
-		PolicyEffect:    policyChange(plan.Effect, state.Effect),
-		PolicyCondition: policyChange(plan.Condition, state.Condition),
-		PolicyConsensus: policyChange(plan.Consensus, state.Consensus),
-		PolicyNotes:     policyChange(plan.Notes, state.Notes),
-		Time:            policyChange(plan.Time, state.Time),
-	}
-	plan.UpdatedAt = state.UpdatedAt
-	// Only timeouts changed: nothing to send, but the new timeouts are kept.
-	if params != (client.UpdatePolicyParams{PolicyID: id}) {
+	updateFrame(ctx, &r.resourceBase, req, resp, func(plan, state *policyModel, timeout time.Duration, diags *diag.Diagnostics) {
+		id := state.ID.ValueString()
+		params := client.UpdatePolicyParams{
+			PolicyID:        id,
+			PolicyName:      policyChange(plan.Name, state.Name),
+			PolicyEffect:    policyChange(plan.Effect, state.Effect),
+			PolicyCondition: policyChange(plan.Condition, state.Condition),
+			PolicyConsensus: policyChange(plan.Consensus, state.Consensus),
+			PolicyNotes:     policyChange(plan.Notes, state.Notes),
+			Time:            policyChange(plan.Time, state.Time),
+		}
+		plan.UpdatedAt = state.UpdatedAt
+		if params == (client.UpdatePolicyParams{PolicyID: id}) {
+			return // only timeouts changed
+		}
 		out, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).UpdatePolicy, params)
 		r.pd.lists.Forget(policiesListKey)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "Error updating policy", client.OpUpdatePolicy.Name, "policy "+id, err)
+			addAPIError(diags, "Error updating policy", client.OpUpdatePolicy.Name, "policy "+id, err)
 			return
 		}
 		plan.UpdatedAt = activityTime(out.Activity)
 		made := plan.decided()
 		r.guardApplied(lockout.Change{ID: id, After: &made})
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	})
 }
 
 func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

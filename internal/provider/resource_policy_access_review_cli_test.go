@@ -114,12 +114,8 @@ func reviewResources(managed map[string]reviewPolicy) string {
 	for _, res := range slices.Sorted(maps.Keys(managed)) {
 		p := managed[res]
 		fmt.Fprintf(&b, "\nresource \"custody_policy\" %q {\n  name   = %q\n  effect = %q\n", res, p.name, p.effect)
-		if p.condition != "" {
-			fmt.Fprintf(&b, "  condition = %q\n", p.condition)
-		}
-		if p.consensus != "" {
-			fmt.Fprintf(&b, "  consensus = %q\n", p.consensus)
-		}
+		writeOptionalAttr(&b, "condition", p.condition)
+		writeOptionalAttr(&b, "consensus", p.consensus)
 		b.WriteString("}\n")
 	}
 	return b.String()

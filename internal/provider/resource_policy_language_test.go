@@ -125,20 +125,17 @@ func policyLanguageApplies(t *testing.T, cond string) {
 func policyLanguageAppliesAs(t *testing.T, effect, cond string) {
 	t.Helper()
 	e := newAccEmulator(t)
-	accTest(t, resource.TestCase{
-		CheckDestroy: policyTestCheckDestroy(e),
-		Steps: []resource.TestStep{{
-			Config: e.config(`
+	policyAccTest(t, e, resource.TestStep{
+		Config: e.config(`
 resource "custody_policy" "test" {
   name      = "language"
   effect    = "` + effect + `"
   condition = "` + cond + `"
 }
 `),
-			ConfigStateChecks: []statecheck.StateCheck{attrIs(policyTestAddr, "condition", knownvalue.StringExact(cond))},
-			Check:             policyTestInService(e, client.Policy{PolicyName: "language", Effect: effect, Condition: cond}),
-			ConfigPlanChecks:  thenEmptyPlan(),
-		}},
+		ConfigStateChecks: []statecheck.StateCheck{attrIs(policyTestAddr, "condition", knownvalue.StringExact(cond))},
+		Check:             policyTestInService(e, client.Policy{PolicyName: "language", Effect: effect, Condition: cond}),
+		ConfigPlanChecks:  thenEmptyPlan(),
 	})
 }
 
@@ -148,10 +145,8 @@ resource "custody_policy" "test" {
 // expression.
 func TestAccPolicyLanguage_unknownAtPlan(t *testing.T) {
 	e := newAccEmulator(t)
-	accTest(t, resource.TestCase{
-		CheckDestroy: policyTestCheckDestroy(e),
-		Steps: []resource.TestStep{{
-			Config: e.config(`
+	policyAccTest(t, e, resource.TestStep{
+		Config: e.config(`
 resource "custody_private_key_tag" "cold" {
   name = "cold-storage"
 }
@@ -162,12 +157,11 @@ resource "custody_policy" "test" {
   condition = "private_key.tags.contains('${custody_private_key_tag.cold.id}')"
 }
 `),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plannedUnknown(policyTestAddr, "condition")},
-				PostApplyPostRefresh: thenEmptyPlan().PostApplyPostRefresh,
-			},
-			ConfigStateChecks: []statecheck.StateCheck{attrIs(policyTestAddr, "condition",
-				knownvalue.StringRegexp(regexp.MustCompile(`^private_key\.tags\.contains\('[^'\s]+'\)$`)))},
-		}},
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply:             []plancheck.PlanCheck{plannedUnknown(policyTestAddr, "condition")},
+			PostApplyPostRefresh: thenEmptyPlan().PostApplyPostRefresh,
+		},
+		ConfigStateChecks: []statecheck.StateCheck{attrIs(policyTestAddr, "condition",
+			knownvalue.StringRegexp(regexp.MustCompile(`^private_key\.tags\.contains\('[^'\s]+'\)$`)))},
 	})
 }

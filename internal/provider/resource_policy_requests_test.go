@@ -1,23 +1,18 @@
 package provider
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
 // policyRequestsTestConfig is n policies named by prefix.
 func policyRequestsTestConfig(e *accEmulator, n int, prefix string) string {
-	return e.config(fmt.Sprintf(`
-resource "custody_policy" "many" {
-  count     = %d
-  name      = "%s-${count.index}"
-  effect    = "EFFECT_ALLOW"
-  condition = "activity.resource == 'PRIVATE_KEY'"
-}
-`, n, prefix))
+	return e.config(countedPolicies{label: "many", count: n, name: prefix + "-", effect: client.EffectAllow,
+		condition: "activity.resource == 'PRIVATE_KEY'"}.hcl())
 }
 
 // TestAccPolicy_roundTrips: each create is one submit (the root user needs

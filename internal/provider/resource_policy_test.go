@@ -42,6 +42,13 @@ func policyTestImportedTimes(e *accEmulator) resource.ImportStateCheckFunc {
 	}
 }
 
+// policyAccTest runs steps on custody_policy resources and checks, at the
+// end, that the service holds none of them.
+func policyAccTest(t *testing.T, e *accEmulator, steps ...resource.TestStep) {
+	t.Helper()
+	accTest(t, resource.TestCase{CheckDestroy: policyTestCheckDestroy(e), Steps: steps})
+}
+
 // policyTestCheckDestroy asks the emulator that no policy is left.
 func policyTestCheckDestroy(e *accEmulator) resource.TestCheckFunc {
 	return checkService(func(ctx context.Context) error {
@@ -241,10 +248,8 @@ timeouts = { create = "soon" }`), regexp.MustCompile(`(?s)Invalid Attribute Valu
 // source.)
 func TestAccPolicy_syntaxError(t *testing.T) {
 	e := newAccEmulator(t)
-	accTest(t, resource.TestCase{
-		CheckDestroy: policyTestCheckDestroy(e),
-		Steps: []resource.TestStep{{
-			Config: e.config(`
+	policyAccTest(t, e, resource.TestStep{
+		Config: e.config(`
 # terraform_data's output is unknown until apply.
 resource "terraform_data" "expression" {
   input = "activity.type =="
@@ -256,7 +261,6 @@ resource "custody_policy" "test" {
   condition = terraform_data.expression.output
 }
 `),
-			ExpectError: regexp.MustCompile(`(?s)Invalid policy condition expression.*line 1, column 17: expected a value`),
-		}},
+		ExpectError: regexp.MustCompile(`(?s)Invalid policy condition expression.*line 1, column 17: expected a value`),
 	})
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -145,39 +146,35 @@ func (r *privateKeyTagResource) Read(ctx context.Context, req resource.ReadReque
 
 func (r *privateKeyTagResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan, state privateKeyTagModel
-	timeout, ok := r.readUpdate(ctx, req, &plan, &state, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	want := privateKeyTagStrings(ctx, plan.PrivateKeyIDs, &resp.Diagnostics)
-	have := privateKeyTagStrings(ctx, state.PrivateKeyIDs, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	id := state.ID.ValueString()
-	params := client.UpdatePrivateKeyTagParams{
-		PrivateKeyTagID:     id,
-		AddPrivateKeyIDs:    privateKeyTagMissing(want, have),
-		RemovePrivateKeyIDs: privateKeyTagMissing(have, want),
-	}
-	if plan.Name.ValueString() != state.Name.ValueString() {
-		params.NewPrivateKeyTagName = plan.Name.ValueString()
-	}
-	// A change of timeouts alone reaches Update too; it needs no activity.
-	if params.NewPrivateKeyTagName != "" || len(params.AddPrivateKeyIDs) > 0 || len(params.RemovePrivateKeyIDs) > 0 {
+	updateFrame(ctx, &r.resourceBase, req, resp, func(plan, state *privateKeyTagModel, timeout time.Duration, diags *diag.Diagnostics) {
+		want := privateKeyTagStrings(ctx, plan.PrivateKeyIDs, diags)
+		have := privateKeyTagStrings(ctx, state.PrivateKeyIDs, diags)
+		if diags.HasError() {
+			return
+		}
+		id := state.ID.ValueString()
+		params := client.UpdatePrivateKeyTagParams{
+			PrivateKeyTagID:     id,
+			AddPrivateKeyIDs:    privateKeyTagMissing(want, have),
+			RemovePrivateKeyIDs: privateKeyTagMissing(have, want),
+		}
+		if plan.Name.ValueString() != state.Name.ValueString() {
+			params.NewPrivateKeyTagName = plan.Name.ValueString()
+		}
+		// Nothing to read back, as after a create.
+		plan.ID = state.ID
+		if params.NewPrivateKeyTagName == "" && len(params.AddPrivateKeyIDs) == 0 && len(params.RemovePrivateKeyIDs) == 0 {
+			return // only timeouts changed
+		}
 		out, err := submit.Activity(ctx, r.pd.runner, timeout, (*client.Client).UpdatePrivateKeyTag, params)
 		r.forgetLists()
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "Error updating private key tag", client.OpUpdatePrivateKeyTag.Name, "private key tag "+id, err)
+			addAPIError(diags, "Error updating private key tag", client.OpUpdatePrivateKeyTag.Name, "private key tag "+id, err)
 			return
 		}
 		tflog.Info(ctx, "updated private key tag", map[string]any{"private_key_tag_id": id, "activity_id": out.Activity.ID,
 			"added": params.AddPrivateKeyIDs, "removed": params.RemovePrivateKeyIDs})
-	}
-	// Nothing to read back, as after a create.
-	plan.ID = state.ID
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	})
 }
 
 func (r *privateKeyTagResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

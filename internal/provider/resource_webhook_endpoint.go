@@ -217,43 +217,34 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan, state webhookEndpointModel
-	timeout, ok := r.readUpdate(ctx, req, &plan, &state, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	id := state.ID.ValueString()
-	// Only what changed: an empty url or name, and a nil isActive, mean
-	// "unchanged" to the service.
-	params := client.UpdateWebhookEndpointParams{EndpointID: id}
-	if !plan.URL.Equal(state.URL) {
-		params.URL = plan.URL.ValueString()
-	}
-	if !plan.Name.Equal(state.Name) {
-		params.Name = plan.Name.ValueString()
-	}
-	if !plan.IsActive.Equal(state.IsActive) {
-		v := plan.IsActive.ValueBool()
-		params.IsActive = &v
-	}
-	plan.ID = state.ID
-	if params.URL == "" && params.Name == "" && params.IsActive == nil {
-		// Only timeouts changed: nothing to submit.
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		return
-	}
-	out, err := r.update(ctx, timeout, params)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error updating webhook endpoint", client.OpUpdateWebhookEndpoint.Name, "webhook endpoint "+id, err)
-		return
-	}
-	ep := out.Result.WebhookEndpoint
-	ep.EndpointID = out.Result.EndpointID
-	webhookFlatten(ctx, &plan, ep, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	updateFrame(ctx, &r.resourceBase, req, resp, func(plan, state *webhookEndpointModel, timeout time.Duration, diags *diag.Diagnostics) {
+		id := state.ID.ValueString()
+		// Only what changed: an empty url or name, and a nil isActive, mean
+		// "unchanged" to the service.
+		params := client.UpdateWebhookEndpointParams{EndpointID: id}
+		if !plan.URL.Equal(state.URL) {
+			params.URL = plan.URL.ValueString()
+		}
+		if !plan.Name.Equal(state.Name) {
+			params.Name = plan.Name.ValueString()
+		}
+		if !plan.IsActive.Equal(state.IsActive) {
+			v := plan.IsActive.ValueBool()
+			params.IsActive = &v
+		}
+		plan.ID = state.ID
+		if params.URL == "" && params.Name == "" && params.IsActive == nil {
+			return // only timeouts changed
+		}
+		out, err := r.update(ctx, timeout, params)
+		if err != nil {
+			addAPIError(diags, "Error updating webhook endpoint", client.OpUpdateWebhookEndpoint.Name, "webhook endpoint "+id, err)
+			return
+		}
+		ep := out.Result.WebhookEndpoint
+		ep.EndpointID = out.Result.EndpointID
+		webhookFlatten(ctx, plan, ep, diags)
+	})
 }
 
 // update submits one update_webhook_endpoint and drops the cached list.

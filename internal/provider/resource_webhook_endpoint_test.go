@@ -40,6 +40,12 @@ resource "custody_webhook_endpoint" "test" {
 `, attrs, strings.Join(subs, ",\n    ")))
 }
 
+// webhookEndpointTestAttrs are the url and name of an endpoint, as
+// webhookEndpointTestConfig takes them.
+func webhookEndpointTestAttrs(url, name string) string {
+	return fmt.Sprintf("  url  = %q\n  name = %q", url, name)
+}
+
 // webhookEndpointTestSubActivity is an ACTIVITY_UPDATES subscription with
 // webhookEndpointTestFilters, spaces included.
 var webhookEndpointTestSubActivity = fmt.Sprintf(`{ event_type = "ACTIVITY_UPDATES", filters_json = %q }`, webhookEndpointTestFilters)
@@ -123,9 +129,7 @@ func TestAccWebhookEndpoint_basic(t *testing.T) {
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	newID := statecheck.CompareValue(compare.ValuesDiffer())
 	imp := accImport{addr: webhookEndpointAddr}
-	v1 := webhookEndpointTestConfig(e, `
-  url  = "`+webhookEndpointTestURL+`"
-  name = "alerts"`, webhookEndpointTestSubActivity, webhookEndpointTestSubBalance)
+	v1 := webhookEndpointTestConfig(e, webhookEndpointTestAttrs(webhookEndpointTestURL, "alerts"), webhookEndpointTestSubActivity, webhookEndpointTestSubBalance)
 	v2 := webhookEndpointTestConfig(e, `
   url       = "http://127.0.0.1:9/hook2"
   name      = "alerts-renamed"
@@ -208,9 +212,7 @@ func TestAccWebhookEndpoint_filtersComparedAsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := webhookEndpointTestConfig(e, `
-  url  = "`+webhookEndpointTestURL+`"
-  name = "adopted"`, webhookEndpointTestSubActivity)
+	cfg := webhookEndpointTestConfig(e, webhookEndpointTestAttrs(webhookEndpointTestURL, "adopted"), webhookEndpointTestSubActivity)
 	accTest(t, resource.TestCase{
 		CheckDestroy: webhookEndpointTestDestroyed(e),
 		Steps: []resource.TestStep{
@@ -238,16 +240,14 @@ import {
 
 func TestAccWebhookEndpoint_validation(t *testing.T) {
 	e := newAccEmulator(t)
-	attrs := func(url string) string {
-		return fmt.Sprintf("  url  = %q\n  name = \"v\"", url)
-	}
+	attrs := func(url string) string { return webhookEndpointTestAttrs(url, "v") }
 	ok := attrs(webhookEndpointTestURL)
 	accTest(t, resource.TestCase{
 		Steps: []resource.TestStep{
 			planFails(webhookEndpointTestConfig(e, attrs("ftp://example.com/hook")), regexp.MustCompile(`has the scheme "ftp"`)),
 			planFails(webhookEndpointTestConfig(e, attrs("https://")), regexp.MustCompile(`has no host`)),
 			planFails(webhookEndpointTestConfig(e, attrs("example.com/hook")), regexp.MustCompile(`has no scheme`)),
-			planFails(webhookEndpointTestConfig(e, "  url  = \""+webhookEndpointTestURL+"\"\n  name = \"\""), regexp.MustCompile(`(?s)name.*must not be empty or only white space`)),
+			planFails(webhookEndpointTestConfig(e, webhookEndpointTestAttrs(webhookEndpointTestURL, "")), regexp.MustCompile(`(?s)name.*must not be empty or only white space`)),
 			// The service's limit, from the table the emulator enforces too:
 			// refused at plan, not at apply.
 			planFails(webhookEndpointTestConfig(e, attrs(webhookEndpointTestURL+"?q="+strings.Repeat("x", 5000))),
@@ -262,9 +262,7 @@ func TestAccWebhookEndpoint_validation(t *testing.T) {
 
 func TestAccWebhookEndpoint_drift(t *testing.T) {
 	e := newAccEmulator(t)
-	cfg := webhookEndpointTestConfig(e, `
-  url  = "`+webhookEndpointTestURL+`"
-  name = "drift"`, webhookEndpointTestSubActivity)
+	cfg := webhookEndpointTestConfig(e, webhookEndpointTestAttrs(webhookEndpointTestURL, "drift"), webhookEndpointTestSubActivity)
 	accTest(t, resource.TestCase{
 		CheckDestroy: webhookEndpointTestDestroyed(e),
 		Steps: []resource.TestStep{
