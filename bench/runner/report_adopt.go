@@ -34,6 +34,7 @@ func (r *reportWriter) adoptTable() {
 		r.o.parallelism, len(runs), len(r.adopts))
 	if len(runs) == 0 {
 		r.printf("No run succeeded.\n")
+		r.queryTable()
 		return
 	}
 	r.printf("| step | wall | CPU: terraform / provider / emulator | provider peak RSS (MiB) | emulator requests |\n|---|---|---|---|---|\n")
@@ -63,6 +64,7 @@ func (r *reportWriter) adoptTable() {
 	r.printf("\nImport blocks rendered, per run: %s; imported by step 3: %s; changed by step 3 (0 when the generated configuration matches the objects): %s. "+
 		"Making the organization through the client (not timed in the row): %s s.\n",
 		strings.Join(blocks, ", "), strings.Join(imported, ", "), strings.Join(changed, ", "), spread(pop))
+	r.queryTable()
 }
 
 // adoptStepRow is the row of one step of the adopt row's tables, from its
@@ -119,6 +121,7 @@ func (r *reportWriter) adoptTargetRow() {
 	}
 	r.row(fmt.Sprintf("adopt %d policies, %d tags, %d webhook endpoints end to end in under %.0f s", adoptPolicies, adoptTags, adoptWebhooks, adoptTarget.Seconds()),
 		m, len(tot) > 0 && median(tot) < adoptTarget.Seconds(), len(tot) > 0)
+	r.queryTargetRow()
 }
 
 func (r *reportWriter) adoptStepMedian(runs []*adoptResult, step string) float64 {
