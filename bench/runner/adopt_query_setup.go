@@ -76,13 +76,14 @@ func chooseQueryCLI(ctx context.Context, flag, envList, onPath string, detect de
 	if len(paths) == 0 {
 		notes = append(notes, testclis.Env+" names no CLI")
 	}
-	type candidate struct{ path, from string }
+	// from: where a candidate is, in the reasons; chosen: where the chosen one came from, in the report.
+	type candidate struct{ path, from, chosen string }
 	var cands []candidate
 	for _, p := range paths {
-		cands = append(cands, candidate{p, testclis.Env})
+		cands = append(cands, candidate{p, testclis.Env, "the first CLI of " + testclis.Env + " that has query"})
 	}
 	if onPath != "" && !slices.Contains(paths, onPath) {
-		cands = append(cands, candidate{onPath, "the terraform on PATH"})
+		cands = append(cands, candidate{onPath, "the terraform on PATH", "the terraform on PATH, which has query (no CLI of " + testclis.Env + " has)"})
 	}
 	for _, c := range cands {
 		cli, err := detect(ctx, c.path)
@@ -91,7 +92,7 @@ func chooseQueryCLI(ctx context.Context, flag, envList, onPath string, detect de
 			continue
 		}
 		if ok, _ := cli.Supports(testclis.Query); ok {
-			return queryFlow{cli: cli, from: "the first CLI of " + c.from + " that has query"}, nil
+			return queryFlow{cli: cli, from: c.chosen}, nil
 		}
 		notes = append(notes, fmt.Sprintf("%s (%s) is %s", c.path, c.from, cli))
 	}

@@ -40,8 +40,9 @@ func TestChooseQueryCLI(t *testing.T) {
 		err                     string
 	}{
 		{name: "the first that has query", env: "/clis/tofu-1.15 /clis/terraform-1.12 /clis/terraform-1.15", onPath: "/new/bin/terraform",
-			path: "/clis/terraform-1.15", from: "CUSTODY_TEST_CLIS"},
-		{name: "PATH when the list has none", env: "/clis/tofu-1.15", onPath: "/new/bin/terraform", path: "/new/bin/terraform", from: "PATH"},
+			path: "/clis/terraform-1.15", from: "the first CLI of CUSTODY_TEST_CLIS that has query"},
+		{name: "PATH when the list has none", env: "/clis/tofu-1.15", onPath: "/new/bin/terraform", path: "/new/bin/terraform",
+			from: "the terraform on PATH, which has query (no CLI of CUSTODY_TEST_CLIS has)"},
 		{name: "none", env: "/clis/tofu-1.15 /missing/terraform", onPath: "/usr/bin/terraform", skip: []string{
 			"no CLI has terraform query (Terraform >= 1.14, not OpenTofu)",
 			"/clis/tofu-1.15 (CUSTODY_TEST_CLIS) is OpenTofu 1.15.0",
