@@ -71,6 +71,7 @@ type adoptResult struct {
 	imported int // "N imported" of the import step's apply
 	changed  int // "N changed" of it: 0 when the generated configuration matches the objects
 	err      error
+	query    *queryRun // the terraform query flow (adopt_query.go); nil when it does not run
 }
 
 // total is the wall time of the three steps.
@@ -168,7 +169,7 @@ func emulatorClient(env []string) (*client.Client, error) {
 		PollInterval: 10 * time.Millisecond, PollIntervalMax: 50 * time.Millisecond})
 }
 
-// runAdopts runs the row o.runs times (nil unless -configs selects it).
+// runAdopts runs the row's two flows o.runs times (nil unless -configs selects it).
 func runAdopts(ctx context.Context, t *tools, o *options) []*adoptResult {
 	if !o.adopt {
 		return nil
@@ -179,8 +180,9 @@ func runAdopts(ctx context.Context, t *tools, o *options) []*adoptResult {
 			break
 		}
 		res := runAdopt(ctx, t, r, o)
+		res.query = runAdoptQuery(ctx, t, r, o)
 		out = append(out, res)
-		if res.err != nil && !o.keepGoing {
+		if len(res.failures()) > 0 && !o.keepGoing {
 			break
 		}
 	}
@@ -211,9 +213,7 @@ func runAdopt(ctx context.Context, t *tools, r int, o *options) (res *adoptResul
 	logf("adopt run %d  populated %d policies, %d tags on %d keys, %d webhook endpoints in %.2fs",
 		r+1, adoptPolicies, adoptTags, adoptKeys, adoptWebhooks, res.populate)
 
-	env := append(cleanEnv(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE="+t.cliConfig,
-		"PEAKRSS_EXEC="+filepath.Join(t.realDir, "terraform-provider-custody"))
-	env = append(env, emu.env...)
+	env := adoptEnv(t, emu)
 	par := "-parallelism=" + strconv.Itoa(o.parallelism)
 	steps := map[string][]tfCommand{
 		adoptRead: {{args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par},

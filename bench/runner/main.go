@@ -8,10 +8,10 @@
 // (-latencies); it counts the emulator's requests per resource and the
 // provider's peak memory; it times the adoption of an organization of
 // 300 policies, 30 tags and 10 webhook endpoints (the adopt row,
-// adopt.go); it prints a report and writes it to bench/RESULTS.md. See
+// adopt.go, and with terraform query, adopt_query.go); it prints a report and writes it to bench/RESULTS.md. See
 // bench/README.md.
 //
-//	go run ./bench/runner [-n 200,1000] [-runs 3] [-parallelism 10] [-latencies 0,50ms] [-latency-configs policy] [-out bench/RESULTS.md] [-keep-going] [-keep-work]
+//	go run ./bench/runner [-n 200,1000] [-runs 3] [-parallelism 10] [-latencies 0,50ms] [-latency-configs policy] [-query-cli PATH] [-out bench/RESULTS.md] [-keep-going] [-keep-work]
 //
 // It exits 0 when every command succeeded, whether or not the targets are
 // met (the report says which are), and non-zero when any command failed.
@@ -47,6 +47,8 @@ type options struct {
 	adopt        bool            // the adopt row (adopt.go), selected in -configs like a configuration
 	latencies    []time.Duration // emulator latencies; 0 first, always there
 	latencyCfgs  map[string]bool // the configurations also run at the latencies other than 0
+	queryCLI     string          // -query-cli: the CLI of the adopt row's terraform query flow, "" to choose, "none"
+	query        queryFlow       // that flow's CLI and files, or why it does not run (prepareQuery)
 }
 
 func main() {
@@ -79,6 +81,8 @@ func parseOptions(args []string) (*options, error) {
 	fs.IntVar(&o.goBenchCount, "go-bench-count", 5, "runs of each Go benchmark of the policy decision code (policy_decision, the lockout guard); 0 skips them")
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "after a failed command, go on with the next configuration (still exits non-zero)")
 	fs.BoolVar(&o.keepWork, "keep-work", false, "keep the temporary work directory (binaries, configurations, logs)")
+	fs.StringVar(&o.queryCLI, "query-cli", "", "the `terraform` (>= 1.14) of the adopt row's terraform query flow; default: the first CLI of "+
+		"$CUSTODY_TEST_CLIS that has query, else the terraform on PATH if it has; none: leave the flow out (the report says so)")
 	fs.StringVar(&o.profile, "profile", "", "run the custody provider with a CPU profile (bench/profiled) and write the profiles and their top functions to this `directory`; the timings are then not the benchmark's")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -165,6 +169,10 @@ func run(ctx context.Context, args []string) error {
 	} else {
 		defer func() { _ = os.RemoveAll(work) }()
 	}
+	onPath, _ := exec.LookPath("terraform") // build says so if there is none
+	if err := prepareQuery(ctx, o, root, onPath); err != nil {
+		return err
+	}
 	logf("building the provider, the floor, the emulator and the wrapper into %s", work)
 	t, err := build(ctx, root, work, o.profile != "")
 	if err != nil {
@@ -195,8 +203,7 @@ func run(ctx context.Context, args []string) error {
 	}
 	adopts := runAdopts(ctx, t, o)
 	for _, a := range adopts {
-		if a.err != nil {
-			msg := fmt.Sprintf("%s run %d: %v", adoptName, a.run+1, a.err)
+		for _, msg := range a.failures() {
 			failed = append(failed, msg)
 			logf("FAILED %s", msg)
 			if !o.keepGoing {

@@ -34,6 +34,7 @@ func (r *reportWriter) adoptTable() {
 		r.o.parallelism, len(runs), len(r.adopts))
 	if len(runs) == 0 {
 		r.printf("No run succeeded.\n")
+		r.queryTable()
 		return
 	}
 	r.printf("| step | wall | CPU: terraform / provider / emulator | provider peak RSS (MiB) | emulator requests |\n|---|---|---|---|---|\n")
@@ -48,34 +49,7 @@ func (r *reportWriter) adoptTable() {
 		for _, a := range runs {
 			ps = append(ps, a.steps[st])
 		}
-		of := func(f func(*phaseResult) float64) []float64 {
-			v := make([]float64, len(ps))
-			for i, p := range ps {
-				v[i] = f(p)
-			}
-			return v
-		}
-		w := of(wall)
-		var rss int64
-		most := ps[0].counts
-		for _, p := range ps {
-			rss = max(rss, p.rssKiB)
-			if total(p.counts) > total(most) {
-				most = p.counts
-			}
-		}
-		req := fmt.Sprint(total(most))
-		if ops := opsByCount(most, func(string) bool { return true }); len(ops) > 0 {
-			parts := make([]string, len(ops))
-			for i, op := range ops {
-				parts[i] = fmt.Sprintf("%s ×%d", op, most[op])
-			}
-			req += " (" + strings.Join(parts, ", ") + ")"
-		}
-		r.printf("| %s | %s | %.2f / %.2f / %.2f | %.1f | %s |\n", names[st], spread(w),
-			median(of(func(p *phaseResult) float64 { return p.tfCPU - p.provCPU })),
-			median(of(func(p *phaseResult) float64 { return p.provCPU })),
-			median(of(func(p *phaseResult) float64 { return p.emuCPU })), float64(rss)/1024, req)
+		r.adoptStepRow(names[st], ps)
 	}
 	tot := make([]float64, len(runs))
 	pop := make([]float64, len(runs))
@@ -90,6 +64,41 @@ func (r *reportWriter) adoptTable() {
 	r.printf("\nImport blocks rendered, per run: %s; imported by step 3: %s; changed by step 3 (0 when the generated configuration matches the objects): %s. "+
 		"Making the organization through the client (not timed in the row): %s s.\n",
 		strings.Join(blocks, ", "), strings.Join(imported, ", "), strings.Join(changed, ", "), spread(pop))
+	r.queryTable()
+}
+
+// adoptStepRow is the row of one step of the adopt row's tables, from its
+// runs ps: the wall time's median (min–max), each process's median CPU,
+// the provider's peak RSS over the runs and the requests of the run that
+// made the most.
+func (r *reportWriter) adoptStepRow(name string, ps []*phaseResult) {
+	of := func(f func(*phaseResult) float64) []float64 {
+		v := make([]float64, len(ps))
+		for i, p := range ps {
+			v[i] = f(p)
+		}
+		return v
+	}
+	var rss int64
+	most := ps[0].counts
+	for _, p := range ps {
+		rss = max(rss, p.rssKiB)
+		if total(p.counts) > total(most) {
+			most = p.counts
+		}
+	}
+	req := fmt.Sprint(total(most))
+	if ops := opsByCount(most, func(string) bool { return true }); len(ops) > 0 {
+		parts := make([]string, len(ops))
+		for i, op := range ops {
+			parts[i] = fmt.Sprintf("%s ×%d", op, most[op])
+		}
+		req += " (" + strings.Join(parts, ", ") + ")"
+	}
+	r.printf("| %s | %s | %.2f / %.2f / %.2f | %.1f | %s |\n", name, spread(of(wall)),
+		median(of(func(p *phaseResult) float64 { return p.tfCPU - p.provCPU })),
+		median(of(func(p *phaseResult) float64 { return p.provCPU })),
+		median(of(func(p *phaseResult) float64 { return p.emuCPU })), float64(rss)/1024, req)
 }
 
 // spread is "median (min–max)" of v.
@@ -112,6 +121,7 @@ func (r *reportWriter) adoptTargetRow() {
 	}
 	r.row(fmt.Sprintf("adopt %d policies, %d tags, %d webhook endpoints end to end in under %.0f s", adoptPolicies, adoptTags, adoptWebhooks, adoptTarget.Seconds()),
 		m, len(tot) > 0 && median(tot) < adoptTarget.Seconds(), len(tot) > 0)
+	r.queryTargetRow()
 }
 
 func (r *reportWriter) adoptStepMedian(runs []*adoptResult, step string) float64 {

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+)
+
+// The adopt row's second flow (issue 41): the same organization adopted
+// the guide's other way, `terraform query -generate-config-out`, which
+// Terraform 1.14 and later have and OpenTofu has not. Each run makes the
+// organization afresh in an emulator of its own, so that neither flow
+// finds the other's work, and runs the guide's three commands in a fresh
+// working directory with the guide's list blocks, timed per step like the
+// first flow.
+
+// adoptQuery is the query step: terraform query -generate-config-out.
+// The import and check steps keep the first flow's names.
+const adoptQuery = "query"
+
+// queryFlowSteps are the steps in the total; the check comes after.
+var queryFlowSteps = []string{adoptQuery, adoptImport}
+
+// queryFile is where the guide's list blocks go.
+const queryFile = "adopt.tfquery.hcl"
+
+// queryRun is one run of the terraform query flow.
+type queryRun struct {
+	steps    map[string]*phaseResult
+	listed   map[string]int // results terraform query printed, by list block
+	blocks   int            // import blocks in generated.tf
+	imported int            // "N imported" of the import step's apply
+	changed  int            // "N changed" of it
+	err      error
+}
+
+// total is the wall time of the query and the imports.
+func (q *queryRun) total() float64 {
+	s := 0.0
+	for _, st := range queryFlowSteps {
+		if p := q.steps[st]; p != nil {
+			s += p.wall
+		}
+	}
+	return s
+}
+
+// adoptEnv is the environment of an adopt run's terraform commands: the
+// runner's dev_overrides (no terraform init, as the guide says for a
+// local build), the wrapper that measures the provider, and the
+// emulator's credentials.
+func adoptEnv(t *tools, emu *emulatorProc) []string {
+	env := append(cleanEnv(), "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1", "TF_CLI_CONFIG_FILE="+t.cliConfig,
+		"PEAKRSS_EXEC="+filepath.Join(t.realDir, "terraform-provider-custody"))
+	return append(env, emu.env...)
+}
+
+// runAdoptQuery is run r of the query flow, or nil when it does not run
+// (no CLI has query: the report says why).
+func runAdoptQuery(ctx context.Context, t *tools, r int, o *options) (res *queryRun) {
+	if o.query.cli.Path == "" {
+		return nil
+	}
+	res = &queryRun{steps: map[string]*phaseResult{}}
+	dir := filepath.Join(t.work, "ws", fmt.Sprintf("%s-query-r%d", adoptName, r+1))
+	// main.tf: only the provider block, as the guide asks.
+	emu, done, err := startWorkspace(t, dir, custodyProvider, 0)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	defer func() { done(&res.err) }()
+	if res.err = os.WriteFile(filepath.Join(dir, queryFile), []byte(o.query.listBlocks), 0o600); res.err != nil {
+		return res
+	}
+	c, err := emulatorClient(emu.env)
+	if err != nil {
+		res.err = err
+		return res
+	}
+	if res.err = populate(ctx, c); res.err != nil {
+		return res
+	}
+	// The guide's commands; -auto-approve stands for the "yes" a user
+	// types, -input=false and -no-color for running unattended, and the
+	// row's -parallelism where Terraform takes it (query does not).
+	par := "-parallelism=" + strconv.Itoa(o.parallelism)
+	steps := map[string][]tfCommand{
+		adoptQuery:  {{args: []string{"query", "-generate-config-out=generated.tf", "-no-color"}}},
+		adoptImport: {{args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par}, want: "Apply complete! Resources: "}},
+		adoptCheck:  {{args: []string{"plan", "-detailed-exitcode", "-input=false", "-no-color", par}, want: "No changes."}},
+	}
+	qt := *t
+	qt.terraform = o.query.cli.Path
+	env := adoptEnv(t, emu)
+	for _, st := range append(queryFlowSteps, adoptCheck) {
+		p, log, err := runSteps(ctx, &qt, emu, dir, st, steps[st], env)
+		if err != nil {
+			res.err = fmt.Errorf("adopt query %s: %w", st, err)
+			return res
+		}
+		res.steps[st] = p
+		switch st {
+		case adoptQuery:
+			res.listed = listedByBlock(log)
+			b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+			if err != nil {
+				res.err = fmt.Errorf("adopt query %s: %w", st, err)
+				return res
+			}
+			if res.blocks = countImportBlocks(string(b)); res.blocks < adoptObjects {
+				res.err = fmt.Errorf("adopt query %s: generated.tf holds %d import blocks, fewer than the %d policies, tags and endpoints (listed: %v)",
+					st, res.blocks, adoptObjects, res.listed)
+				return res
+			}
+		case adoptImport:
+			if res.imported, res.changed, res.err = importedCount(log); res.err != nil {
+				res.err = fmt.Errorf("adopt query %s: %w", st, res.err)
+				return res
+			}
+		}
+		logf("adopt run %d  query flow %-6s %7.2fs  terraform %6.2fs CPU, provider %6.2fs CPU (%d starts, peak %5.1f MiB), emulator %6.2fs CPU, %d requests",
+			r+1, st, p.wall, p.tfCPU-p.provCPU, p.provCPU, p.starts, float64(p.rssKiB)/1024, p.emuCPU, total(p.counts))
+	}
+	logf("adopt run %d  query flow total %.2fs (%d listed, %d import blocks, %d imported)", r+1, res.total(), sum(res.listed), res.blocks, res.imported)
+	return res
+}
+
+// listedResult is a result line of terraform query: the list block's
+// address, then its columns two or more spaces apart. A warning that
+// names list blocks wraps them with a comma after each, so it does not
+// match.
+var listedResult = regexp.MustCompile(`(?m)^list\.([a-z0-9_]+\.[A-Za-z0-9_-]+) {2,}\S`)
+
+// listedByBlock counts the results of terraform query's output by list
+// block ("custody_policy.policy").
+func listedByBlock(log string) map[string]int {
+	out := map[string]int{}
+	for _, m := range listedResult.FindAllStringSubmatch(log, -1) {
+		out[m[1]]++
+	}
+	return out
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// failures are the run's failed flows, for the runner's list of failures.
+func (a *adoptResult) failures() []string {
+	var out []string
+	if a.err != nil {
+		out = append(out, fmt.Sprintf("%s run %d: %v", adoptName, a.run+1, a.err))
+	}
+	if a.query != nil && a.query.err != nil {
+		out = append(out, fmt.Sprintf("%s run %d, terraform query: %v", adoptName, a.run+1, a.query.err))
+	}
+	return out
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// The adopt section's part on the terraform query flow, and its target
+// row. When the flow did not run, both say why: the row has two flows,
+// and a report that left one out without a word would pass for one
+// where it had been measured.
+
+// queryRuns are the runs of the terraform query flow that ran, and of
+// them those that succeeded.
+func (r *reportWriter) queryRuns() (ran, ok []*queryRun) {
+	for _, a := range r.adopts {
+		if a.query != nil {
+			ran = append(ran, a.query)
+			if a.query.err == nil {
+				ok = append(ok, a.query)
+			}
+		}
+	}
+	return ran, ok
+}
+
+// queryTable is the terraform query flow's table, after the first flow's.
+func (r *reportWriter) queryTable() {
+	r.printf("\n### With terraform query\n\n")
+	q := r.o.query
+	if q.cli.Path == "" {
+		r.printf("**Not run:** %s.\n", q.skip)
+		return
+	}
+	ran, runs := r.queryRuns()
+	r.printf("The same organization, made afresh in an emulator of its own in each run, brought under Terraform the guide's other way "+
+		"(its section \"Terraform 1.14 and later: terraform query\") with %s (`%s`, %s): the guide's list blocks as they are written there, in `%s`, "+
+		"next to a `main.tf` with only the provider block, and no `terraform init` (the provider is the runner's dev_overrides build). "+
+		"1. `terraform query -generate-config-out=generated.tf`; 2. `terraform apply`, the imports. "+
+		"Then `terraform plan -detailed-exitcode` must exit 0; it is not in the total. "+
+		"`-auto-approve` for the apply, `-input=false` and `-parallelism=%d` for apply and plan, `-no-color` for all three. "+
+		"%d successful run(s) of %d. Wall time in seconds: median (min–max).\n\n",
+		q.cli, q.cli.Path, q.from, queryFile, r.o.parallelism, len(runs), len(ran))
+	if len(runs) == 0 {
+		r.printf("No run succeeded.\n")
+		return
+	}
+	r.printf("| step | wall | CPU: terraform / provider / emulator | provider peak RSS (MiB) | emulator requests |\n|---|---|---|---|---|\n")
+	names := map[string]string{
+		adoptQuery:  "1. query -generate-config-out",
+		adoptImport: "2. apply: import",
+		adoptCheck:  "check: plan -detailed-exitcode (not in the total)",
+	}
+	for _, st := range append(slices.Clone(queryFlowSteps), adoptCheck) {
+		ps := make([]*phaseResult, 0, len(runs))
+		for _, q := range runs {
+			ps = append(ps, q.steps[st])
+		}
+		r.adoptStepRow(names[st], ps)
+	}
+	tot := make([]float64, len(runs))
+	var listed, blocks, imported, changed []string
+	for i, q := range runs {
+		tot[i] = q.total()
+		listed = append(listed, fmt.Sprint(sum(q.listed)))
+		blocks = append(blocks, fmt.Sprint(q.blocks))
+		imported = append(imported, fmt.Sprint(q.imported))
+		changed = append(changed, fmt.Sprint(q.changed))
+	}
+	r.printf("| **total (1 + 2)** | **%s** | | | |\n", spread(tot))
+	r.printf("\nListed by step 1, per run: %s (in the first: %s); import blocks in `generated.tf`: %s; imported by step 2: %s; "+
+		"changed by step 2: %s. The check exited 0 (\"No changes.\") in each of these runs.\n",
+		strings.Join(listed, ", "), byBlock(runs[0].listed), strings.Join(blocks, ", "), strings.Join(imported, ", "), strings.Join(changed, ", "))
+}
+
+// byBlock is "custody_policy.policy 300, ..." in the order of the names.
+func byBlock(m map[string]int) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("`%s` %d", k, m[k]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// queryTargetRow: the query flow adopts the organization with an empty
+// final plan in every run, the query and the imports under adoptTarget
+// (median), the same bound as the first flow's.
+func (r *reportWriter) queryTargetRow() {
+	target := fmt.Sprintf("adopt %d policies, %d tags, %d webhook endpoints with `terraform query` end to end in under %.0f s, the final plan empty (exit 0)",
+		adoptPolicies, adoptTags, adoptWebhooks, adoptTarget.Seconds())
+	if q := r.o.query; q.cli.Path == "" {
+		r.row(target, "not run: "+strings.ReplaceAll(q.skip, "|", `\|`), false, false)
+		return
+	}
+	ran, runs := r.queryRuns()
+	tot := make([]float64, 0, len(runs))
+	var imported []string
+	for _, q := range runs {
+		tot = append(tot, q.total())
+		imported = append(imported, fmt.Sprint(q.imported))
+	}
+	m := "–"
+	if len(tot) > 0 {
+		step := func(st string) float64 {
+			v := make([]float64, len(runs))
+			for i, q := range runs {
+				v[i] = q.steps[st].wall
+			}
+			return median(v)
+		}
+		m = fmt.Sprintf("%.2fs median total (%.2f–%.2f; query %.2f + import %.2f; the check %.2f, not in the total); %s imported; final plan exit 0 in %d of %d runs (%s)",
+			median(tot), slices.Min(tot), slices.Max(tot), step(adoptQuery), step(adoptImport), step(adoptCheck),
+			strings.Join(imported, ", "), len(runs), len(ran), r.o.query.cli)
+	}
+	r.row(target, m, len(tot) > 0 && len(runs) == len(ran) && median(tot) < adoptTarget.Seconds(), len(tot) > 0)
+}
