@@ -75,10 +75,13 @@ type adoptResult struct {
 }
 
 // total is the wall time of the three steps.
-func (a *adoptResult) total() float64 {
+func (a *adoptResult) total() float64 { return wallOf(a.steps, adoptSteps) }
+
+// wallOf is the wall time of the steps named, those that ran.
+func wallOf(steps map[string]*phaseResult, names []string) float64 {
 	s := 0.0
-	for _, st := range adoptSteps {
-		if p := a.steps[st]; p != nil {
+	for _, st := range names {
+		if p := steps[st]; p != nil {
 			s += p.wall
 		}
 	}
@@ -249,8 +252,7 @@ func runAdopt(ctx context.Context, t *tools, r int, o *options) (res *adoptResul
 				return res
 			}
 		}
-		logf("adopt run %d  %-8s %7.2fs  terraform %6.2fs CPU, provider %6.2fs CPU (%d starts, peak %5.1f MiB), emulator %6.2fs CPU, %d requests",
-			r+1, st, p.wall, p.tfCPU-p.provCPU, p.provCPU, p.starts, float64(p.rssKiB)/1024, p.emuCPU, total(p.counts))
+		logAdoptStep(r, st, p)
 	}
 	logf("adopt run %d  total %.2fs (%d import blocks, %d imported)", r+1, res.total(), res.blocks, res.imported)
 	return res
@@ -357,4 +359,10 @@ func importedCount(log string) (imported, changed int, err error) {
 		err = fmt.Errorf("the imports' apply added %d and destroyed %d objects: adopting must only import (%s)", n[1], n[3], m[0])
 	}
 	return n[0], n[2], err
+}
+
+// logAdoptStep logs one step of adopt run r (from 0), as it ends.
+func logAdoptStep(r int, step string, p *phaseResult) {
+	logf("adopt run %d  %-8s %7.2fs  terraform %6.2fs CPU, provider %6.2fs CPU (%d starts, peak %5.1f MiB), emulator %6.2fs CPU, %d requests",
+		r+1, step, p.wall, p.tfCPU-p.provCPU, p.provCPU, p.starts, float64(p.rssKiB)/1024, p.emuCPU, total(p.counts))
 }

@@ -38,15 +38,7 @@ type queryRun struct {
 }
 
 // total is the wall time of the query and the imports.
-func (q *queryRun) total() float64 {
-	s := 0.0
-	for _, st := range queryFlowSteps {
-		if p := q.steps[st]; p != nil {
-			s += p.wall
-		}
-	}
-	return s
-}
+func (q *queryRun) total() float64 { return wallOf(q.steps, queryFlowSteps) }
 
 // adoptEnv is the environment of an adopt run's terraform commands: the
 // runner's dev_overrides (no terraform init, as the guide says for a
@@ -122,8 +114,7 @@ func runAdoptQuery(ctx context.Context, t *tools, r int, o *options) (res *query
 				return res
 			}
 		}
-		logf("adopt run %d  query flow %-6s %7.2fs  terraform %6.2fs CPU, provider %6.2fs CPU (%d starts, peak %5.1f MiB), emulator %6.2fs CPU, %d requests",
-			r+1, st, p.wall, p.tfCPU-p.provCPU, p.provCPU, p.starts, float64(p.rssKiB)/1024, p.emuCPU, total(p.counts))
+		logAdoptStep(r, "query flow "+st, p)
 	}
 	logf("adopt run %d  query flow total %.2fs (%d listed, %d import blocks, %d imported)", r+1, res.total(), sum(res.listed), res.blocks, res.imported)
 	return res

@@ -32,24 +32,18 @@ func (r *reportWriter) adoptTable() {
 		"3. `terraform apply`, the imports. Then `terraform plan -detailed-exitcode` must exit 0; it is not in the total. "+
 		"%d successful run(s) of %d. Wall time in seconds: median (min–max).\n\n", adoptPolicies, adoptTags, adoptKeys, adoptWebhooks,
 		r.o.parallelism, len(runs), len(r.adopts))
-	if len(runs) == 0 {
-		r.printf("No run succeeded.\n")
-		r.queryTable()
-		return
+	steps := make([]map[string]*phaseResult, len(runs))
+	for i, a := range runs {
+		steps[i] = a.steps
 	}
-	r.printf("| step | wall | CPU: terraform / provider / emulator | provider peak RSS (MiB) | emulator requests |\n|---|---|---|---|---|\n")
-	names := map[string]string{
+	if !r.adoptStepsTable(steps, append(slices.Clone(adoptSteps), adoptCheck), map[string]string{
 		adoptRead:     "1. apply: read the organization",
 		adoptGenerate: "2. output > imports.tf, plan -generate-config-out",
 		adoptImport:   "3. apply: import",
 		adoptCheck:    "check: plan -detailed-exitcode (not in the total)",
-	}
-	for _, st := range append(slices.Clone(adoptSteps), adoptCheck) {
-		ps := make([]*phaseResult, 0, len(runs))
-		for _, a := range runs {
-			ps = append(ps, a.steps[st])
-		}
-		r.adoptStepRow(names[st], ps)
+	}) {
+		r.queryTable()
+		return
 	}
 	tot := make([]float64, len(runs))
 	pop := make([]float64, len(runs))
@@ -65,6 +59,25 @@ func (r *reportWriter) adoptTable() {
 		"Making the organization through the client (not timed in the row): %s s.\n",
 		strings.Join(blocks, ", "), strings.Join(imported, ", "), strings.Join(changed, ", "), spread(pop))
 	r.queryTable()
+}
+
+// adoptStepsTable is the table of an adopt flow's steps, in order, each
+// named by names, from each successful run's steps; with none, it says so
+// and returns false.
+func (r *reportWriter) adoptStepsTable(runs []map[string]*phaseResult, order []string, names map[string]string) bool {
+	if len(runs) == 0 {
+		r.printf("No run succeeded.\n")
+		return false
+	}
+	r.printf("| step | wall | CPU: terraform / provider / emulator | provider peak RSS (MiB) | emulator requests |\n|---|---|---|---|---|\n")
+	for _, st := range order {
+		ps := make([]*phaseResult, 0, len(runs))
+		for _, steps := range runs {
+			ps = append(ps, steps[st])
+		}
+		r.adoptStepRow(names[st], ps)
+	}
+	return true
 }
 
 // adoptStepRow is the row of one step of the adopt row's tables, from its

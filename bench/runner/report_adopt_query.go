@@ -43,22 +43,16 @@ func (r *reportWriter) queryTable() {
 		"`-auto-approve` for the apply, `-input=false` and `-parallelism=%d` for apply and plan, `-no-color` for all three. "+
 		"%d successful run(s) of %d. Wall time in seconds: median (min–max).\n\n",
 		q.cli, q.cli.Path, q.from, queryFile, r.o.parallelism, len(runs), len(ran))
-	if len(runs) == 0 {
-		r.printf("No run succeeded.\n")
-		return
+	steps := make([]map[string]*phaseResult, len(runs))
+	for i, q := range runs {
+		steps[i] = q.steps
 	}
-	r.printf("| step | wall | CPU: terraform / provider / emulator | provider peak RSS (MiB) | emulator requests |\n|---|---|---|---|---|\n")
-	names := map[string]string{
+	if !r.adoptStepsTable(steps, append(slices.Clone(queryFlowSteps), adoptCheck), map[string]string{
 		adoptQuery:  "1. query -generate-config-out",
 		adoptImport: "2. apply: import",
 		adoptCheck:  "check: plan -detailed-exitcode (not in the total)",
-	}
-	for _, st := range append(slices.Clone(queryFlowSteps), adoptCheck) {
-		ps := make([]*phaseResult, 0, len(runs))
-		for _, q := range runs {
-			ps = append(ps, q.steps[st])
-		}
-		r.adoptStepRow(names[st], ps)
+	}) {
+		return
 	}
 	tot := make([]float64, len(runs))
 	var listed, blocks, imported, changed []string

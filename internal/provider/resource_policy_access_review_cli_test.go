@@ -206,28 +206,55 @@ func (r changeRow) line() string {
 	return fmt.Sprintf("%s: %s -> %s", strings.Join(r.ActivityTypes, ", "), r.Before, r.After)
 }
 
-// functionRows runs policy_changes over the sets before and after (the
-// unmanaged policies and the managed ones given) in a working directory
-// of its own, and returns its rows.
-func (w *reviewWorld) functionRows(before, after map[string]reviewPolicy) []changeRow {
+// applyOverSets applies, in a working directory of its own, the policy
+// sets before and after (the unmanaged policies and the managed ones
+// given) as locals of those names, and body; it returns the directory.
+func (w *reviewWorld) applyOverSets(before, after map[string]reviewPolicy, body string) *tfCLI {
 	w.t.Helper()
 	c := newTFCLI(w.t, w.e)
-	c.write(fmt.Sprintf(`
-locals {
-  before = %s
-  after = %s
+	c.write(fmt.Sprintf("locals {\n  before = %s\n  after = %s\n}\n", policySetHCL(before), policySetHCL(after)) + body)
+	c.mustRun(0, "apply", "-auto-approve")
+	return c
 }
 
+// functionRows runs policy_changes over the sets before and after and
+// returns its rows.
+func (w *reviewWorld) functionRows(before, after map[string]reviewPolicy) []changeRow {
+	w.t.Helper()
+	c := w.applyOverSets(before, after, `
 output "rows" {
   value = provider::custody::policy_changes(local.before, local.after)
 }
-`, policySetHCL(before), policySetHCL(after)))
-	c.mustRun(0, "apply", "-auto-approve")
+`)
 	var rows []changeRow
 	if err := json.Unmarshal([]byte(c.mustRun(0, "output", "-json", "rows")), &rows); err != nil {
 		w.t.Fatal(err)
 	}
 	return rows
+}
+
+// decideEach is policy_decision's outcome for each request (HCL) over the
+// sets before and after: one pair [before, after] per request.
+func (w *reviewWorld) decideEach(before, after map[string]reviewPolicy, requests []string) [][]string {
+	w.t.Helper()
+	var b strings.Builder
+	for i, r := range requests {
+		fmt.Fprintf(&b, "\nlocals {\n  request_%d = %s\n}\n", i, r)
+		fmt.Fprintf(&b, "output \"decided_%d\" {\n  value = [provider::custody::policy_decision(local.before, local.request_%d).outcome, "+
+			"provider::custody::policy_decision(local.after, local.request_%d).outcome]\n}\n", i, i, i)
+	}
+	c := w.applyOverSets(before, after, b.String())
+	var outputs map[string]struct {
+		Value []string `json:"value"`
+	}
+	if err := json.Unmarshal([]byte(c.mustRun(0, "output", "-json")), &outputs); err != nil {
+		w.t.Fatal(err)
+	}
+	out := make([][]string, len(requests))
+	for i := range requests {
+		out[i] = outputs[fmt.Sprintf("decided_%d", i)].Value
+	}
+	return out
 }
 
 // replay feeds each row's example back through policy_decision over the
@@ -237,25 +264,12 @@ func (w *reviewWorld) replay(before, after map[string]reviewPolicy, rows []chang
 	if len(rows) == 0 {
 		return
 	}
-	c := newTFCLI(w.t, w.e)
-	var b strings.Builder
-	fmt.Fprintf(&b, "locals {\n  before = %s\n  after = %s\n}\n", policySetHCL(before), policySetHCL(after))
+	examples := make([]string, len(rows))
 	for i, r := range rows {
-		fmt.Fprintf(&b, "\nlocals {\n  request_%d = %s\n}\n", i, r.Example)
-		fmt.Fprintf(&b, "output \"decided_%d\" {\n  value = [provider::custody::policy_decision(local.before, local.request_%d).outcome, "+
-			"provider::custody::policy_decision(local.after, local.request_%d).outcome]\n}\n", i, i, i)
+		examples[i] = r.Example
 	}
-	c.write(b.String())
-	c.mustRun(0, "apply", "-auto-approve")
-	var outputs map[string]struct {
-		Value []string `json:"value"`
-	}
-	if err := json.Unmarshal([]byte(c.mustRun(0, "output", "-json")), &outputs); err != nil {
-		w.t.Fatal(err)
-	}
-	for i, r := range rows {
-		got := outputs[fmt.Sprintf("decided_%d", i)].Value
-		if len(got) != 2 || got[0] != r.Before || got[1] != r.After {
+	for i, got := range w.decideEach(before, after, examples) {
+		if r := rows[i]; len(got) != 2 || got[0] != r.Before || got[1] != r.After {
 			w.t.Errorf("policy_decision decides the example of %q as %v, not [%s %s]:\n%s", r.line(), got, r.Before, r.After, r.Example)
 		}
 	}
