@@ -194,67 +194,38 @@ func runAdopts(ctx context.Context, t *tools, o *options) []*adoptResult {
 
 // runAdopt is one run: a fresh emulator, the organization, and the three
 // commands in a fresh working directory, then the check.
-func runAdopt(ctx context.Context, t *tools, r int, o *options) (res *adoptResult) {
-	res = &adoptResult{run: r, steps: map[string]*phaseResult{}}
+func runAdopt(ctx context.Context, t *tools, r int, o *options) *adoptResult {
+	res := &adoptResult{run: r, steps: map[string]*phaseResult{}}
 	dir := filepath.Join(t.work, "ws", fmt.Sprintf("%s-r%d", adoptName, r+1))
-	emu, done, err := startWorkspace(t, dir, adoptHCL, 0)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	defer func() { done(&res.err) }()
-	c, err := emulatorClient(emu.env)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	t0 := time.Now()
-	if res.err = populate(ctx, c); res.err != nil {
-		return res
-	}
-	res.populate = time.Since(t0).Seconds()
-	logf("adopt run %d  populated %d policies, %d tags on %d keys, %d webhook endpoints in %.2fs",
-		r+1, adoptPolicies, adoptTags, adoptKeys, adoptWebhooks, res.populate)
-
-	env := adoptEnv(t, emu)
 	par := "-parallelism=" + strconv.Itoa(o.parallelism)
-	steps := map[string][]tfCommand{
-		adoptRead: {{args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par},
-			want: "Apply complete! Resources: 0 added, 0 changed, 0 destroyed."}},
-		adoptGenerate: {
-			{args: []string{"output", "-raw", "import_blocks"}, stdout: "imports.tf"},
-			{args: []string{"plan", "-input=false", "-no-color", par, "-generate-config-out=generated.tf"}, want: " to import, "},
+	f := &adoptFlow{what: "adopt", dir: dir, hcl: adoptHCL, order: append(adoptSteps, adoptCheck),
+		cmds: map[string][]tfCommand{
+			adoptRead: {{args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par},
+				want: "Apply complete! Resources: 0 added, 0 changed, 0 destroyed."}},
+			adoptGenerate: {
+				{args: []string{"output", "-raw", "import_blocks"}, stdout: "imports.tf"},
+				{args: []string{"plan", "-input=false", "-no-color", par, "-generate-config-out=generated.tf"}, want: " to import, "},
+			},
+			adoptImport: {{args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par}, want: "Apply complete! Resources: "}},
+			adoptCheck:  {{args: []string{"plan", "-input=false", "-detailed-exitcode", "-no-color", par}, want: "No changes."}},
 		},
-		adoptImport: {{args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par}, want: "Apply complete! Resources: "}},
-		adoptCheck:  {{args: []string{"plan", "-input=false", "-detailed-exitcode", "-no-color", par}, want: "No changes."}},
+		populated: func(s float64) {
+			res.populate = s
+			logf("adopt run %d  populated %d policies, %d tags on %d keys, %d webhook endpoints in %.2fs",
+				r+1, adoptPolicies, adoptTags, adoptKeys, adoptWebhooks, s)
+		},
+		check: func(st, log string) (err error) {
+			switch st {
+			case adoptGenerate:
+				res.blocks, err = importBlocksIn(dir, "imports.tf")
+			case adoptImport:
+				res.imported, res.changed, err = importedCount(log)
+			}
+			return err
+		}}
+	if res.err = f.run(ctx, t, r, res.steps); res.err == nil {
+		logf("adopt run %d  total %.2fs (%d import blocks, %d imported)", r+1, res.total(), res.blocks, res.imported)
 	}
-	for _, st := range append(adoptSteps, adoptCheck) {
-		p, log, err := runSteps(ctx, t, emu, dir, st, steps[st], env)
-		if err != nil {
-			res.err = fmt.Errorf("adopt %s: %w", st, err)
-			return res
-		}
-		res.steps[st] = p
-		switch st {
-		case adoptGenerate:
-			b, err := os.ReadFile(filepath.Join(dir, "imports.tf"))
-			if err != nil {
-				res.err = err
-				return res
-			}
-			if res.blocks = countImportBlocks(string(b)); res.blocks < adoptObjects {
-				res.err = fmt.Errorf("adopt %s: imports.tf holds %d import blocks, fewer than the %d policies, tags and endpoints", st, res.blocks, adoptObjects)
-				return res
-			}
-		case adoptImport:
-			if res.imported, res.changed, res.err = importedCount(log); res.err != nil {
-				res.err = fmt.Errorf("adopt %s: %w", st, res.err)
-				return res
-			}
-		}
-		logAdoptStep(r, st, p)
-	}
-	logf("adopt run %d  total %.2fs (%d import blocks, %d imported)", r+1, res.total(), res.blocks, res.imported)
 	return res
 }
 
@@ -359,10 +330,4 @@ func importedCount(log string) (imported, changed int, err error) {
 		err = fmt.Errorf("the imports' apply added %d and destroyed %d objects: adopting must only import (%s)", n[1], n[3], m[0])
 	}
 	return n[0], n[2], err
-}
-
-// logAdoptStep logs one step of adopt run r (from 0), as it ends.
-func logAdoptStep(r int, step string, p *phaseResult) {
-	logf("adopt run %d  %-8s %7.2fs  terraform %6.2fs CPU, provider %6.2fs CPU (%d starts, peak %5.1f MiB), emulator %6.2fs CPU, %d requests",
-		r+1, step, p.wall, p.tfCPU-p.provCPU, p.provCPU, p.starts, float64(p.rssKiB)/1024, p.emuCPU, total(p.counts))
 }

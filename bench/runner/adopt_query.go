@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -52,71 +51,40 @@ func adoptEnv(t *tools, emu *emulatorProc) []string {
 
 // runAdoptQuery is run r of the query flow, or nil when it does not run
 // (no CLI has query: the report says why).
-func runAdoptQuery(ctx context.Context, t *tools, r int, o *options) (res *queryRun) {
+func runAdoptQuery(ctx context.Context, t *tools, r int, o *options) *queryRun {
 	if o.query.cli.Path == "" {
 		return nil
 	}
-	res = &queryRun{steps: map[string]*phaseResult{}}
+	res := &queryRun{steps: map[string]*phaseResult{}}
 	dir := filepath.Join(t.work, "ws", fmt.Sprintf("%s-query-r%d", adoptName, r+1))
-	// main.tf: only the provider block, as the guide asks.
-	emu, done, err := startWorkspace(t, dir, custodyProvider, 0)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	defer func() { done(&res.err) }()
-	if res.err = os.WriteFile(filepath.Join(dir, queryFile), []byte(o.query.listBlocks), 0o600); res.err != nil {
-		return res
-	}
-	c, err := emulatorClient(emu.env)
-	if err != nil {
-		res.err = err
-		return res
-	}
-	if res.err = populate(ctx, c); res.err != nil {
-		return res
-	}
 	// The guide's commands; -auto-approve stands for the "yes" a user
 	// types, -input=false and -no-color for running unattended, and the
 	// row's -parallelism where Terraform takes it (query does not).
 	par := "-parallelism=" + strconv.Itoa(o.parallelism)
-	steps := map[string][]tfCommand{
-		adoptQuery:  {{args: []string{"query", "-generate-config-out=generated.tf", "-no-color"}}},
-		adoptImport: {{args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par}, want: "Apply complete! Resources: "}},
-		adoptCheck:  {{args: []string{"plan", "-detailed-exitcode", "-input=false", "-no-color", par}, want: "No changes."}},
+	f := &adoptFlow{what: "adopt query", label: "query flow ", dir: dir, terraform: o.query.cli.Path,
+		// main.tf: only the provider block, as the guide asks.
+		hcl: custodyProvider, files: map[string]string{queryFile: o.query.listBlocks},
+		order: append(queryFlowSteps, adoptCheck),
+		cmds: map[string][]tfCommand{
+			adoptQuery:  {{args: []string{"query", "-generate-config-out=generated.tf", "-no-color"}}},
+			adoptImport: {{args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par}, want: "Apply complete! Resources: "}},
+			adoptCheck:  {{args: []string{"plan", "-detailed-exitcode", "-input=false", "-no-color", par}, want: "No changes."}},
+		},
+		check: func(st, log string) (err error) {
+			switch st {
+			case adoptQuery:
+				res.listed = listedByBlock(log)
+				if res.blocks, err = importBlocksIn(dir, "generated.tf"); err != nil {
+					err = fmt.Errorf("%w (listed: %v)", err, res.listed)
+				}
+			case adoptImport:
+				res.imported, res.changed, err = importedCount(log)
+			}
+			return err
+		}}
+	if res.err = f.run(ctx, t, r, res.steps); res.err == nil {
+		logf("adopt run %d  query flow total %.2fs (%d listed, %d import blocks, %d imported)", r+1, res.total(), sum(res.listed), res.blocks, res.imported)
 	}
-	qt := *t
-	qt.terraform = o.query.cli.Path
-	env := adoptEnv(t, emu)
-	for _, st := range append(queryFlowSteps, adoptCheck) {
-		p, log, err := runSteps(ctx, &qt, emu, dir, st, steps[st], env)
-		if err != nil {
-			res.err = fmt.Errorf("adopt query %s: %w", st, err)
-			return res
-		}
-		res.steps[st] = p
-		switch st {
-		case adoptQuery:
-			res.listed = listedByBlock(log)
-			b, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-			if err != nil {
-				res.err = fmt.Errorf("adopt query %s: %w", st, err)
-				return res
-			}
-			if res.blocks = countImportBlocks(string(b)); res.blocks < adoptObjects {
-				res.err = fmt.Errorf("adopt query %s: generated.tf holds %d import blocks, fewer than the %d policies, tags and endpoints (listed: %v)",
-					st, res.blocks, adoptObjects, res.listed)
-				return res
-			}
-		case adoptImport:
-			if res.imported, res.changed, res.err = importedCount(log); res.err != nil {
-				res.err = fmt.Errorf("adopt query %s: %w", st, res.err)
-				return res
-			}
-		}
-		logAdoptStep(r, "query flow "+st, p)
-	}
-	logf("adopt run %d  query flow total %.2fs (%d listed, %d import blocks, %d imported)", r+1, res.total(), sum(res.listed), res.blocks, res.imported)
 	return res
 }
 
