@@ -43,30 +43,17 @@ func (r *reportWriter) queryTable() {
 		"`-auto-approve` for the apply, `-input=false` and `-parallelism=%d` for apply and plan, `-no-color` for all three. "+
 		"%d successful run(s) of %d. Wall time in seconds: median (min–max).\n\n",
 		q.cli, q.cli.Path, q.from, queryFile, r.o.parallelism, len(runs), len(ran))
-	steps := make([]map[string]*phaseResult, len(runs))
-	for i, q := range runs {
-		steps[i] = q.steps
-	}
-	if !r.adoptStepsTable(steps, append(slices.Clone(queryFlowSteps), adoptCheck), map[string]string{
+	if !flowTable(r, runs, append(slices.Clone(queryFlowSteps), adoptCheck), map[string]string{
 		adoptQuery:  "1. query -generate-config-out",
 		adoptImport: "2. apply: import",
 		adoptCheck:  "check: plan -detailed-exitcode (not in the total)",
-	}) {
+	}, "1 + 2") {
 		return
 	}
-	tot := make([]float64, len(runs))
-	var listed, blocks, imported, changed []string
-	for i, q := range runs {
-		tot[i] = q.total()
-		listed = append(listed, fmt.Sprint(sum(q.listed)))
-		blocks = append(blocks, fmt.Sprint(q.blocks))
-		imported = append(imported, fmt.Sprint(q.imported))
-		changed = append(changed, fmt.Sprint(q.changed))
-	}
-	r.printf("| **total (1 + 2)** | **%s** | | | |\n", spread(tot))
 	r.printf("\nListed by step 1, per run: %s (in the first: %s); import blocks in `generated.tf`: %s; imported by step 2: %s; "+
 		"changed by step 2: %s. The check exited 0 (\"No changes.\") in each of these runs.\n",
-		strings.Join(listed, ", "), byBlock(runs[0].listed), strings.Join(blocks, ", "), strings.Join(imported, ", "), strings.Join(changed, ", "))
+		perRun(runs, func(q *queryRun) int { return sum(q.listed) }), byBlock(runs[0].listed), perRun(runs, func(q *queryRun) int { return q.blocks }),
+		perRun(runs, func(q *queryRun) int { return q.imported }), perRun(runs, func(q *queryRun) int { return q.changed }))
 }
 
 // byBlock is "custody_policy.policy 300, ..." in the order of the names.
@@ -92,24 +79,12 @@ func (r *reportWriter) queryTargetRow() {
 		return
 	}
 	ran, runs := r.queryRuns()
-	tot := make([]float64, 0, len(runs))
-	var imported []string
-	for _, q := range runs {
-		tot = append(tot, q.total())
-		imported = append(imported, fmt.Sprint(q.imported))
-	}
+	tot := totals(runs)
 	m := "–"
 	if len(tot) > 0 {
-		step := func(st string) float64 {
-			v := make([]float64, len(runs))
-			for i, q := range runs {
-				v[i] = q.steps[st].wall
-			}
-			return median(v)
-		}
 		m = fmt.Sprintf("%.2fs median total (%.2f–%.2f; query %.2f + import %.2f; the check %.2f, not in the total); %s imported; final plan exit 0 in %d of %d runs (%s)",
-			median(tot), slices.Min(tot), slices.Max(tot), step(adoptQuery), step(adoptImport), step(adoptCheck),
-			strings.Join(imported, ", "), len(runs), len(ran), r.o.query.cli)
+			median(tot), slices.Min(tot), slices.Max(tot), stepMedian(runs, adoptQuery), stepMedian(runs, adoptImport), stepMedian(runs, adoptCheck),
+			perRun(runs, func(q *queryRun) int { return q.imported }), len(runs), len(ran), r.o.query.cli)
 	}
 	r.row(target, m, len(tot) > 0 && len(runs) == len(ran) && median(tot) < adoptTarget.Seconds(), len(tot) > 0)
 }
