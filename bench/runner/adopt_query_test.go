@@ -56,16 +56,12 @@ func queryRunOf(w ...float64) *queryRun {
 // TestQueryReport: the Adopt section has the query flow's table and the
 // targets its row; without a CLI both say it did not run, and why.
 func TestQueryReport(t *testing.T) {
-	o, err := parseOptions([]string{"-configs", "adopt", "-runs", "3"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	o, adopts := threeAdoptRuns(t)
 	o.query = queryFlow{cli: testclis.CLI{Path: "/clis/terraform-1.15", Kind: testclis.Terraform, Version: testclis.Version{1, 15, 9}},
 		from: "the first CLI of CUSTODY_TEST_CLIS that has query"}
-	adopts := []*adoptResult{adoptRun(0, 3, 10, 20, 4), adoptRun(1, 4, 12, 22, 5), adoptRun(2, 5, 11, 30, 6)}
 	adopts[0].query, adopts[1].query, adopts[2].query = queryRunOf(2, 3, 1), queryRunOf(3, 4, 2), queryRunOf(4, 9, 3)
 	rep := report(o, environment{}, nil, nil, adopts, nil, nil, time.Minute)
-	for _, want := range []string{
+	reportHas(t, rep,
 		"### With terraform query\n",
 		"with Terraform 1.15.9 (`/clis/terraform-1.15`, the first CLI of CUSTODY_TEST_CLIS that has query)",
 		"3 successful run(s) of 3.",
@@ -74,22 +70,16 @@ func TestQueryReport(t *testing.T) {
 		"| check: plan -detailed-exitcode (not in the total) | 2.00 (1.00–3.00) |",
 		"| **total (1 + 2)** | **7.00 (5.00–13.00)** |",
 		"Listed by step 1, per run: 301, 301, 301 (in the first: `custody_organization_name.org` 1, `custody_policy.policy` 300);",
-		"| adopt 300 policies, 30 tags, 10 webhook endpoints with `terraform query` end to end in under 60 s, the final plan empty (exit 0) | " +
+		"| adopt 300 policies, 30 tags, 10 webhook endpoints with `terraform query` end to end in under 60 s, the final plan empty (exit 0) | "+
 			"7.00s median total (5.00–13.00; query 3.00 + import 4.00; the check 2.00, not in the total); 301, 301, 301 imported; final plan exit 0 in 3 of 3 runs (Terraform 1.15.9) | met |",
 		// The first flow's row is still there.
 		"| adopt 300 policies, 30 tags, 10 webhook endpoints end to end in under 60 s | 38.00s median total",
-	} {
-		if !strings.Contains(rep, want) {
-			t.Errorf("the report lacks %q:\n%s", want, rep)
-		}
-	}
+	)
 
 	// A failed run of the query flow: the row is missed, not met on the rest.
 	adopts[2].query = &queryRun{err: errors.New("adopt query check: not empty (exit 2)")}
 	rep = report(o, environment{}, nil, nil, adopts, nil, []string{"adopt run 3, terraform query: not empty"}, time.Minute)
-	if want := "final plan exit 0 in 2 of 3 runs (Terraform 1.15.9) | **MISSED** |"; !strings.Contains(rep, want) {
-		t.Errorf("the report lacks %q:\n%s", want, rep)
-	}
+	reportHas(t, rep, "final plan exit 0 in 2 of 3 runs (Terraform 1.15.9) | **MISSED** |")
 	if msgs := adopts[2].failures(); len(msgs) != 1 || !strings.Contains(msgs[0], "adopt run 3, terraform query: adopt query check") {
 		t.Errorf("failures = %q", msgs)
 	}
@@ -99,12 +89,8 @@ func TestQueryReport(t *testing.T) {
 		a.query = nil
 	}
 	rep = report(o, environment{}, nil, nil, adopts, nil, nil, time.Minute)
-	for _, want := range []string{
+	reportHas(t, rep,
 		"### With terraform query\n\n**Not run:** no CLI has terraform query (Terraform >= 1.14, not OpenTofu): /usr/bin/terraform (the terraform on PATH) is Terraform 1.11.4.\n",
 		"the final plan empty (exit 0) | not run: no CLI has terraform query (Terraform >= 1.14, not OpenTofu): /usr/bin/terraform (the terraform on PATH) is Terraform 1.11.4 | not measured |",
-	} {
-		if !strings.Contains(rep, want) {
-			t.Errorf("the report lacks %q:\n%s", want, rep)
-		}
-	}
+	)
 }

@@ -171,14 +171,31 @@ func adoptRun(r int, w ...float64) *adoptResult {
 	return a
 }
 
-func TestAdoptReport(t *testing.T) {
+// threeAdoptRuns are the options of -configs adopt -runs 3 and three
+// successful runs of the first flow, where the report tests start.
+func threeAdoptRuns(t *testing.T) (*options, []*adoptResult) {
+	t.Helper()
 	o, err := parseOptions([]string{"-configs", "adopt", "-runs", "3"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	adopts := []*adoptResult{adoptRun(0, 3, 10, 20, 4), adoptRun(1, 4, 12, 22, 5), adoptRun(2, 5, 11, 30, 6)}
+	return o, []*adoptResult{adoptRun(0, 3, 10, 20, 4), adoptRun(1, 4, 12, 22, 5), adoptRun(2, 5, 11, 30, 6)}
+}
+
+// reportHas fails t for each of want that the report rep lacks.
+func reportHas(t *testing.T, rep string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(rep, w) {
+			t.Errorf("the report lacks %q:\n%s", w, rep)
+		}
+	}
+}
+
+func TestAdoptReport(t *testing.T) {
+	o, adopts := threeAdoptRuns(t)
 	rep := report(o, environment{}, nil, nil, adopts, nil, nil, time.Minute)
-	for _, want := range []string{
+	reportHas(t, rep,
 		"`adopt` (300 policies, 30 tags, 10 webhook endpoints; 3 run(s))",
 		"- parameters: 3 run(s); `-parallelism=10` for every terraform command;",
 		"## Adopt\n",
@@ -187,28 +204,20 @@ func TestAdoptReport(t *testing.T) {
 		"| check: plan -detailed-exitcode (not in the total) | 5.00 (4.00–6.00) |",
 		"| **total (1 + 2 + 3)** | **38.00 (33.00–46.00)** |",
 		"| adopt 300 policies, 30 tags, 10 webhook endpoints end to end in under 60 s | 38.00s median total (33.00–46.00; 4.00 + 11.00 + 22.00) | met |",
-	} {
-		if !strings.Contains(rep, want) {
-			t.Errorf("the report lacks %q:\n%s", want, rep)
-		}
-	}
+	)
 	if strings.Contains(rep, "## N = ") {
 		t.Errorf("-configs adopt alone: the report has per-N sections:\n%s", rep)
 	}
 
 	slow := []*adoptResult{adoptRun(0, 10, 20, 40, 4), {run: 1, err: context.DeadlineExceeded}}
 	rep = report(o, environment{}, nil, nil, slow, nil, []string{"adopt run 2: deadline"}, time.Minute)
-	if want := "| adopt 300 policies, 30 tags, 10 webhook endpoints end to end in under 60 s | 70.00s median total (70.00–70.00; 10.00 + 20.00 + 40.00) | **MISSED** |"; !strings.Contains(rep, want) {
-		t.Errorf("the report lacks %q:\n%s", want, rep)
-	}
+	reportHas(t, rep, "| adopt 300 policies, 30 tags, 10 webhook endpoints end to end in under 60 s | 70.00s median total (70.00–70.00; 10.00 + 20.00 + 40.00) | **MISSED** |")
 	if !strings.Contains(rep, "1 successful run(s) of 2") {
 		t.Errorf("the report does not count the failed run:\n%s", rep)
 	}
 
 	rep = report(o, environment{}, nil, nil, []*adoptResult{{err: context.Canceled}}, nil, []string{"adopt run 1: canceled"}, time.Minute)
-	if want := "| adopt 300 policies, 30 tags, 10 webhook endpoints end to end in under 60 s | – | not measured |"; !strings.Contains(rep, want) {
-		t.Errorf("the report lacks %q:\n%s", want, rep)
-	}
+	reportHas(t, rep, "| adopt 300 policies, 30 tags, 10 webhook endpoints end to end in under 60 s | – | not measured |")
 }
 
 // fakeTerraform is a terraform that prints import blocks for output, a
