@@ -111,7 +111,7 @@ func readImportBlocks(ctx context.Context, d *dataSourceBase, m *importBlocksMod
 		if !slices.Contains(wanted, t) {
 			continue
 		}
-		objs = append(objs, importblocks.Excluding(f.find(t), exclude)...)
+		objs = append(objs, importblocks.Excluding(importFinders[t](&f), exclude)...)
 		if diags.HasError() {
 			return
 		}
@@ -134,22 +134,15 @@ type importFinder struct {
 	who   *client.WhoamiResponse
 }
 
-func (f *importFinder) find(t string) []importblocks.Object {
-	switch t {
-	case "custody_policy":
-		return f.policies()
-	case "custody_private_key_tag":
-		return f.tags()
-	case "custody_webhook_endpoint":
-		return f.webhookEndpoints()
-	case "custody_ip_allowlist":
-		return f.allowlists()
-	case "custody_organization_name":
-		return f.organizationName()
-	case "custody_oauth_provider":
-		return f.oauthProviders()
-	}
-	return nil
+// importFinders read the objects of each type of importblocks.Types
+// (TestImportFinders checks that none is missing).
+var importFinders = map[string]func(*importFinder) []importblocks.Object{
+	"custody_policy":            (*importFinder).policies,
+	"custody_private_key_tag":   (*importFinder).tags,
+	"custody_webhook_endpoint":  (*importFinder).webhookEndpoints,
+	"custody_ip_allowlist":      (*importFinder).allowlists,
+	"custody_organization_name": (*importFinder).organizationName,
+	"custody_oauth_provider":    (*importFinder).oauthProviders,
 }
 
 // importObjects is the import object (object) of each item of a list the

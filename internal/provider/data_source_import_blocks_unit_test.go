@@ -14,6 +14,19 @@ import (
 // TestRenderImportBlocks: custody_import_blocks's text parses as HCL, holds one import block
 // per accepted object with to and id only, and for a refused policy a
 // comment naming it and quoting the plan-time check, with no block.
+// TestImportFinders: every type custody_import_blocks offers has a read,
+// and no read is of a type it does not offer.
+func TestImportFinders(t *testing.T) {
+	for _, typ := range importblocks.Types {
+		if importFinders[typ] == nil {
+			t.Errorf("no finder for %s", typ)
+		}
+	}
+	if len(importFinders) != len(importblocks.Types) {
+		t.Errorf("%d finders for %d types", len(importFinders), len(importblocks.Types))
+	}
+}
+
 func TestRenderImportBlocks(t *testing.T) {
 	refused := client.Policy{PolicyID: "p-bad", PolicyName: "legacy", Effect: client.EffectAllow, Condition: "approvers.count() >= 2"}
 	objs := []importblocks.Object{
