@@ -1,6 +1,7 @@
 package review
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -32,10 +33,13 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 	defer o.mu.Unlock()
 	before := o.lookup(c.Before)
 	key := policyKey(before) + "\x02" + policyKey(c.After)
-	if !o.keys[key] {
-		o.keys[key] = true
-		o.counted = append(o.counted, symbolic.Counted{Before: before, After: c.After})
+	if o.keys[key] {
+		// Counted and checked already: the state is as it was then.
+		return nil
 	}
+	o.keys[key] = true
+	change := symbolic.Counted{Before: before, After: c.After}
+	o.counted = append(o.counted, change)
 	var out []Breach
 	for _, typ := range typesOf(before, c.After) {
 		for _, ctl := range controls {
@@ -48,7 +52,23 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 					counted = append(counted, k)
 				}
 			}
-			got := symbolic.CheckControl(typ, o.typeIndex()[typ], counted, ctl.AtMost == AtMostConsensus, o.rootIDs)
+			alone := ctl.AtMost == AtMostConsensus
+			// Newly broken: asked about the requests where this change
+			// applies (each change is asked about as it is counted, so that
+			// is every request the state newly allows), until one is found.
+			var got symbolic.Breach
+			if !o.reported[ctl.Name+"\x00"+typ+"\x00newly"] {
+				got = symbolic.ControlNewly(typ, o.typeIndex()[typ], counted, &change, alone, o.rootIDs)
+			}
+			// Already broken depends on the organization alone: asked once
+			// per type and approvers.
+			if got.NotProved == "" {
+				already := o.alreadyBroken(typ, alone)
+				got.Already = already.Already
+				if got.Newly == nil && got.NotProved == "" {
+					got.NotProved = already.NotProved
+				}
+			}
 			report := func(kind string, b Breach) {
 				k := ctl.Name + "\x00" + typ + "\x00" + kind
 				if !o.reported[k] {
@@ -68,4 +88,16 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 		}
 	}
 	return out
+}
+
+// alreadyBroken is symbolic.ControlAlready for typ, once per command;
+// o.mu is held.
+func (o *Org) alreadyBroken(typ string, alone bool) symbolic.Breach {
+	k := typ + "\x00" + fmt.Sprint(alone)
+	if b, ok := o.already[k]; ok {
+		return b
+	}
+	b := symbolic.ControlAlready(typ, o.typeIndex()[typ], alone, o.rootIDs)
+	o.already[k] = b
+	return b
 }

@@ -21,13 +21,15 @@ type Org struct {
 	// first needed (typeIndex).
 	index    map[string][]policyset.Policy
 	counted  []symbolic.Counted
-	keys     map[string]bool // counted changes, by version keys
-	reported map[string]bool // breaches returned, by control, type and kind
+	keys     map[string]bool            // counted changes, by version keys
+	reported map[string]bool            // breaches returned, by control, type and kind
+	already  map[string]symbolic.Breach // alreadyBroken's answers, by type and approvers
 }
 
 // NewOrg holds the organization's policies and its root users' ids.
 func NewOrg(policies []policyset.Policy, rootIDs []string) *Org {
-	o := &Org{policies: policies, rootIDs: rootIDs, byID: map[string]int{}, keys: map[string]bool{}, reported: map[string]bool{}}
+	o := &Org{policies: policies, rootIDs: rootIDs, byID: map[string]int{}, keys: map[string]bool{}, reported: map[string]bool{},
+		already: map[string]symbolic.Breach{}}
 	for i, p := range policies {
 		o.byID[p.ID] = i
 	}

@@ -70,6 +70,15 @@ func compare(beforeOf, afterOf map[string][]policyset.Policy, types []string, ch
 	// alike as far as the type goes) are asked once: a change that names
 	// no activity type touches a hundred and fifty of them.
 	r.Types = len(types)
+	// Each type's sets keep only the policies the changed versions' guards
+	// admit (symbolic.SliceByGuards): the rest count for nothing wherever
+	// a verdict can move.
+	slicedBefore, slicedAfter := make(map[string][]policyset.Policy, len(types)), make(map[string][]policyset.Policy, len(types))
+	for _, typ := range types {
+		slicedBefore[typ] = symbolic.SliceByGuards(beforeOf[typ], changedSet)
+		slicedAfter[typ] = symbolic.SliceByGuards(afterOf[typ], changedSet)
+	}
+	beforeOf, afterOf = slicedBefore, slicedAfter
 	var keys []string
 	groups := map[string][]string{}
 	for _, typ := range types {

@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/crillab/gophersat/solver"
 )
 
 // A lit is a literal of the circuit, DIMACS style: variable v true is v,
@@ -23,13 +21,13 @@ const (
 // gates are built once for every question asked of it.
 type circuit struct {
 	nvars int
-	cons  []solver.PBConstr
+	cnf   [][]lit // the clauses, each normalized: sorted, no duplicate, no literal beside its negation
 	gates map[string]lit
 }
 
 func newCircuit() *circuit {
 	c := &circuit{nvars: 1, gates: map[string]lit{}}
-	c.cons = append(c.cons, solver.PropClause(litTrue))
+	c.cnf = append(c.cnf, []lit{litTrue})
 	return c
 }
 
@@ -49,7 +47,7 @@ func (c *circuit) clause(ls ...lit) {
 	if len(out) == 0 {
 		out = []lit{litFalse}
 	}
-	c.cons = append(c.cons, solver.PropClause(out...))
+	c.cnf = append(c.cnf, out)
 }
 
 // normalize drops absorbing-neutral constants and duplicates; ok is false

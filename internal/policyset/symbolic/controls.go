@@ -28,27 +28,81 @@ type Breach struct {
 // CheckControl asks whether the most permissive state (the
 // organization's policies, each counted change in whichever version allows
 // more, per request) allows a request of typ whose approvers are one
-// non-root user (alone) or any non-root users. The organization's own
+// non-root user (alone) or any non-root users: newly (the organization
+// as it is does not) and already (it does). The organization's own
 // versions of the counted policies are found by id and left out of the
 // state.
 func CheckControl(typ string, org []policyset.Policy, counted []Counted, alone bool, rootIDs []string) Breach {
-	org, counted = canonical(org), canonicalCounted(counted)
-	countedIDs := map[string]bool{}
-	for _, c := range counted {
-		for _, v := range []*policyset.Policy{c.Before, c.After} {
+	b := ControlNewly(typ, org, counted, nil, alone, rootIDs)
+	if b.NotProved != "" {
+		return b
+	}
+	already := ControlAlready(typ, org, alone, rootIDs)
+	b.Already = already.Already
+	if b.Newly == nil {
+		b.NotProved = already.NotProved
+	}
+	return b
+}
+
+// ControlAlready is the already-broken half of CheckControl: a request of
+// typ, approved as the control says, that the organization as it is
+// allows. It depends on the organization alone, so a command asks it once
+// per type.
+func ControlAlready(typ string, org []policyset.Policy, alone bool, rootIDs []string) Breach {
+	org = canonical(org)
+	q := newQuestion(typ, org, rootIDs)
+	members := make([]member, len(org))
+	for i := range org {
+		members[i] = member{a: q.pols[i]}
+	}
+	allowBefore := q.verdict(members)[client.OutcomeAllow]
+	who := litTrue
+	if alone {
+		who = q.alone()
+	}
+	var b Breach
+	switch ans, model := q.e.c.solve(who, allowBefore); ans {
+	case timedOut:
+		b.NotProved = "the question ran past its time limit"
+	case sat:
+		req, ok, why := q.bestWitness([]lit{who, allowBefore}, model, func(r policyset.Request) bool {
+			return policyset.Decide(org, r).Verdict == client.OutcomeAllow
+		})
+		if !ok {
+			b.NotProved = why
+			return b
+		}
+		b.Already = &req
+	}
+	return b
+}
+
+// ControlNewly is the newly-broken half of CheckControl: a request of
+// typ, approved as the control says, that the most permissive state
+// allows and the organization as it is does not.
+//
+// With around, the change just counted, it asks only about the requests
+// where one of around's versions applies, over the policies its guards
+// admit (SliceByGuards). That is the whole question when it is asked as
+// each change is counted: the state only grows more permissive, and a
+// change alters it only where one of its versions applies, so the first
+// change after which some request is newly allowed is asked about that
+// request, and every earlier answer stands.
+func ControlNewly(typ string, org []policyset.Policy, counted []Counted, around *Counted, alone bool, rootIDs []string) Breach {
+	fullOrg, fullCounted := org, counted
+	var aroundVersions []policyset.Policy
+	if around != nil {
+		for _, v := range []*policyset.Policy{around.Before, around.After} {
 			if v != nil {
-				countedIDs[v.ID] = true
+				aroundVersions = append(aroundVersions, *v)
 			}
 		}
+		org = SliceByGuards(org, aroundVersions)
+		counted = sliceCounted(counted, aroundVersions)
 	}
-	var rest []policyset.Policy
-	for _, p := range org {
-		if !countedIDs[p.ID] {
-			rest = append(rest, p)
-		}
-	}
-	var before []policyset.Policy // the organization as it is
-	before = append(before, rest...)
+	org, counted = canonical(org), canonicalCounted(counted)
+	rest, _ := stateOf(org, counted)
 	all := append([]policyset.Policy(nil), rest...)
 	for _, c := range counted {
 		for _, v := range []*policyset.Policy{c.Before, c.After} {
@@ -56,10 +110,9 @@ func CheckControl(typ string, org []policyset.Policy, counted []Counted, alone b
 				all = append(all, *v)
 			}
 		}
-		if c.Before != nil {
-			before = append(before, *c.Before)
-		}
 	}
+	// around's versions last, for their "applies" only.
+	all = append(all, aroundVersions...)
 	q := newQuestion(typ, all, rootIDs)
 	absent := &polLits{deny: litFalse, allow: litFalse, cons: litFalse, applies: litFalse, err: litFalse}
 	var stateMembers, beforeMembers []member
@@ -81,41 +134,82 @@ func CheckControl(typ string, org []policyset.Policy, counted []Counted, alone b
 		}
 		stateMembers = append(stateMembers, pair)
 	}
+	where := litTrue // around applies
+	if around != nil {
+		var applies []lit
+		for _, pl := range q.pols[k:] {
+			applies = append(applies, pl.applies)
+		}
+		where = q.e.c.or(applies...)
+	}
 	allowNow := q.verdict(stateMembers)[client.OutcomeAllow]
 	allowBefore := q.verdict(beforeMembers)[client.OutcomeAllow]
 	who := litTrue
 	if alone {
 		who = q.alone()
 	}
-	var b Breach
-	replayState := func(req policyset.Request) bool { return permissiveVerdict(rest, counted, req) == client.OutcomeAllow }
-	replayBefore := func(req policyset.Request) bool { return policyset.Decide(before, req).Verdict == client.OutcomeAllow }
-	switch ans, model := q.e.c.solve(who, allowNow, -allowBefore); ans {
+	// The witness is replayed over the whole organization and every
+	// counted change, not the slice.
+	fullRest, fullBefore := stateOf(fullOrg, fullCounted)
+	assume := []lit{who, where, allowNow, -allowBefore}
+	switch ans, model := q.e.c.solve(assume...); ans {
 	case timedOut:
 		return Breach{NotProved: "the question ran past its time limit"}
 	case sat:
-		req, ok, why := q.bestWitness([]lit{who, allowNow, -allowBefore}, model, func(r policyset.Request) bool {
-			return replayState(r) && !replayBefore(r)
+		req, ok, why := q.bestWitness(assume, model, func(r policyset.Request) bool {
+			return permissiveVerdict(fullRest, fullCounted, r) == client.OutcomeAllow && policyset.Decide(fullBefore, r).Verdict != client.OutcomeAllow
 		})
 		if !ok {
 			return Breach{NotProved: why}
 		}
-		b.Newly = &req
+		return Breach{Newly: &req}
 	}
-	switch ans, model := q.e.c.solve(who, allowBefore); ans {
-	case timedOut:
-		b.NotProved = "the question ran past its time limit"
-	case sat:
-		req, ok, why := q.bestWitness([]lit{who, allowBefore}, model, replayBefore)
-		if !ok {
-			if b.Newly == nil {
-				b.NotProved = why
+	return Breach{}
+}
+
+// stateOf splits the organization into the policies no counted change
+// touches (rest) and the organization as it is (before: rest and the
+// counted changes' prior versions).
+func stateOf(org []policyset.Policy, counted []Counted) (rest, before []policyset.Policy) {
+	countedIDs := map[string]bool{}
+	for _, c := range counted {
+		for _, v := range []*policyset.Policy{c.Before, c.After} {
+			if v != nil {
+				countedIDs[v.ID] = true
 			}
-			return b
 		}
-		b.Already = &req
 	}
-	return b
+	for _, p := range org {
+		if !countedIDs[p.ID] {
+			rest = append(rest, p)
+		}
+	}
+	before = append(before, rest...)
+	for _, c := range counted {
+		if c.Before != nil {
+			before = append(before, *c.Before)
+		}
+	}
+	return rest, before
+}
+
+// sliceCounted keeps of each counted change the versions the guards of
+// around admit; a change with neither counts for nothing there.
+func sliceCounted(counted []Counted, around []policyset.Policy) []Counted {
+	var out []Counted
+	for _, c := range counted {
+		var kept Counted
+		if c.Before != nil && len(SliceByGuards([]policyset.Policy{*c.Before}, around)) == 1 {
+			kept.Before = c.Before
+		}
+		if c.After != nil && len(SliceByGuards([]policyset.Policy{*c.After}, around)) == 1 {
+			kept.After = c.After
+		}
+		if kept.Before != nil || kept.After != nil {
+			out = append(out, kept)
+		}
+	}
+	return out
 }
 
 // permissiveVerdict decides a request in the most permissive state, as

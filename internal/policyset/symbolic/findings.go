@@ -56,7 +56,7 @@ func Shadowed(p policyset.Policy, others []policyset.Policy, rootIDs []string) (
 			ds = append(ds, o)
 		}
 	}
-	ds = canonical(ds)
+	ds = canonical(SliceByGuards(ds, []policyset.Policy{p}))
 	counts := false
 	for _, typ := range MayApply(p) {
 		ds := ofType(ds, typ)
@@ -91,7 +91,7 @@ func Shadowed(p policyset.Policy, others []policyset.Policy, rootIDs []string) (
 // id) changes no request's verdict, of any type p can apply to.
 func Redundant(p policyset.Policy, set []policyset.Policy, rootIDs []string) bool {
 	var without []policyset.Policy
-	for _, o := range set {
+	for _, o := range SliceByGuards(set, []policyset.Policy{p}) {
 		if o.ID != p.ID {
 			without = append(without, o)
 		}

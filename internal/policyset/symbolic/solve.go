@@ -49,11 +49,14 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 			}
 		}
 	}
-	cons := make([]solver.PBConstr, 0, len(c.cons)+len(units)+1)
-	cons = append(cons, c.cons...)
+	// Plain clauses, solved by gophersat's CNF path: its pseudo-boolean
+	// path (counts, cardinalities) was found unsound, and it re-simplifies
+	// every constraint as a weighted one, most of a question's cost.
+	cnf := make([][]lit, 0, len(c.cnf)+len(units))
+	cnf = append(cnf, c.cnf...)
 	for _, u := range units {
 		if u != litTrue {
-			cons = append(cons, solver.PropClause(u))
+			cnf = append(cnf, []lit{u})
 		}
 	}
 	type result struct {
@@ -62,7 +65,7 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		pb := solver.ParsePBConstrs(cons)
+		pb := solver.ParseSliceNb(cnf, c.nvars)
 		if pb.Status == solver.Unsat {
 			done <- result{status: solver.Unsat}
 			return
@@ -88,7 +91,7 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 		}
 		// A model is checked against every clause before it is used: a
 		// solver's mistake must not become a witness.
-		for _, k := range cons {
+		for _, k := range cnf {
 			if !satisfied(model, k) {
 				return timedOut, nil
 			}
@@ -100,19 +103,9 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	}
 }
 
-// satisfied: at least AtLeast of the constraint's literals hold.
-func satisfied(model []bool, k solver.PBConstr) bool {
-	n := 0
-	for i, l := range k.Lits {
-		if modelValue(model, l) {
-			if k.Weights != nil {
-				n += k.Weights[i]
-			} else {
-				n++
-			}
-		}
-	}
-	return n >= k.AtLeast
+// satisfied: some literal of the clause holds.
+func satisfied(model []bool, clause []lit) bool {
+	return slices.ContainsFunc(clause, func(l lit) bool { return modelValue(model, l) })
 }
 
 // modelValue is a literal's value in a model; a variable the solver never saw

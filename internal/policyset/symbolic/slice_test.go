@@ -1,0 +1,50 @@
+package symbolic
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+func TestSliceByGuards(t *testing.T) {
+	pol := func(id, cond string) policyset.Policy { return policyset.Policy{ID: id, Effect: "EFFECT_ALLOW", Condition: cond} }
+	const tx = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && "
+	org := []policyset.Policy{
+		pol("to-a", tx+"eth.tx.to == '0xa' && eth.tx.value <= 5"),
+		pol("to-b", tx+"(eth.tx.to == '0xb' && eth.tx.value <= 5)"),
+		pol("to-a-or-c", tx+"eth.tx.to in ['0xa', '0xc']"),
+		pol("to-any", tx+"eth.tx.value <= 5"),
+		pol("to-not-b", tx+"eth.tx.to != '0xb'"),
+		pol("maybe-b", tx+"(eth.tx.to == '0xb' || eth.tx.value > 9)"),
+		pol("chain-1", tx+"eth.tx.chain_id == 1"),
+		pol("chain-2-quoted", tx+"eth.tx.chain_id == '2'"),
+		pol("broken", "this is not an expression"),
+	}
+	ids := func(ps []policyset.Policy) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.ID)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name    string
+		changed []policyset.Policy
+		want    []string
+	}{
+		{"a change to 0xa meets the policies that can apply to 0xa", []policyset.Policy{pol("x", tx + "eth.tx.to == '0xa' && eth.tx.value <= 7")},
+			[]string{"to-a", "to-a-or-c", "to-any", "to-not-b", "maybe-b", "chain-1", "chain-2-quoted", "broken"}},
+		{"two versions: the union of their values", []policyset.Policy{pol("x", tx + "eth.tx.to == '0xa'"), pol("x", tx + "eth.tx.to == '0xb'")},
+			[]string{"to-a", "to-b", "to-a-or-c", "to-any", "to-not-b", "maybe-b", "chain-1", "chain-2-quoted", "broken"}},
+		{"a version without the guard keeps them all", []policyset.Policy{pol("x", tx + "eth.tx.to == '0xa'"), pol("x", tx + "eth.tx.value > 1")},
+			ids(org)},
+		{"integers by value: a quoted number counts as that int", []policyset.Policy{pol("x", tx + "eth.tx.chain_id == 2")},
+			[]string{"to-a", "to-b", "to-a-or-c", "to-any", "to-not-b", "maybe-b", "chain-2-quoted", "broken"}},
+		{"nothing changed, nothing left out", nil, ids(org)},
+	} {
+		if got := ids(SliceByGuards(org, c.changed)); !slices.Equal(got, c.want) {
+			t.Errorf("%s:\n got %v\nwant %v", c.name, got, c.want)
+		}
+	}
+}
