@@ -8,7 +8,9 @@ import (
 )
 
 func TestSliceByGuards(t *testing.T) {
-	pol := func(id, cond string) policyset.Policy { return policyset.Policy{ID: id, Effect: "EFFECT_ALLOW", Condition: cond} }
+	pol := func(id, cond string) policyset.Policy {
+		return policyset.Policy{ID: id, Effect: "EFFECT_ALLOW", Condition: cond}
+	}
 	const tx = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && "
 	org := []policyset.Policy{
 		pol("to-a", tx+"eth.tx.to == '0xa' && eth.tx.value <= 5"),
@@ -33,13 +35,13 @@ func TestSliceByGuards(t *testing.T) {
 		changed []policyset.Policy
 		want    []string
 	}{
-		{"a change to 0xa meets the policies that can apply to 0xa", []policyset.Policy{pol("x", tx + "eth.tx.to == '0xa' && eth.tx.value <= 7")},
+		{"a change to 0xa meets the policies that can apply to 0xa", []policyset.Policy{pol("x", tx+"eth.tx.to == '0xa' && eth.tx.value <= 7")},
 			[]string{"to-a", "to-a-or-c", "to-any", "to-not-b", "maybe-b", "chain-1", "chain-2-quoted", "broken"}},
-		{"two versions: the union of their values", []policyset.Policy{pol("x", tx + "eth.tx.to == '0xa'"), pol("x", tx + "eth.tx.to == '0xb'")},
+		{"two versions: the union of their values", []policyset.Policy{pol("x", tx+"eth.tx.to == '0xa'"), pol("x", tx+"eth.tx.to == '0xb'")},
 			[]string{"to-a", "to-b", "to-a-or-c", "to-any", "to-not-b", "maybe-b", "chain-1", "chain-2-quoted", "broken"}},
-		{"a version without the guard keeps them all", []policyset.Policy{pol("x", tx + "eth.tx.to == '0xa'"), pol("x", tx + "eth.tx.value > 1")},
+		{"a version without the guard keeps them all", []policyset.Policy{pol("x", tx+"eth.tx.to == '0xa'"), pol("x", tx+"eth.tx.value > 1")},
 			ids(org)},
-		{"integers by value: a quoted number counts as that int", []policyset.Policy{pol("x", tx + "eth.tx.chain_id == 2")},
+		{"integers by value: a quoted number counts as that int", []policyset.Policy{pol("x", tx+"eth.tx.chain_id == 2")},
 			[]string{"to-a", "to-b", "to-a-or-c", "to-any", "to-not-b", "maybe-b", "chain-2-quoted", "broken"}},
 		{"nothing changed, nothing left out", nil, ids(org)},
 	} {
