@@ -39,18 +39,15 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 	}
 	o.keys[key] = true
 	change := symbolic.Counted{Before: before, After: c.After}
-	o.counted = append(o.counted, change)
+	types := typesOf(before, c.After)
+	for _, typ := range types {
+		o.countedOf(typ).add(change)
+	}
 	var out []Breach
-	for _, typ := range typesOf(before, c.After) {
+	for _, typ := range types {
 		for _, ctl := range controls {
 			if !slices.Contains(ctl.ActivityTypes, typ) {
 				continue
-			}
-			var counted []symbolic.Counted
-			for _, k := range o.counted {
-				if slices.Contains(typesOf(k.Before, k.After), typ) {
-					counted = append(counted, k)
-				}
 			}
 			alone := ctl.AtMost == AtMostConsensus
 			// Newly broken: asked about the requests where this change
@@ -58,7 +55,8 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 			// is every request the state newly allows), until one is found.
 			var got symbolic.Breach
 			if !o.reported[ctl.Name+"\x00"+typ+"\x00newly"] {
-				got = symbolic.ControlNewly(typ, o.typeIndex()[typ], counted, &change, alone, o.rootIDs)
+				full, sliced := o.controlState(typ, change)
+				got = symbolic.ControlNewly(typ, full, &sliced, &change, alone, o.rootIDs)
 			}
 			// Already broken depends on the organization alone: asked once
 			// per type and approvers.

@@ -19,16 +19,20 @@ type Org struct {
 	byID     map[string]int
 	// index is the policies by the types each can apply to, built when
 	// first needed (typeIndex).
-	index    map[string][]policyset.Policy
-	counted  []symbolic.Counted
-	keys     map[string]bool            // counted changes, by version keys
-	reported map[string]bool            // breaches returned, by control, type and kind
-	already  map[string]symbolic.Breach // alreadyBroken's answers, by type and approvers
+	index map[string][]policyset.Policy
+	// guardIndex and counted are, by type, the organization's policies and
+	// the changes counted so far, indexed by guards (org_index.go).
+	guardIndex map[string]*symbolic.GuardIndex
+	counted    map[string]*countedIndex
+	keys       map[string]bool            // counted changes, by version keys
+	reported   map[string]bool            // breaches returned, by control, type and kind
+	already    map[string]symbolic.Breach // alreadyBroken's answers, by type and approvers
 }
 
 // NewOrg holds the organization's policies and its root users' ids.
 func NewOrg(policies []policyset.Policy, rootIDs []string) *Org {
 	o := &Org{policies: policies, rootIDs: rootIDs, byID: map[string]int{}, keys: map[string]bool{}, reported: map[string]bool{},
+		guardIndex: map[string]*symbolic.GuardIndex{}, counted: map[string]*countedIndex{},
 		already: map[string]symbolic.Breach{}}
 	for i, p := range policies {
 		o.byID[p.ID] = i

@@ -21,13 +21,18 @@ func (o *Org) Report(c Change) Report {
 	before := o.lookup(c.Before)
 	changed := changedVersions(before, c.After)
 	types := typesOf(changed...)
-	// The organization's policies by type are read once per command;
-	// after is the same less the prior version, plus the new one.
+	// The organization's policies by type are read once per command, and
+	// only those the changed versions' guards admit are asked about
+	// (compare); after is the same less the prior version, plus the new one.
+	var versions []policyset.Policy
+	for _, v := range changed {
+		versions = append(versions, *v)
+	}
 	beforeOf, afterOf := map[string][]policyset.Policy{}, map[string][]policyset.Policy{}
-	index := o.typeIndex()
 	for _, t := range types {
-		beforeOf[t] = index[t]
-		after := index[t]
+		admitted := o.orgIndex(t).Slice(versions)
+		beforeOf[t] = admitted
+		after := admitted
 		if before != nil {
 			after = slices.DeleteFunc(slices.Clone(after), func(p policyset.Policy) bool { return p.ID == before.ID })
 		}

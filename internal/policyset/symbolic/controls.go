@@ -33,7 +33,7 @@ type Breach struct {
 // versions of the counted policies are found by id and left out of the
 // state.
 func CheckControl(typ string, org []policyset.Policy, counted []Counted, alone bool, rootIDs []string) Breach {
-	b := ControlNewly(typ, org, counted, nil, alone, rootIDs)
+	b := ControlNewly(typ, ControlState{Org: org, Counted: counted}, nil, nil, alone, rootIDs)
 	if b.NotProved != "" {
 		return b
 	}
@@ -88,18 +88,18 @@ func ControlAlready(typ string, org []policyset.Policy, alone bool, rootIDs []st
 // each change is counted: the state only grows more permissive, and a
 // change alters it only where one of its versions applies, so the first
 // change after which some request is newly allowed is asked about that
-// request, and every earlier answer stands.
-func ControlNewly(typ string, org []policyset.Policy, counted []Counted, around *Counted, alone bool, rootIDs []string) Breach {
-	fullOrg, fullCounted := org, counted
-	var aroundVersions []policyset.Policy
-	if around != nil {
-		for _, v := range []*policyset.Policy{around.Before, around.After} {
-			if v != nil {
-				aroundVersions = append(aroundVersions, *v)
-			}
-		}
-		org = SliceByGuards(org, aroundVersions)
-		counted = sliceCounted(counted, aroundVersions)
+// request, and every earlier answer stands. sliced, when given, is full
+// already sliced by around's versions (a caller's GuardIndex); else it is
+// sliced here.
+func ControlNewly(typ string, full ControlState, sliced *ControlState, around *Counted, alone bool, rootIDs []string) Breach {
+	fullOrg, fullCounted := full.Org, full.Counted
+	org, counted := full.Org, full.Counted
+	aroundVersions := around.versions()
+	switch {
+	case around != nil && sliced != nil:
+		org, counted = sliced.Org, sliced.Counted
+	case around != nil:
+		org, counted = SliceByGuards(org, aroundVersions), sliceCounted(counted, aroundVersions)
 	}
 	org, counted = canonical(org), canonicalCounted(counted)
 	rest, _ := stateOf(org, counted)
@@ -165,6 +165,28 @@ func ControlNewly(typ string, org []policyset.Policy, counted []Counted, around 
 		return Breach{Newly: &req}
 	}
 	return Breach{}
+}
+
+// ControlState is what a control is judged on: the organization's
+// policies that can count for a type, and the changes counted into the
+// most permissive state.
+type ControlState struct {
+	Org     []policyset.Policy
+	Counted []Counted
+}
+
+// versions are the change's versions that exist; none for a nil change.
+func (c *Counted) versions() []policyset.Policy {
+	if c == nil {
+		return nil
+	}
+	var out []policyset.Policy
+	for _, v := range []*policyset.Policy{c.Before, c.After} {
+		if v != nil {
+			out = append(out, *v)
+		}
+	}
+	return out
 }
 
 // stateOf splits the organization into the policies no counted change

@@ -210,6 +210,20 @@ func (q *question) bestWitness(assume []lit, model []bool, claims func(policyset
 			}
 		}
 	}
+	// Each sliced string as short as the region allows: the model's
+	// choice of a length past the last slice read is arbitrary.
+	for _, path := range slices.Sorted(maps.Keys(q.e.scalars)) {
+		s := q.e.scalars[path]
+		if s.ints == nil || !strings.HasPrefix(path, "len(") {
+			continue
+		}
+		for k := range classOf(model, s.classes) {
+			if ans, m := q.e.c.solve(append(assume, s.classes[k])...); ans == sat {
+				assume, model = append(assume, s.classes[k]), m
+				break
+			}
+		}
+	}
 	req, err := q.witness(model)
 	if err != nil {
 		return req, false, err.Error()

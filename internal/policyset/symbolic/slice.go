@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -109,11 +110,25 @@ func guardValue(kind policylang.Kind, c *term) (string, bool) {
 // which some of changed's conditions hold (see above). With no changed
 // version, or one without guards, it keeps them all.
 func SliceByGuards(ps, changed []policyset.Policy) []policyset.Policy {
-	if len(changed) == 0 {
+	union := unionOfGuards(changed)
+	if len(union) == 0 {
 		return ps
 	}
-	// The paths every changed version guards, with the union of their
-	// values.
+	out := make([]policyset.Policy, 0, len(ps))
+	for _, p := range ps {
+		if !excluded(guardsOf(p), union) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// unionOfGuards is, for each path that every changed version guards, the
+// values any of them allows.
+func unionOfGuards(changed []policyset.Policy) guards {
+	if len(changed) == 0 {
+		return nil
+	}
 	union := guards{}
 	for path, vals := range guardsOf(changed[0]) {
 		union[path] = slices.Clone(vals)
@@ -129,16 +144,7 @@ func SliceByGuards(ps, changed []policyset.Policy) []policyset.Policy {
 			union[path] = append(union[path], vals...)
 		}
 	}
-	if len(union) == 0 {
-		return ps
-	}
-	out := make([]policyset.Policy, 0, len(ps))
-	for _, p := range ps {
-		if !excluded(guardsOf(p), union) {
-			out = append(out, p)
-		}
-	}
-	return out
+	return union
 }
 
 // excluded: g requires, of some path of union, only values outside it.
@@ -149,4 +155,112 @@ func excluded(g, union guards) bool {
 		}
 	}
 	return false
+}
+
+// GuardIndex answers SliceByGuards over one list of policies, which may
+// grow, by the guards' values, so that a plan of N changes does not read
+// every policy's guards N times. Not safe for concurrent use.
+type GuardIndex struct {
+	ps []policyset.Policy
+	gs []guards
+	// byValue: path, then value, to the policies that guard path and allow
+	// value; unguarded: path to the policies that do not guard it, built
+	// for a path the first time a slice asks about it.
+	byValue   map[string]map[string][]int
+	unguarded map[string][]int
+}
+
+// NewGuardIndex indexes ps.
+func NewGuardIndex(ps []policyset.Policy) *GuardIndex {
+	x := &GuardIndex{byValue: map[string]map[string][]int{}, unguarded: map[string][]int{}}
+	for _, p := range ps {
+		x.Add(p)
+	}
+	return x
+}
+
+// Add appends p to the list.
+func (x *GuardIndex) Add(p policyset.Policy) {
+	i := len(x.ps)
+	g := guardsOf(p)
+	x.ps, x.gs = append(x.ps, p), append(x.gs, g)
+	for path, vals := range g {
+		m := x.byValue[path]
+		if m == nil {
+			m = map[string][]int{}
+			x.byValue[path] = m
+		}
+		for _, v := range slices.Compact(slices.Sorted(slices.Values(vals))) {
+			m[v] = append(m[v], i)
+		}
+	}
+	for path, list := range x.unguarded {
+		if _, ok := g[path]; !ok {
+			x.unguarded[path] = append(list, i)
+		}
+	}
+}
+
+// Len is how many policies the list holds.
+func (x *GuardIndex) Len() int { return len(x.ps) }
+
+// Slice is SliceByGuards(the list, changed), in the list's order.
+func (x *GuardIndex) Slice(changed []policyset.Policy) []policyset.Policy {
+	is := x.SliceIndexes(changed)
+	if is == nil {
+		return x.ps
+	}
+	out := make([]policyset.Policy, len(is))
+	for k, i := range is {
+		out[k] = x.ps[i]
+	}
+	return out
+}
+
+// SliceIndexes are the positions Slice keeps, in order; nil when it keeps
+// every policy.
+func (x *GuardIndex) SliceIndexes(changed []policyset.Policy) []int {
+	union := unionOfGuards(changed)
+	if len(union) == 0 {
+		return nil
+	}
+	// Candidates by the path that admits the fewest (the type's own guard
+	// admits them all), each then checked against every path.
+	candidates := func(path string) []int {
+		var cand []int
+		for _, v := range union[path] {
+			cand = append(cand, x.byValue[path][v]...)
+		}
+		return append(cand, x.unguardedOn(path)...)
+	}
+	var cand []int
+	for _, path := range slices.Sorted(maps.Keys(union)) {
+		if c := candidates(path); cand == nil || len(c) < len(cand) {
+			cand = c
+		}
+	}
+	slices.Sort(cand)
+	cand = slices.Compact(cand)
+	out := make([]int, 0, len(cand))
+	for _, i := range cand {
+		if !excluded(x.gs[i], union) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// unguardedOn lists the policies without a guard on path.
+func (x *GuardIndex) unguardedOn(path string) []int {
+	if list, ok := x.unguarded[path]; ok {
+		return list
+	}
+	list := []int{}
+	for i, g := range x.gs {
+		if _, ok := g[path]; !ok {
+			list = append(list, i)
+		}
+	}
+	x.unguarded[path] = list
+	return list
 }

@@ -48,5 +48,15 @@ func TestSliceByGuards(t *testing.T) {
 		if got := ids(SliceByGuards(org, c.changed)); !slices.Equal(got, c.want) {
 			t.Errorf("%s:\n got %v\nwant %v", c.name, got, c.want)
 		}
+		// The index answers alike, also for policies added after it was
+		// first asked.
+		x := NewGuardIndex(org[:4])
+		x.Slice(c.changed)
+		for _, p := range org[4:] {
+			x.Add(p)
+		}
+		if got := ids(x.Slice(c.changed)); !slices.Equal(got, c.want) {
+			t.Errorf("%s, by the index:\n got %v\nwant %v", c.name, got, c.want)
+		}
 	}
 }

@@ -51,13 +51,23 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	}
 	// Plain clauses, solved by gophersat's CNF path: its pseudo-boolean
 	// path (counts, cardinalities) was found unsound, and it re-simplifies
-	// every constraint as a weighted one, most of a question's cost.
-	cnf := make([][]lit, 0, len(c.cnf)+len(units))
-	cnf = append(cnf, c.cnf...)
+	// every constraint as a weighted one, most of a question's cost. Unit
+	// propagation is done first, here (propagate).
+	reduced, set, conflict := propagate(c.cnf, units, c.nvars)
+	if conflict {
+		return unsat, nil
+	}
+	cnf := make([][]lit, 0, len(reduced)+len(set))
+	cnf = append(cnf, reduced...)
+	for _, u := range set {
+		cnf = append(cnf, []lit{u})
+	}
+	// The model is checked against the circuit's clauses and the
+	// assumptions, not the reduced ones.
+	check := make([][]lit, 0, len(c.cnf)+len(units))
+	check = append(check, c.cnf...)
 	for _, u := range units {
-		if u != litTrue {
-			cnf = append(cnf, []lit{u})
-		}
+		check = append(check, []lit{u})
 	}
 	type result struct {
 		status solver.Status
@@ -91,7 +101,7 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 		}
 		// A model is checked against every clause before it is used: a
 		// solver's mistake must not become a witness.
-		for _, k := range cnf {
+		for _, k := range check {
 			if !satisfied(model, k) {
 				return timedOut, nil
 			}
