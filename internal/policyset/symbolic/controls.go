@@ -1,6 +1,10 @@
 package symbolic
 
 import (
+	"maps"
+	"slices"
+	"strings"
+
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
@@ -49,33 +53,67 @@ func CheckControl(typ string, org []policyset.Policy, counted []Counted, alone b
 // typ, approved as the control says, that the organization as it is
 // allows. It depends on the organization alone, so a command asks it once
 // per type.
+//
+// A request is allowed only where some allow applies, so the question is
+// asked once per group of allows with the same guards, about the requests
+// where one of them applies, over the policies those guards admit
+// (SliceByGuards): the same answer as one question over the whole
+// organization, without a formula of every policy at once.
 func ControlAlready(typ string, org []policyset.Policy, alone bool, rootIDs []string) Breach {
 	org = canonical(org)
-	q := newQuestion(typ, org, rootIDs)
-	members := make([]member, len(org))
-	for i := range org {
-		members[i] = member{a: q.pols[i]}
-	}
-	allowBefore := q.verdict(members)[client.OutcomeAllow]
-	who := litTrue
-	if alone {
-		who = q.alone()
-	}
-	var b Breach
-	switch ans, model := q.e.c.solve(who, allowBefore); ans {
-	case timedOut:
-		b.NotProved = "the question ran past its time limit"
-	case sat:
-		req, ok, why := q.bestWitness([]lit{who, allowBefore}, model, func(r policyset.Request) bool {
-			return policyset.Decide(org, r).Verdict == client.OutcomeAllow
-		})
-		if !ok {
-			b.NotProved = why
-			return b
+	idx := NewGuardIndex(org)
+	var keys []string
+	groups := map[string][]policyset.Policy{}
+	for _, p := range org {
+		if p.Effect != client.EffectAllow {
+			continue
 		}
-		b.Already = &req
+		k := guardsOf(p).key()
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], p)
 	}
-	return b
+	replay := func(r policyset.Request) bool { return policyset.Decide(org, r).Verdict == client.OutcomeAllow }
+	for _, k := range keys {
+		group := groups[k]
+		slice := idx.Slice(group)
+		q := newQuestion(typ, append(slices.Clone(slice), group...), rootIDs)
+		members := make([]member, len(slice))
+		for i := range slice {
+			members[i] = member{a: q.pols[i]}
+		}
+		var applies []lit
+		for _, pl := range q.pols[len(slice):] {
+			applies = append(applies, pl.applies)
+		}
+		who := litTrue
+		if alone {
+			who = q.alone()
+		}
+		assume := []lit{who, q.e.c.or(applies...), q.verdict(members)[client.OutcomeAllow]}
+		switch ans, model := q.e.c.solve(assume...); ans {
+		case timedOut:
+			return Breach{NotProved: "the question ran past its time limit"}
+		case sat:
+			req, ok, why := q.bestWitness(assume, model, replay)
+			if !ok {
+				return Breach{NotProved: why}
+			}
+			return Breach{Already: &req}
+		}
+	}
+	return Breach{}
+}
+
+// key names a set of guards: the same key, the same guards.
+func (g guards) key() string {
+	var b strings.Builder
+	for _, path := range slices.Sorted(maps.Keys(g)) {
+		vals := slices.Sorted(slices.Values(g[path]))
+		b.WriteString(path + "\x00" + strings.Join(vals, "\x01") + "\x02")
+	}
+	return b.String()
 }
 
 // ControlNewly is the newly-broken half of CheckControl: a request of

@@ -1,5 +1,7 @@
 package symbolic
 
+import "slices"
+
 // propagate is unit propagation over cnf with the units given: it
 // returns the clauses that are neither satisfied nor unit, each without
 // its false literals, and every literal propagation sets; conflict when
@@ -14,13 +16,27 @@ func propagate(cnf [][]lit, units []lit, nvars int) (reduced [][]lit, set []lit,
 		}
 		return -value[-l]
 	}
-	// occurs lists, for each literal, the clauses it is in.
-	occurs := make(map[lit][]int, 2*nvars)
-	for i, c := range cnf {
+	// occurs lists, for each literal, the clauses it is in: one array,
+	// cut by start (literal l's list is at index l+nvars).
+	slot := func(l lit) int { return l + nvars }
+	start := make([]int32, 2*nvars+2)
+	for _, c := range cnf {
 		for _, l := range c {
-			occurs[l] = append(occurs[l], i)
+			start[slot(l)+1]++
 		}
 	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	occ := make([]int32, start[len(start)-1])
+	fill := slices.Clone(start)
+	for i, c := range cnf {
+		for _, l := range c {
+			occ[fill[slot(l)]] = int32(i)
+			fill[slot(l)]++
+		}
+	}
+	occurs := func(l lit) []int32 { return occ[start[slot(l)]:start[slot(l)+1]] }
 	var queue []lit
 	assign := func(l lit) bool {
 		switch valueOf(l) {
@@ -52,7 +68,7 @@ func propagate(cnf [][]lit, units []lit, nvars int) (reduced [][]lit, set []lit,
 		l := queue[0]
 		queue = queue[1:]
 		// Clauses holding -l lost a literal: each may now be unit or empty.
-		for _, i := range occurs[-l] {
+		for _, i := range occurs(-l) {
 			var free lit
 			nfree, sat := 0, false
 			for _, m := range cnf[i] {
