@@ -115,6 +115,23 @@ func (a *accessReview) rootUserIDs(ctx context.Context) []string {
 	return q.UserIDs
 }
 
+// keyTagNames are the organization's private key tags, id to name, from
+// the command's one list_private_key_tags (the list the tag resources
+// read too), read only when a report names a tag. A list that cannot be
+// read leaves the ids as they are, and says so in the log.
+func (a *accessReview) keyTagNames(ctx context.Context) map[string]string {
+	tags, err := cachedPrivateKeyTags(ctx, a.pd)
+	if err != nil {
+		tflog.Warn(ctx, "access review: could not read the private key tags; they are shown by id", map[string]any{"error": fmt.Sprint(err)})
+		return nil
+	}
+	names := make(map[string]string, len(tags.PrivateKeyTags))
+	for _, t := range tags.PrivateKeyTags {
+		names[t.TagID] = t.TagName
+	}
+	return names
+}
+
 // check reviews one planned change: plan is nil for a delete, state nil
 // for a create.
 func (a *accessReview) check(ctx context.Context, plan, state *policyModel, diags *diag.Diagnostics) {
@@ -150,6 +167,9 @@ func (a *accessReview) check(ctx context.Context, plan, state *policyModel, diag
 		org.SetRootIDs(a.rootUserIDs(ctx))
 	}
 	if rep := org.Report(c); !rep.Empty() {
+		if rep.NamesKeyTags() {
+			rep = rep.WithTagNames(a.keyTagNames(ctx))
+		}
 		diags.AddWarning("Access change: "+name, rep.Detail(accessReviewRows))
 	}
 	// One warning for all findings of a policy: Terraform's human output
