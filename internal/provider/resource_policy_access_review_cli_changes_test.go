@@ -60,6 +60,11 @@ func TestAccessReviewCLI_transferLimit(t *testing.T) {
 	rows, diags := w.checkChange(reviewManaged, with(reviewManaged, "transfer_limit", raised), "custody_policy.transfer_limit", 2)
 	low, _ := new(big.Int).SetString("10000000000000000000", 10)
 	high, _ := new(big.Int).SetString("20000000000000000000", 10)
+	// One row, as the guide shows it, whose witness is the region's closed
+	// end (20 ETH), not 10 ETH and a wei.
+	if len(rows) != 1 || !strings.Contains(rows[0].Example, `"20000000000000000000"`) {
+		t.Errorf("the raise should be one row with a 20 ETH witness; got %d rows: %+v", len(rows), rows)
+	}
 	for _, r := range rows {
 		if r.ActivityType != "ACTIVITY_TYPE_SIGN_TRANSACTION_V2" || r.After != client.OutcomeAllow {
 			t.Errorf("a raised limit should only allow more transfers; got %q", r.line())
