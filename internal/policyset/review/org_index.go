@@ -34,12 +34,7 @@ func (o *Org) countedOf(typ string) *countedIndex {
 // controlState is the state a control on typ is judged on, whole and
 // sliced by the versions of change (just counted); o.mu is held.
 func (o *Org) controlState(typ string, change symbolic.Counted) (full, sliced symbolic.ControlState) {
-	var around []policyset.Policy
-	for _, v := range []*policyset.Policy{change.Before, change.After} {
-		if v != nil {
-			around = append(around, *v)
-		}
-	}
+	around := change.Versions()
 	counted := o.countedOf(typ)
 	full = symbolic.ControlState{Org: o.typeIndex()[typ], Counted: counted.changes}
 	sliced = symbolic.ControlState{Org: o.orgIndex(typ).Slice(around), Counted: counted.slice(around)}
@@ -71,8 +66,8 @@ func (x *countedIndex) add(c symbolic.Counted) {
 	}
 }
 
-// slice keeps of each change the versions the guards of around admit (as
-// symbolic's sliceCounted does); a change with neither is left out.
+// slice keeps of each change the versions the guards of around admit
+// (SliceByGuards, by the index); a change with neither is left out.
 func (x *countedIndex) slice(around []policyset.Policy) []symbolic.Counted {
 	is := x.versions.SliceIndexes(around)
 	if is == nil {

@@ -126,19 +126,15 @@ func (g guards) key() string {
 // each change is counted: the state only grows more permissive, and a
 // change alters it only where one of its versions applies, so the first
 // change after which some request is newly allowed is asked about that
-// request, and every earlier answer stands. sliced, when given, is full
-// already sliced by around's versions (a caller's GuardIndex); else it is
-// sliced here.
+// request, and every earlier answer stands. With around, sliced is full
+// sliced by around's versions (the caller's GuardIndex finds them); the
+// witness is replayed over full.
 func ControlNewly(typ string, full ControlState, sliced *ControlState, around *Counted, alone bool, rootIDs []string) Breach {
-	fullOrg, fullCounted := full.Org, full.Counted
 	org, counted := full.Org, full.Counted
-	aroundVersions := around.versions()
-	switch {
-	case around != nil && sliced != nil:
+	if around != nil {
 		org, counted = sliced.Org, sliced.Counted
-	case around != nil:
-		org, counted = SliceByGuards(org, aroundVersions), sliceCounted(counted, aroundVersions)
 	}
+	aroundVersions := around.Versions()
 	org, counted = canonical(org), canonicalCounted(counted)
 	rest, _ := stateOf(org, counted)
 	all := append([]policyset.Policy(nil), rest...)
@@ -186,16 +182,16 @@ func ControlNewly(typ string, full ControlState, sliced *ControlState, around *C
 	if alone {
 		who = q.alone()
 	}
-	// The witness is replayed over the whole organization and every
-	// counted change, not the slice.
-	fullRest, fullBefore := stateOf(fullOrg, fullCounted)
 	assume := []lit{who, where, allowNow, -allowBefore}
 	switch ans, model := q.e.c.solve(assume...); ans {
 	case timedOut:
 		return Breach{NotProved: "the question ran past its time limit"}
 	case sat:
+		// The witness is replayed over the whole organization and every
+		// counted change, not the slice.
+		fullRest, fullBefore := stateOf(full.Org, full.Counted)
 		req, ok, why := q.bestWitness(assume, model, func(r policyset.Request) bool {
-			return permissiveVerdict(fullRest, fullCounted, r) == client.OutcomeAllow && policyset.Decide(fullBefore, r).Verdict != client.OutcomeAllow
+			return permissiveVerdict(fullRest, full.Counted, r) == client.OutcomeAllow && policyset.Decide(fullBefore, r).Verdict != client.OutcomeAllow
 		})
 		if !ok {
 			return Breach{NotProved: why}
@@ -213,8 +209,8 @@ type ControlState struct {
 	Counted []Counted
 }
 
-// versions are the change's versions that exist; none for a nil change.
-func (c *Counted) versions() []policyset.Policy {
+// Versions are the change's versions that exist; none for a nil change.
+func (c *Counted) Versions() []policyset.Policy {
 	if c == nil {
 		return nil
 	}
@@ -251,25 +247,6 @@ func stateOf(org []policyset.Policy, counted []Counted) (rest, before []policyse
 		}
 	}
 	return rest, before
-}
-
-// sliceCounted keeps of each counted change the versions the guards of
-// around admit; a change with neither counts for nothing there.
-func sliceCounted(counted []Counted, around []policyset.Policy) []Counted {
-	var out []Counted
-	for _, c := range counted {
-		var kept Counted
-		if c.Before != nil && len(SliceByGuards([]policyset.Policy{*c.Before}, around)) == 1 {
-			kept.Before = c.Before
-		}
-		if c.After != nil && len(SliceByGuards([]policyset.Policy{*c.After}, around)) == 1 {
-			kept.After = c.After
-		}
-		if kept.Before != nil || kept.After != nil {
-			out = append(out, kept)
-		}
-	}
-	return out
 }
 
 // permissiveVerdict decides a request in the most permissive state, as

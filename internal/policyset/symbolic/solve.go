@@ -62,13 +62,6 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	for _, u := range set {
 		cnf = append(cnf, []lit{u})
 	}
-	// The model is checked against the circuit's clauses and the
-	// assumptions, not the reduced ones.
-	check := make([][]lit, 0, len(c.cnf)+len(units))
-	check = append(check, c.cnf...)
-	for _, u := range units {
-		check = append(check, []lit{u})
-	}
 	type result struct {
 		status solver.Status
 		model  []bool
@@ -99,10 +92,16 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 		for v := 1; v <= c.nvars && v-1 < len(r.model); v++ {
 			model[v] = r.model[v-1]
 		}
-		// A model is checked against every clause before it is used: a
+		// A model is checked against every clause before it is used (the
+		// circuit's own and the assumptions, not the reduced ones): a
 		// solver's mistake must not become a witness.
-		for _, k := range check {
+		for _, k := range c.cnf {
 			if !satisfied(model, k) {
+				return timedOut, nil
+			}
+		}
+		for _, u := range units {
+			if !modelValue(model, u) {
 				return timedOut, nil
 			}
 		}
