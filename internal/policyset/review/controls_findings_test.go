@@ -5,6 +5,7 @@ import (
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/symbolic"
 )
 
 func TestCheckControls(t *testing.T) {
@@ -98,5 +99,32 @@ func TestFindings(t *testing.T) {
 	}
 	if fs := o.Findings(Change{Before: sign, After: sign}); fs != nil {
 		t.Errorf("unchanged: %+v", fs)
+	}
+}
+
+// TestFindingsDisprovedByTheReport: the findings on a change the report
+// has just reviewed are disproved by the report's witnesses, decided by
+// the engine, without building a circuit; and they are the findings a
+// fresh Org, without the report, proves with questions.
+func TestFindingsDisprovedByTheReport(t *testing.T) {
+	ps := oneTypeCorpus(20, 1000)
+	changed := oneTypeCorpus(20, 2000)
+	c := Change{Before: &ps[7], After: &changed[7]}
+	o := NewOrg(ps, nil)
+	if r := o.Report(c); r.Empty() {
+		t.Fatal("the raise moves no request")
+	}
+	built := symbolic.QuestionsBuilt()
+	withReport := o.Findings(c)
+	if n := symbolic.QuestionsBuilt() - built; n != 0 {
+		t.Errorf("the findings after the report built %d circuits, want 0", n)
+	}
+	built = symbolic.QuestionsBuilt()
+	alone := NewOrg(ps, nil).Findings(c)
+	if symbolic.QuestionsBuilt() == built {
+		t.Error("without the report, the findings asked nothing: the test proves nothing")
+	}
+	if len(withReport) != 0 || len(alone) != 0 {
+		t.Errorf("findings: with the report %+v, alone %+v; want none", withReport, alone)
 	}
 }

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -25,35 +26,52 @@ func (o *Org) Findings(c Change) []Finding {
 		p.ID = c.Before.ID
 	}
 	self := func(q policyset.Policy) bool { return q.ID == p.ID || (c.Before != nil && q.ID == c.Before.ID) }
+	// The findings' questions are about p: a policy that p's guards
+	// exclude counts for nothing wherever p applies
+	// (symbolic.SliceByGuards), so only those the guards admit are read.
 	var others []policyset.Policy
-	for _, q := range o.policies {
+	for _, q := range o.allIndex().Slice([]policyset.Policy{p}) {
 		if !self(q) {
 			others = append(others, q)
 		}
 	}
 	var out []Finding
-	for _, q := range others {
-		if sameDecision(p, q) {
+	for _, q := range o.sameDecisionAs(p) {
+		if !self(q) {
 			out = append(out, Finding{Kind: FindingDuplicate, Detail: fmt.Sprintf("  %q is identical in effect, condition, consensus and time to %q (%s).",
 				name(p), name(q), q.ID)})
 		}
 	}
-	if never, byCatalogue := symbolic.NeverApplies(p, o.rootIDs); never {
-		why := "for every request of every activity type, its outcome is not applicable, an error or time-inactive"
-		if byCatalogue {
-			why += ", by the catalogue: it reads a field the policy language's catalogue does not have, which every request " +
-				"lacks (MissingField)"
+	// Each finding is a universal claim: a request that the engine
+	// decides against it, one of the report's witnesses or the request p
+	// was shown to apply to, disproves it without a question.
+	witnesses := o.takeWitnesses(c)
+	if !slices.ContainsFunc(witnesses, func(w policyset.Request) bool { return symbolic.AppliesAt(p, w) }) {
+		never, byCatalogue, applying := symbolic.NeverApplies(p, o.rootIDs)
+		if never {
+			why := "for every request of every activity type, its outcome is not applicable, an error or time-inactive"
+			if byCatalogue {
+				why += ", by the catalogue: it reads a field the policy language's catalogue does not have, which every request " +
+					"lacks (MissingField)"
+			}
+			out = append(out, Finding{Kind: FindingNeverApplies, Deny: p.Effect == client.EffectDeny,
+				Detail: fmt.Sprintf("  %q never applies: %s.", name(p), why)})
+			return out
 		}
-		out = append(out, Finding{Kind: FindingNeverApplies, Deny: p.Effect == client.EffectDeny,
-			Detail: fmt.Sprintf("  %q never applies: %s.", name(p), why)})
-		return out
+		if applying != nil {
+			witnesses = append(witnesses, *applying)
+		}
 	}
-	if shadowed, denies := symbolic.Shadowed(p, others, o.rootIDs); shadowed {
-		out = append(out, Finding{Kind: FindingShadowed, Detail: fmt.Sprintf(
-			"  %q allows nothing: every request it would allow or wait for is denied explicitly by %s.", name(p), strings.Join(denies, ", "))})
-		return out
+	notShadowed := slices.ContainsFunc(witnesses, func(w policyset.Request) bool { return symbolic.NotShadowedAt(p, others, w) })
+	if !notShadowed {
+		if shadowed, denies := symbolic.Shadowed(p, others, o.rootIDs); shadowed {
+			out = append(out, Finding{Kind: FindingShadowed, Detail: fmt.Sprintf(
+				"  %q allows nothing: every request it would allow or wait for is denied explicitly by %s.", name(p), strings.Join(denies, ", "))})
+			return out
+		}
 	}
-	if symbolic.Redundant(p, append(others, p), o.rootIDs) {
+	notRedundant := slices.ContainsFunc(witnesses, func(w policyset.Request) bool { return symbolic.NotRedundantAt(p, others, w) })
+	if !notRedundant && symbolic.Redundant(p, append(others, p), o.rootIDs) {
 		out = append(out, Finding{Kind: FindingRedundant, Detail: fmt.Sprintf(
 			"  Removing %q would change no request's verdict: the organization's other policies already decide every request it "+
 				"applies to as it does.", name(p))})

@@ -24,16 +24,23 @@ type Org struct {
 	// the changes counted so far, indexed by guards (org_index.go).
 	guardIndex map[string]*symbolic.GuardIndex
 	counted    map[string]*countedIndex
-	keys       map[string]bool            // counted changes, by version keys
-	reported   map[string]bool            // breaches returned, by control, type and kind
-	already    map[string]symbolic.Breach // alreadyBroken's answers, by type and approvers
+	// all is every policy indexed by guards, and byDecision their
+	// positions by decision fields (decisionKey): the findings' questions.
+	all        *symbolic.GuardIndex
+	byDecision map[string][]int
+	// witnesses are a report's witnesses, kept for the findings on the
+	// same change (afterKey).
+	witnesses map[string][]policyset.Request
+	keys      map[string]bool            // counted changes, by version keys
+	reported  map[string]bool            // breaches returned, by control, type and kind
+	already   map[string]symbolic.Breach // alreadyBroken's answers, by type and approvers
 }
 
 // NewOrg holds the organization's policies and its root users' ids.
 func NewOrg(policies []policyset.Policy, rootIDs []string) *Org {
 	o := &Org{policies: policies, rootIDs: rootIDs, byID: map[string]int{}, keys: map[string]bool{}, reported: map[string]bool{},
 		guardIndex: map[string]*symbolic.GuardIndex{}, counted: map[string]*countedIndex{},
-		already: map[string]symbolic.Breach{}}
+		already: map[string]symbolic.Breach{}, witnesses: map[string][]policyset.Request{}}
 	for i, p := range policies {
 		o.byID[p.ID] = i
 	}
@@ -146,12 +153,17 @@ func sameDecision(a, b policyset.Policy) bool {
 	return a.Effect == b.Effect && a.Condition == b.Condition && a.Consensus == b.Consensus && a.Time == b.Time
 }
 
+// decisionKey identifies a policy's decision fields (sameDecision).
+func decisionKey(p policyset.Policy) string {
+	return p.Effect + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
+}
+
 // policyKey identifies a policy version by id and decision fields.
 func policyKey(p *policyset.Policy) string {
 	if p == nil {
 		return ""
 	}
-	return p.ID + "\x00" + p.Effect + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
+	return p.ID + "\x00" + decisionKey(*p)
 }
 
 // name is how a report names a policy: its name, else its id.

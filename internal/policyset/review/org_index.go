@@ -21,6 +21,32 @@ func (o *Org) orgIndex(typ string) *symbolic.GuardIndex {
 	return x
 }
 
+// allIndex is every policy of the organization, indexed by guards; o.mu
+// is held.
+func (o *Org) allIndex() *symbolic.GuardIndex {
+	if o.all == nil {
+		o.all = symbolic.NewGuardIndex(o.policies)
+	}
+	return o.all
+}
+
+// sameDecisionAs lists the policies whose decision fields are p's, in the
+// organization's order; o.mu is held.
+func (o *Org) sameDecisionAs(p policyset.Policy) []policyset.Policy {
+	if o.byDecision == nil {
+		o.byDecision = make(map[string][]int, len(o.policies))
+		for i, q := range o.policies {
+			k := decisionKey(q)
+			o.byDecision[k] = append(o.byDecision[k], i)
+		}
+	}
+	var out []policyset.Policy
+	for _, i := range o.byDecision[decisionKey(p)] {
+		out = append(out, o.policies[i])
+	}
+	return out
+}
+
 // countedOf is the changes counted for typ so far; o.mu is held.
 func (o *Org) countedOf(typ string) *countedIndex {
 	x, ok := o.counted[typ]
@@ -88,4 +114,34 @@ func (x *countedIndex) slice(around []policyset.Policy) []symbolic.Counted {
 		}
 	}
 	return out
+}
+
+// keepWitnesses keeps the witnesses of r, the report on c, for the
+// findings on c.After (Findings, which the provider asks next); o.mu is
+// held.
+func (o *Org) keepWitnesses(c Change, r Report) {
+	var ws []policyset.Request
+	for _, row := range r.Rows {
+		if row.Proved {
+			ws = append(ws, row.Request)
+		}
+	}
+	if len(ws) > 0 && c.After != nil {
+		o.witnesses[afterKey(c)] = ws
+	}
+}
+
+// takeWitnesses returns, and forgets, the witnesses kept for c; o.mu is
+// held.
+func (o *Org) takeWitnesses(c Change) []policyset.Request {
+	k := afterKey(c)
+	ws := o.witnesses[k]
+	delete(o.witnesses, k)
+	return ws
+}
+
+// afterKey identifies a change's after version and the version it
+// replaces.
+func afterKey(c Change) string {
+	return policyKey(c.Before) + "\x02" + policyKey(c.After)
 }

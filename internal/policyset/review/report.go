@@ -41,7 +41,9 @@ func (o *Org) Report(c Change) Report {
 		}
 		afterOf[t] = after
 	}
-	return compare(beforeOf, afterOf, types, changed, o.rootIDs)
+	r := compare(beforeOf, afterOf, types, changed, o.rootIDs)
+	o.keepWitnesses(c, r)
+	return r
 }
 
 // Compare is the offline form (policy_changes): the regions whose verdict

@@ -281,10 +281,37 @@ func checkDifferential(seed uint64) string {
 	if why := checkMoves(seed, before, after, before, after, brute); why != "" {
 		return why
 	}
+	if why := checkFindings(seed, after, requests(after)); why != "" {
+		return why
+	}
 	// Sliced by the changed versions' guards, as the report asks, the
 	// moves are the same.
 	changed := changedVersions(before, after)
 	return checkMoves(seed, before, after, SliceByGuards(before, changed), SliceByGuards(after, changed), brute)
+}
+
+// checkFindings holds each finding the analysis proves on a policy of
+// set to every enumerated request: no request disproves it, as the
+// findings' concrete disproofs (AppliesAt, NotShadowedAt, NotRedundantAt)
+// would.
+func checkFindings(seed uint64, set []policyset.Policy, reqs []policyset.Request) string {
+	for i, p := range set {
+		others := slices.Delete(slices.Clone(set), i, i+1)
+		never, _, _ := NeverApplies(p, nil)
+		shadowed, _ := Shadowed(p, others, nil)
+		redundant := Redundant(p, set, nil)
+		for _, req := range reqs {
+			switch {
+			case never && AppliesAt(p, req):
+				return fmt.Sprintf("seed %d: %q never applies, yet applies to %+v", seed, p.ID, req)
+			case shadowed && NotShadowedAt(p, others, req):
+				return fmt.Sprintf("seed %d: %q is shadowed, yet grants %+v undenied", seed, p.ID, req)
+			case redundant && NotRedundantAt(p, others, req):
+				return fmt.Sprintf("seed %d: %q is redundant, yet decides %+v", seed, p.ID, req)
+			}
+		}
+	}
+	return ""
 }
 
 // changedVersions are the policies of one set whose decision fields are

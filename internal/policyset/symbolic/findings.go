@@ -14,32 +14,70 @@ import (
 // NeverApplies tells whether p's outcome is not-applicable, an error or
 // time-inactive for every request. byCatalogue is true when that rests on
 // the catalogue: p reads a field the catalogue does not know, which the
-// engine evaluates as an error (the service may know it).
-func NeverApplies(p policyset.Policy, rootIDs []string) (never, byCatalogue bool) {
+// engine evaluates as an error (the service may know it). When p applies,
+// applying is a request it was shown to apply to, if one was built.
+func NeverApplies(p policyset.Policy, rootIDs []string) (never, byCatalogue bool, applying *policyset.Request) {
 	for _, strict := range []bool{false, true} {
 		applies := false
 		for _, typ := range MayApply(p) {
 			q := newQuestionStrict(typ, []policyset.Policy{p}, rootIDs, strict)
 			ans, model := q.e.c.solve(q.pols[0].applies)
 			if ans == timedOut {
-				return false, false
+				return false, false, nil
 			}
 			if ans == sat {
-				if req, err := q.witness(model); err == nil {
-					switch policyset.NewEvaluator(req).Outcome(p).Outcome {
-					case client.OutcomeAllow, client.OutcomeRequiresConsensus, client.OutcomeDenyExplicit:
-						return false, false // shown to apply
-					}
+				if req, err := q.witness(model); err == nil && AppliesAt(p, req) {
+					return false, false, &req // shown to apply
 				}
 				applies = true
 				break
 			}
 		}
 		if !applies {
-			return true, strict
+			return true, strict, nil
 		}
 	}
-	return false, false
+	return false, false, nil
+}
+
+// The findings are universal claims, so one concrete request decided by
+// the engine disproves each: the plan's own witnesses usually do, and
+// then no question is asked.
+
+// AppliesAt: p's outcome for req is an allow, a consensus or a deny, so
+// p does not "never apply".
+func AppliesAt(p policyset.Policy, req policyset.Request) bool {
+	switch policyset.NewEvaluator(req).Outcome(p).Outcome {
+	case client.OutcomeAllow, client.OutcomeRequiresConsensus, client.OutcomeDenyExplicit:
+		return true
+	}
+	return false
+}
+
+// NotShadowedAt: p is an allow that allows or waits for consensus on req,
+// and none of others denies req explicitly, so p is not shadowed.
+func NotShadowedAt(p policyset.Policy, others []policyset.Policy, req policyset.Request) bool {
+	ev := policyset.NewEvaluator(req)
+	switch ev.Outcome(p).Outcome {
+	case client.OutcomeAllow, client.OutcomeRequiresConsensus:
+	default:
+		return false
+	}
+	for _, o := range others {
+		if o.Effect == client.EffectDeny && ev.Outcome(o).Outcome == client.OutcomeDenyExplicit {
+			return false
+		}
+	}
+	return true
+}
+
+// NotRedundantAt: others with p decide req otherwise than others alone,
+// so removing p changes a verdict. others may be sliced by p's guards
+// (SliceByGuards): where p counts, what the guards leave out counts for
+// nothing, so a difference on the slice is one on the whole set.
+func NotRedundantAt(p policyset.Policy, others []policyset.Policy, req policyset.Request) bool {
+	with := append(slices.Clip(others), p)
+	return policyset.Decide(with, req).Verdict != policyset.Decide(others, req).Verdict
 }
 
 // Shadowed tells whether an allow is explicitly denied wherever it would

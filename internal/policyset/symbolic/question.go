@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
@@ -75,6 +76,13 @@ func readPolicyForms(p policyset.Policy, next *int, strict bool) policyForms {
 	return pf
 }
 
+// questionsBuilt counts the circuits built, for tests and the bench.
+var questionsBuilt atomic.Int64
+
+// QuestionsBuilt is how many circuits this process has built: what a
+// question costs is mostly building its circuit.
+func QuestionsBuilt() int64 { return questionsBuilt.Load() }
+
 // newQuestion compiles the policies for requests of typ whose approvers
 // are never root users.
 func newQuestion(typ string, policies []policyset.Policy, rootIDs []string) *question {
@@ -84,6 +92,7 @@ func newQuestion(typ string, policies []policyset.Policy, rootIDs []string) *que
 // newQuestionStrict: strict reads a field the catalogue does not know as
 // the engine evaluates it, an error.
 func newQuestionStrict(typ string, policies []policyset.Policy, rootIDs []string, strict bool) *question {
+	questionsBuilt.Add(1)
 	next := 0
 	forms := make([]policyForms, len(policies))
 	d := newDomains()

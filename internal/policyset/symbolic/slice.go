@@ -225,20 +225,23 @@ func (x *GuardIndex) SliceIndexes(changed []policyset.Policy) []int {
 		return nil
 	}
 	// Candidates by the path that admits the fewest (the type's own guard
-	// admits them all), each then checked against every path.
-	candidates := func(path string) []int {
-		var cand []int
-		for _, v := range union[path] {
-			cand = append(cand, x.byValue[path][v]...)
-		}
-		return append(cand, x.unguardedOn(path)...)
-	}
-	var cand []int
+	// admits them all), counted before any is listed, each then checked
+	// against every path.
+	best, fewest := "", -1
 	for _, path := range slices.Sorted(maps.Keys(union)) {
-		if c := candidates(path); cand == nil || len(c) < len(cand) {
-			cand = c
+		n := len(x.unguardedOn(path))
+		for _, v := range union[path] {
+			n += len(x.byValue[path][v])
+		}
+		if fewest < 0 || n < fewest {
+			best, fewest = path, n
 		}
 	}
+	cand := make([]int, 0, fewest)
+	for _, v := range union[best] {
+		cand = append(cand, x.byValue[best][v]...)
+	}
+	cand = append(cand, x.unguardedOn(best)...)
 	slices.Sort(cand)
 	cand = slices.Compact(cand)
 	out := make([]int, 0, len(cand))

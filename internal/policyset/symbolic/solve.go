@@ -57,10 +57,61 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	if conflict {
 		return unsat, nil
 	}
-	cnf := make([][]lit, 0, len(reduced)+len(set))
-	cnf = append(cnf, reduced...)
+	model := make([]bool, c.nvars+1)
 	for _, u := range set {
-		cnf = append(cnf, []lit{u})
+		model[abs(u)] = u > 0
+	}
+	if len(reduced) > 0 {
+		switch ans, sub := solveReduced(reduced); ans {
+		case unsat, timedOut:
+			return ans, nil
+		default:
+			for v, b := range sub {
+				model[v] = b
+			}
+		}
+	}
+	// A model is checked against every clause before it is used (the
+	// circuit's own and the assumptions, not the reduced ones): a solver's
+	// mistake must not become a witness.
+	for _, k := range c.cnf {
+		if !satisfied(model, k) {
+			return timedOut, nil
+		}
+	}
+	for _, u := range units {
+		if !modelValue(model, u) {
+			return timedOut, nil
+		}
+	}
+	return sat, model
+}
+
+// solveReduced hands the clauses propagation left to gophersat, under
+// QueryGuard, with their variables renumbered 1..k: the solver allocates
+// per variable, and a question's circuit holds every policy's gates while
+// few are still open after propagation. The model is by the circuit's
+// variables.
+func solveReduced(reduced [][]lit) (answer, map[int]bool) {
+	local := map[int]int{}
+	var circuitVar []int // by local variable - 1
+	cnf := make([][]int, len(reduced))
+	for i, k := range reduced {
+		out := make([]int, len(k))
+		for j, l := range k {
+			v := abs(l)
+			n, ok := local[v]
+			if !ok {
+				circuitVar = append(circuitVar, v)
+				n = len(circuitVar)
+				local[v] = n
+			}
+			if l < 0 {
+				n = -n
+			}
+			out[j] = n
+		}
+		cnf[i] = out
 	}
 	type result struct {
 		status solver.Status
@@ -68,7 +119,7 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		pb := solver.ParseSliceNb(cnf, c.nvars)
+		pb := solver.ParseSliceNb(cnf, len(circuitVar))
 		if pb.Status == solver.Unsat {
 			done <- result{status: solver.Unsat}
 			return
@@ -88,22 +139,9 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 		if r.status != solver.Sat {
 			return unsat, nil
 		}
-		model := make([]bool, c.nvars+1)
-		for v := 1; v <= c.nvars && v-1 < len(r.model); v++ {
-			model[v] = r.model[v-1]
-		}
-		// A model is checked against every clause before it is used (the
-		// circuit's own and the assumptions, not the reduced ones): a
-		// solver's mistake must not become a witness.
-		for _, k := range c.cnf {
-			if !satisfied(model, k) {
-				return timedOut, nil
-			}
-		}
-		for _, u := range units {
-			if !modelValue(model, u) {
-				return timedOut, nil
-			}
+		model := make(map[int]bool, len(circuitVar))
+		for i, v := range circuitVar {
+			model[v] = i < len(r.model) && r.model[i]
 		}
 		return sat, model
 	case <-timer.C:
@@ -129,4 +167,12 @@ func modelValue(model []bool, l lit) bool {
 		return !b
 	}
 	return b
+}
+
+// abs is a literal's variable.
+func abs(l lit) int {
+	if l < 0 {
+		return -l
+	}
+	return l
 }
