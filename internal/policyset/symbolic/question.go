@@ -120,8 +120,20 @@ func newQuestionStrict(typ string, policies []policyset.Policy, rootIDs []string
 	d.finish()
 	q := &question{e: newEncoder(typ, d, model, rootIDs), typ: typ}
 	q.forms = forms
+	// A version asked about twice (a question's changed policies are also
+	// in its sets) is encoded once: its literals depend on its effect and
+	// expressions alone.
+	encoded := make(map[string]*polLits, len(forms))
 	for _, pf := range forms {
-		q.pols = append(q.pols, q.encodePolicy(pf))
+		k := pf.p.Effect + "\x00" + pf.p.Condition + "\x00" + pf.p.Consensus + "\x00" + pf.p.Time
+		pl, ok := encoded[k]
+		if !ok {
+			pl = q.encodePolicy(pf)
+			encoded[k] = pl
+		}
+		same := *pl
+		same.p = pf.p
+		q.pols = append(q.pols, &same)
 	}
 	return q
 }

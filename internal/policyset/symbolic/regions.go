@@ -173,19 +173,27 @@ func (q *question) atoms(from, to int) []atom {
 // ok tells whether it decides as claimed.
 func (q *question) bestWitness(assume []lit, model []bool, claims func(policyset.Request) bool) (policyset.Request, bool, string) {
 	// The fewest approvers: slots are filled in order, so "at most m"
-	// is monotone in m, and a binary search finds the least.
+	// (slot m inactive) is monotone in m. Down from the model's count, one
+	// fewer at a time: a model is usually at or next to the least, so
+	// this asks once or twice where a search over every slot asks more.
 	sl := q.e.slots("approvers", "approvers")
-	lo, hi := 1, len(sl.active) // at most lo-1 fails; at most hi holds (the model)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if ans, got := q.e.c.solve(append(assume, -sl.active[m])...); ans == sat {
-			hi, model = m, got
-		} else {
-			lo = m + 1
+	approvers := func(model []bool) int {
+		n := 0
+		for n < len(sl.active) && modelValue(model, sl.active[n]) {
+			n++
 		}
+		return n
 	}
-	if hi < len(sl.active) {
-		assume = append(assume, -sl.active[hi])
+	least := approvers(model)
+	for least > 1 {
+		ans, got := q.e.c.solve(append(assume, -sl.active[least-1])...)
+		if ans != sat {
+			break
+		}
+		model, least = got, min(least-1, approvers(got))
+	}
+	if least < len(sl.active) {
+		assume = append(assume, -sl.active[least])
 	}
 	for _, path := range slices.Sorted(maps.Keys(q.e.scalars)) {
 		s := q.e.scalars[path]
