@@ -56,7 +56,11 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 			var got symbolic.Breach
 			if !o.reported[ctl.Name+"\x00"+typ+"\x00newly"] {
 				full, sliced := o.controlState(typ, change)
-				got = symbolic.ControlNewly(typ, full, &sliced, &change, alone, o.rootIDs)
+				// The change's report may already prove there is none
+				// (newly_allowed.go).
+				if !o.noneNewly(change, sliced.Counted, typ, alone) {
+					got = symbolic.ControlNewly(typ, full, &sliced, &change, alone, o.rootIDs)
+				}
 			}
 			// Already broken depends on the organization alone: asked once
 			// per type and approvers.

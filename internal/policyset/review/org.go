@@ -1,6 +1,7 @@
 package review
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -31,16 +32,23 @@ type Org struct {
 	// witnesses are a report's witnesses, kept for the findings on the
 	// same change (afterKey).
 	witnesses map[string][]policyset.Request
-	keys      map[string]bool            // counted changes, by version keys
-	reported  map[string]bool            // breaches returned, by control, type and kind
-	already   map[string]symbolic.Breach // alreadyBroken's answers, by type and approvers
+	// allows are, by change (policyKey of before and after), what its
+	// report found newly allowed, by type (newlyAllowed).
+	allows map[string]map[string]newlyAllowed
+	// orgNamesUsers: some policy of the organization names users by id
+	// (NamesUsers), once known.
+	orgNamesUsers *bool
+	keys          map[string]bool            // counted changes, by version keys
+	reported      map[string]bool            // breaches returned, by control, type and kind
+	already       map[string]symbolic.Breach // alreadyBroken's answers, by type and approvers
 }
 
 // NewOrg holds the organization's policies and its root users' ids.
 func NewOrg(policies []policyset.Policy, rootIDs []string) *Org {
 	o := &Org{policies: policies, rootIDs: rootIDs, byID: map[string]int{}, keys: map[string]bool{}, reported: map[string]bool{},
 		guardIndex: map[string]*symbolic.GuardIndex{}, counted: map[string]*countedIndex{},
-		already: map[string]symbolic.Breach{}, witnesses: map[string][]policyset.Request{}}
+		already: map[string]symbolic.Breach{}, witnesses: map[string][]policyset.Request{},
+		allows: map[string]map[string]newlyAllowed{}}
 	for i, p := range policies {
 		o.byID[p.ID] = i
 	}
@@ -65,12 +73,13 @@ func (o *Org) NeedsRootIDs(c Change) bool {
 	if NamesUsers(c.Before) || NamesUsers(c.After) {
 		return true
 	}
-	for i := range o.policies {
-		if NamesUsers(&o.policies[i]) {
-			return true
-		}
+	if o.orgNamesUsers == nil {
+		// Asked once per command: the organization's policies do not
+		// change while it plans.
+		names := slices.ContainsFunc(o.policies, func(p policyset.Policy) bool { return NamesUsers(&p) })
+		o.orgNamesUsers = &names
 	}
-	return false
+	return *o.orgNamesUsers
 }
 
 // SetRootIDs gives the root users' ids once they are read.

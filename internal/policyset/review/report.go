@@ -43,6 +43,7 @@ func (o *Org) Report(c Change) Report {
 	}
 	r := compare(beforeOf, afterOf, types, changed, o.rootIDs)
 	o.keepWitnesses(c, r)
+	o.allows[policyKey(before)+"\x02"+policyKey(c.After)] = r.allows
 	return r
 }
 
@@ -103,10 +104,17 @@ func compare(beforeOf, afterOf map[string][]policyset.Policy, types []string, ch
 		b, a := beforeOf[typ], afterOf[typ]
 		regions, more, _ := symbolic.Regions(typ, b, a, changedSet, rootIDs)
 		r.More += more * len(group)
-		for _, g := range regions {
-			for _, other := range group {
-				rows = append(rows, rowOf(retyped(g, other, b, a)))
+		for _, other := range group {
+			allows := newlyAllowed{proved: more == 0}
+			for _, g := range regions {
+				g := retyped(g, other, b, a)
+				allows.add(g)
+				rows = append(rows, rowOf(g))
 			}
+			if r.allows == nil {
+				r.allows = map[string]newlyAllowed{}
+			}
+			r.allows[other] = allows
 		}
 	}
 	r.Rows = groupRows(rows)

@@ -78,6 +78,9 @@ type Report struct {
 	More int
 	// Types is how many activity types were compared.
 	Types int
+	// allows says, by type, which requests the change newly allows
+	// (newlyAllowed), for the controls on the same change.
+	allows map[string]newlyAllowed
 }
 
 // Empty tells whether the report has nothing to show.

@@ -1,9 +1,8 @@
 package symbolic
 
 import (
+	"encoding/binary"
 	"slices"
-	"strconv"
-	"strings"
 )
 
 // A lit is a literal of the circuit, DIMACS style: variable v true is v,
@@ -23,6 +22,8 @@ type circuit struct {
 	nvars int
 	cnf   [][]lit // the clauses, each normalized: sorted, no duplicate, no literal beside its negation
 	gates map[string]lit
+	occ   *occurrences // the clauses' occurrences, while no clause is added
+	last  []bool       // the last model found
 }
 
 func newCircuit() *circuit {
@@ -217,11 +218,12 @@ func (c *circuit) atMostOne(ls []lit) {
 }
 
 func gateKey(op byte, ls []lit) string {
-	var b strings.Builder
-	b.WriteByte(op)
+	// The literals as varints after the operator: one allocation, the
+	// key's own, where decimal text took one per literal.
+	var small [64]byte
+	b := append(small[:0], op)
 	for _, l := range ls {
-		b.WriteString(strconv.Itoa(l))
-		b.WriteByte(',')
+		b = binary.AppendVarint(b, int64(l))
 	}
-	return b.String()
+	return string(b)
 }

@@ -9,35 +9,53 @@ import "slices"
 // restarts a pass over every clause at each unit it finds, which made
 // parsing most of a question's cost; after this it finds none.
 func propagate(cnf [][]lit, units []lit, nvars int) (reduced [][]lit, set []lit, conflict bool) {
-	value := make([]int8, nvars+1) // 1 true, -1 false, 0 unset
+	return propagateWith(indexOccurrences(cnf, nvars), cnf, units)
+}
+
+// occurrences lists, for each literal, the clauses it is in: one array,
+// cut by start (literal l's list is at index l+nvars). A circuit keeps
+// its index while no clause is added, since its questions ask several
+// times over the same clauses.
+type occurrences struct {
+	nvars, nclauses int
+	start, occ      []int32
+}
+
+func indexOccurrences(cnf [][]lit, nvars int) *occurrences {
+	x := &occurrences{nvars: nvars, nclauses: len(cnf), start: make([]int32, 2*nvars+2)}
+	for _, c := range cnf {
+		for _, l := range c {
+			x.start[l+nvars+1]++
+		}
+	}
+	for i := 1; i < len(x.start); i++ {
+		x.start[i] += x.start[i-1]
+	}
+	x.occ = make([]int32, x.start[len(x.start)-1])
+	fill := slices.Clone(x.start)
+	for i, c := range cnf {
+		for _, l := range c {
+			x.occ[fill[l+nvars]] = int32(i)
+			fill[l+nvars]++
+		}
+	}
+	return x
+}
+
+func (x *occurrences) of(l lit) []int32 { return x.occ[x.start[l+x.nvars]:x.start[l+x.nvars+1]] }
+
+// propagateWith is propagate with cnf's occurrences indexed.
+func propagateWith(x *occurrences, cnf [][]lit, units []lit) (reduced [][]lit, set []lit, conflict bool) {
+	value := make([]int8, x.nvars+1) // 1 true, -1 false, 0 unset
 	valueOf := func(l lit) int8 {
 		if l > 0 {
 			return value[l]
 		}
 		return -value[-l]
 	}
-	// occurs lists, for each literal, the clauses it is in: one array,
-	// cut by start (literal l's list is at index l+nvars).
-	slot := func(l lit) int { return l + nvars }
-	start := make([]int32, 2*nvars+2)
-	for _, c := range cnf {
-		for _, l := range c {
-			start[slot(l)+1]++
-		}
-	}
-	for i := 1; i < len(start); i++ {
-		start[i] += start[i-1]
-	}
-	occ := make([]int32, start[len(start)-1])
-	fill := slices.Clone(start)
-	for i, c := range cnf {
-		for _, l := range c {
-			occ[fill[slot(l)]] = int32(i)
-			fill[slot(l)]++
-		}
-	}
-	occurs := func(l lit) []int32 { return occ[start[slot(l)]:start[slot(l)+1]] }
-	var queue []lit
+	// set is also the queue: the literals from head on are still to be
+	// propagated.
+	set = make([]lit, 0, x.nvars)
 	assign := func(l lit) bool {
 		switch valueOf(l) {
 		case 1:
@@ -51,7 +69,6 @@ func propagate(cnf [][]lit, units []lit, nvars int) (reduced [][]lit, set []lit,
 			value[-l] = -1
 		}
 		set = append(set, l)
-		queue = append(queue, l)
 		return true
 	}
 	for _, u := range units {
@@ -64,11 +81,9 @@ func propagate(cnf [][]lit, units []lit, nvars int) (reduced [][]lit, set []lit,
 			return nil, nil, true
 		}
 	}
-	for len(queue) > 0 {
-		l := queue[0]
-		queue = queue[1:]
+	for head := 0; head < len(set); head++ {
 		// Clauses holding -l lost a literal: each may now be unit or empty.
-		for _, i := range occurs(-l) {
+		for _, i := range x.of(-set[head]) {
 			var free lit
 			nfree, sat := 0, false
 			for _, m := range cnf[i] {
@@ -94,22 +109,34 @@ func propagate(cnf [][]lit, units []lit, nvars int) (reduced [][]lit, set []lit,
 			}
 		}
 	}
+	// The clauses left, without their false literals: a clause with none
+	// false is kept as it is (callers only read them).
+	var buf []lit
 	for _, c := range cnf {
-		var out []lit
-		sat := false
+		sat, nfalse := false, 0
 		for _, m := range c {
 			switch valueOf(m) {
 			case 1:
 				sat = true
-			case 0:
-				out = append(out, m)
+			case -1:
+				nfalse++
 			}
 			if sat {
 				break
 			}
 		}
-		if !sat && len(out) > 0 {
-			reduced = append(reduced, out)
+		switch {
+		case sat || nfalse == len(c):
+		case nfalse == 0:
+			reduced = append(reduced, c)
+		default:
+			start := len(buf)
+			for _, m := range c {
+				if valueOf(m) == 0 {
+					buf = append(buf, m)
+				}
+			}
+			reduced = append(reduced, buf[start:len(buf):len(buf)])
 		}
 	}
 	return reduced, set, false

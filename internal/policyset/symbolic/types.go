@@ -114,9 +114,18 @@ func activityCmp(f *form, typ string) tv {
 	if !ok {
 		return tvUnknown
 	}
-	info := policyset.DescribeActivity(typ)
-	have, fixed := map[string]string{"type": typ, "kind": info.Kind, "resource": info.Resource, "action": info.Action}[field]
-	if !fixed || have == "" {
+	var have string
+	switch field {
+	case "type":
+		have = typ
+	case "kind":
+		have = policyset.DescribeActivity(typ).Kind
+	case "resource":
+		have = policyset.DescribeActivity(typ).Resource
+	case "action":
+		have = policyset.DescribeActivity(typ).Action
+	}
+	if have == "" {
 		return tvUnknown
 	}
 	consts := []*term{f.right}
