@@ -9,17 +9,23 @@ import "slices"
 // restarts a pass over every clause at each unit it finds, which made
 // parsing most of a question's cost; after this it finds none.
 func propagate(cnf [][]lit, units []lit, nvars int) (reduced [][]lit, set []lit, conflict bool) {
-	return propagateWith(indexOccurrences(cnf, nvars), cnf, units)
+	return propagateWith(indexOccurrences(cnf, nvars), cnf, units, nvars)
 }
 
-// occurrences lists, for each literal, the clauses it is in: one array,
-// cut by start (literal l's list is at index l+nvars). A circuit keeps
-// its index while no clause is added, since its questions ask several
-// times over the same clauses.
+// occurrences lists, for each literal, the clauses of cnf[:nclauses] it
+// is in: one array, cut by start (literal l's list is at index l+nvars).
+// A circuit keeps its index as clauses and variables are added (a
+// question adds a few between its solves); propagation reads the clauses
+// past the index one by one, and the circuit indexes again when they are
+// many (staleOccurrences).
 type occurrences struct {
 	nvars, nclauses int
 	start, occ      []int32
 }
+
+// staleOccurrences: more than this many clauses past the index, the
+// circuit indexes them all again.
+const staleOccurrences = 32
 
 func indexOccurrences(cnf [][]lit, nvars int) *occurrences {
 	x := &occurrences{nvars: nvars, nclauses: len(cnf), start: make([]int32, 2*nvars+2)}
@@ -42,11 +48,19 @@ func indexOccurrences(cnf [][]lit, nvars int) *occurrences {
 	return x
 }
 
-func (x *occurrences) of(l lit) []int32 { return x.occ[x.start[l+x.nvars]:x.start[l+x.nvars+1]] }
+// of lists the indexed clauses l is in; none for a variable newer than
+// the index.
+func (x *occurrences) of(l lit) []int32 {
+	if l > x.nvars || -l > x.nvars {
+		return nil
+	}
+	return x.occ[x.start[l+x.nvars]:x.start[l+x.nvars+1]]
+}
 
-// propagateWith is propagate with cnf's occurrences indexed.
-func propagateWith(x *occurrences, cnf [][]lit, units []lit) (reduced [][]lit, set []lit, conflict bool) {
-	value := make([]int8, x.nvars+1) // 1 true, -1 false, 0 unset
+// propagateWith is propagate with a prefix of cnf's occurrences indexed,
+// over nvars variables.
+func propagateWith(x *occurrences, cnf [][]lit, units []lit, nvars int) (reduced [][]lit, set []lit, conflict bool) {
+	value := make([]int8, nvars+1) // 1 true, -1 false, 0 unset
 	valueOf := func(l lit) int8 {
 		if l > 0 {
 			return value[l]
@@ -55,7 +69,7 @@ func propagateWith(x *occurrences, cnf [][]lit, units []lit) (reduced [][]lit, s
 	}
 	// set is also the queue: the literals from head on are still to be
 	// propagated.
-	set = make([]lit, 0, x.nvars)
+	set = make([]lit, 0, nvars)
 	assign := func(l lit) bool {
 		switch valueOf(l) {
 		case 1:
@@ -81,31 +95,43 @@ func propagateWith(x *occurrences, cnf [][]lit, units []lit) (reduced [][]lit, s
 			return nil, nil, true
 		}
 	}
-	for head := 0; head < len(set); head++ {
-		// Clauses holding -l lost a literal: each may now be unit or empty.
-		for _, i := range x.of(-set[head]) {
-			var free lit
-			nfree, sat := 0, false
-			for _, m := range cnf[i] {
-				switch valueOf(m) {
-				case 1:
-					sat = true
-				case 0:
-					nfree++
-					free = m
-				}
-				if sat {
-					break
-				}
+	// visit: clause i lost a literal; it may now be unit or empty. false
+	// on a conflict.
+	visit := func(i int) bool {
+		var free lit
+		nfree, sat := 0, false
+		for _, m := range cnf[i] {
+			switch valueOf(m) {
+			case 1:
+				sat = true
+			case 0:
+				nfree++
+				free = m
 			}
-			switch {
-			case sat:
-			case nfree == 0:
+			if sat {
+				break
+			}
+		}
+		switch {
+		case sat:
+			return true
+		case nfree == 0:
+			return false
+		case nfree == 1:
+			return assign(free)
+		}
+		return true
+	}
+	for head := 0; head < len(set); head++ {
+		l := set[head]
+		for _, i := range x.of(-l) {
+			if !visit(int(i)) {
 				return nil, nil, true
-			case nfree == 1:
-				if !assign(free) {
-					return nil, nil, true
-				}
+			}
+		}
+		for i := x.nclauses; i < len(cnf); i++ {
+			if slices.Contains(cnf[i], -l) && !visit(i) {
+				return nil, nil, true
 			}
 		}
 	}

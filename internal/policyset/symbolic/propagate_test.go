@@ -31,3 +31,23 @@ func TestPropagate(t *testing.T) {
 		t.Errorf("chain set %v, want [2 3 4 -5]", set)
 	}
 }
+
+// TestPropagatePastTheIndex: clauses and variables added after the
+// occurrences were indexed propagate as if indexed.
+func TestPropagatePastTheIndex(t *testing.T) {
+	prefix := [][]lit{{-2, 3}, {-3, 4}}
+	x := indexOccurrences(prefix, 4)
+	// Added later: 4 implies the new variable 5, and 5 implies 6.
+	cnf := append(slices.Clone(prefix), []lit{-4, 5}, []lit{-5, 6}, []lit{-6, 3, 7})
+	reduced, set, conflict := propagateWith(x, cnf, []lit{2}, 7)
+	fresh, freshSet, freshConflict := propagate(cnf, []lit{2}, 7)
+	if conflict != freshConflict || !slices.Equal(set, freshSet) || !slices.EqualFunc(reduced, fresh, slices.Equal) {
+		t.Errorf("past the index: %v %v %v; indexed whole: %v %v %v", reduced, set, conflict, fresh, freshSet, freshConflict)
+	}
+	if !slices.Equal(set, []lit{2, 3, 4, 5, 6}) {
+		t.Errorf("set %v, want [2 3 4 5 6]", set)
+	}
+	if _, _, conflict := propagateWith(x, append(cnf, []lit{-6}), []lit{2}, 7); !conflict {
+		t.Error("a unit clause past the index against a propagated literal is a conflict")
+	}
+}

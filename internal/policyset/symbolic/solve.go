@@ -53,10 +53,10 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	// path (counts, cardinalities) was found unsound, and it re-simplifies
 	// every constraint as a weighted one, most of a question's cost. Unit
 	// propagation is done first, here (propagate).
-	if c.occ == nil || c.occ.nclauses != len(c.cnf) || c.occ.nvars != c.nvars {
+	if c.occ == nil || len(c.cnf)-c.occ.nclauses > staleOccurrences {
 		c.occ = indexOccurrences(c.cnf, c.nvars)
 	}
-	reduced, set, conflict := propagateWith(c.occ, c.cnf, units)
+	reduced, set, conflict := propagateWith(c.occ, c.cnf, units, c.nvars)
 	if conflict {
 		return unsat, nil
 	}

@@ -43,13 +43,53 @@ func mayApply(p policyset.Policy) []string {
 		for _, f := range []*form{pf.cond, pf.cons, pf.timeF} {
 			topReads(f, reads)
 		}
+		only := typesGuarded(pf.cond)
 		for _, typ := range PolicyTypes {
+			if only != nil && !only[typ] {
+				continue // its activity.type conjunct is false there
+			}
 			if (pf.cond == nil || activityValue(pf.cond, typ) != tvFalse) && !readsAbsent(reads, typ) {
 				out = append(out, typ)
 			}
 		}
 	}
 	return out
+}
+
+// typesGuarded are the types a top-level conjunct activity.type == 'X'
+// (or in [...]) of cond allows, nil without one: on any other type that
+// conjunct, so the condition, is false. It saves asking activityValue
+// of each of the catalogue's types.
+func typesGuarded(cond *form) map[string]bool {
+	if cond == nil {
+		return nil
+	}
+	for _, f := range conjuncts(cond, nil) {
+		if f.op != fCmp || (f.cmp != "==" && f.cmp != "in") || f.left == nil || f.left.kind != tPath || f.left.path != "activity.type" ||
+			f.right == nil {
+			continue
+		}
+		consts := []*term{f.right}
+		if f.cmp == "in" {
+			if f.right.kind != tList {
+				continue
+			}
+			consts = f.right.elems
+		}
+		only := map[string]bool{}
+		for _, c := range consts {
+			s, ok := c.val.(string)
+			if c.kind != tConst || !ok {
+				only = nil
+				break
+			}
+			only[s] = true
+		}
+		if only != nil {
+			return only
+		}
+	}
+	return nil
 }
 
 // tv is a three-valued truth: what a form is when only the activity's
