@@ -24,6 +24,10 @@ type Program struct {
 // Field is the field the program was checked for.
 func (p *Program) Field() Field { return p.field }
 
+// Root is the program's syntax tree, as Parse gives it; callers read it
+// and never change it.
+func (p *Program) Root() Node { return p.root }
+
 // Reads tells whether the program reads keyword ("time.now", "approvers",
 // ...), by name or, for time.now, through CronSpan.
 func (p *Program) Reads(keyword string) bool { return p.reads[keyword] }

@@ -67,11 +67,13 @@ func readPolicyForms(p policyset.Policy, next *int, strict bool) policyForms {
 		if x.src == "" {
 			continue
 		}
-		if _, d := policyset.Compile(x.f, x.src); d != nil {
+		prog, d := policyset.Compile(x.f, x.src)
+		if d != nil {
 			pf.broken = true
 			continue
 		}
-		*x.into = readExpr(x.f, x.src, next, strict)
+		// The compiled program's tree: the text is parsed once.
+		*x.into = readExpr(x.f, prog.Root(), next, strict)
 	}
 	return pf
 }

@@ -23,15 +23,12 @@ type binding struct {
 	typ           *policylang.Type
 }
 
-// readExpr reads src of field f; an expression that does not parse or
-// compile is an error form (it always errs).
-func readExpr(f policylang.Field, src string, next *int, strict bool) *form {
-	n, err := policylang.Parse(src)
-	if err != nil {
-		return nil
-	}
+// readExpr reads the syntax tree of an expression of field f that
+// compiled (an expression that does not is no form: the policy is broken,
+// readPolicyForms).
+func readExpr(f policylang.Field, root policylang.Node, next *int, strict bool) *form {
 	r := &reader{field: f, next: next, strict: strict}
-	return r.boolForm(n)
+	return r.boolForm(root)
 }
 
 func free(why, key string) *form { return &form{op: fFree, why: why, key: key, errFree: true} }
