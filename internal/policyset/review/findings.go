@@ -2,7 +2,6 @@ package review
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -45,8 +44,17 @@ func (o *Org) Findings(c Change) []Finding {
 	// Each finding is a universal claim: a request that the engine
 	// decides against it, one of the report's witnesses or the request p
 	// was shown to apply to, disproves it without a question.
-	witnesses := o.takeWitnesses(c)
-	if !slices.ContainsFunc(witnesses, func(w policyset.Request) bool { return symbolic.AppliesAt(p, w) }) {
+	var shown symbolic.Disproof
+	disprove := func(w policyset.Request) {
+		d := symbolic.DisproveAt(p, others, w)
+		shown.Applies = shown.Applies || d.Applies
+		shown.NotShadowed = shown.NotShadowed || d.NotShadowed
+		shown.NotRedundant = shown.NotRedundant || d.NotRedundant
+	}
+	for _, w := range o.takeWitnesses(c) {
+		disprove(w)
+	}
+	if !shown.Applies {
 		never, byCatalogue, applying := symbolic.NeverApplies(p, o.rootIDs)
 		if never {
 			why := "for every request of every activity type, its outcome is not applicable, an error or time-inactive"
@@ -59,19 +67,17 @@ func (o *Org) Findings(c Change) []Finding {
 			return out
 		}
 		if applying != nil {
-			witnesses = append(witnesses, *applying)
+			disprove(*applying)
 		}
 	}
-	notShadowed := slices.ContainsFunc(witnesses, func(w policyset.Request) bool { return symbolic.NotShadowedAt(p, others, w) })
-	if !notShadowed {
+	if !shown.NotShadowed {
 		if shadowed, denies := symbolic.Shadowed(p, others, o.rootIDs); shadowed {
 			out = append(out, Finding{Kind: FindingShadowed, Detail: fmt.Sprintf(
 				"  %q allows nothing: every request it would allow or wait for is denied explicitly by %s.", name(p), strings.Join(denies, ", "))})
 			return out
 		}
 	}
-	notRedundant := slices.ContainsFunc(witnesses, func(w policyset.Request) bool { return symbolic.NotRedundantAt(p, others, w) })
-	if !notRedundant && symbolic.Redundant(p, append(others, p), o.rootIDs) {
+	if !shown.NotRedundant && symbolic.Redundant(p, append(others, p), o.rootIDs) {
 		out = append(out, Finding{Kind: FindingRedundant, Detail: fmt.Sprintf(
 			"  Removing %q would change no request's verdict: the organization's other policies already decide every request it "+
 				"applies to as it does.", name(p))})

@@ -49,16 +49,22 @@ func CheckControl(typ string, org []policyset.Policy, counted []Counted, alone b
 	return b
 }
 
+// alreadyBatch is how many groups of allows one ControlAlready question
+// asks about: enough to spread a circuit's fixed cost, few enough to keep
+// each question small. A variable for the test that compares it with 1.
+var alreadyBatch = 32
+
 // ControlAlready is the already-broken half of CheckControl: a request of
 // typ, approved as the control says, that the organization as it is
 // allows. It depends on the organization alone, so a command asks it once
 // per type.
 //
 // A request is allowed only where some allow applies, so the question is
-// asked once per group of allows with the same guards, about the requests
+// asked about groups of allows with the same guards, about the requests
 // where one of them applies, over the policies those guards admit
-// (SliceByGuards): the same answer as one question over the whole
-// organization, without a formula of every policy at once.
+// (SliceByGuards), alreadyBatch groups to a circuit: the same answer as
+// one question over the whole organization, without a formula of every
+// policy at once (TestControlAlreadyBatched).
 func ControlAlready(typ string, org []policyset.Policy, alone bool, rootIDs []string) Breach {
 	org = canonical(org)
 	idx := NewGuardIndex(org)
@@ -75,10 +81,23 @@ func ControlAlready(typ string, org []policyset.Policy, alone bool, rootIDs []st
 		groups[k] = append(groups[k], p)
 	}
 	replay := func(r policyset.Request) bool { return policyset.Decide(org, r).Verdict == client.OutcomeAllow }
-	for _, k := range keys {
-		group := groups[k]
-		slice := idx.Slice(group)
-		q := newQuestion(typ, append(slices.Clone(slice), group...), rootIDs)
+	// Groups are asked alreadyBatch at a time, over the union of their
+	// slices: where a group's allow applies, what its guards leave out
+	// counts for nothing, so the union decides as the group's own slice
+	// does, and one circuit serves many groups.
+	for from := 0; from < len(keys); from += alreadyBatch {
+		var slice, allows []policyset.Policy
+		inSlice := map[string]bool{}
+		for _, k := range keys[from:min(from+alreadyBatch, len(keys))] {
+			for _, p := range idx.Slice(groups[k]) {
+				if !inSlice[p.ID] {
+					inSlice[p.ID] = true
+					slice = append(slice, p)
+				}
+			}
+			allows = append(allows, groups[k]...)
+		}
+		q := newQuestion(typ, append(slices.Clone(slice), allows...), rootIDs)
 		members := make([]member, len(slice))
 		for i := range slice {
 			members[i] = member{a: q.pols[i]}

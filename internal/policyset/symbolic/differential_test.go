@@ -292,8 +292,7 @@ func checkDifferential(seed uint64) string {
 
 // checkFindings holds each finding the analysis proves on a policy of
 // set to every enumerated request: no request disproves it, as the
-// findings' concrete disproofs (AppliesAt, NotShadowedAt, NotRedundantAt)
-// would.
+// findings' concrete disproofs (DisproveAt) would.
 func checkFindings(seed uint64, set []policyset.Policy, reqs []policyset.Request) string {
 	for i, p := range set {
 		others := slices.Delete(slices.Clone(set), i, i+1)
@@ -301,12 +300,13 @@ func checkFindings(seed uint64, set []policyset.Policy, reqs []policyset.Request
 		shadowed, _ := Shadowed(p, others, nil)
 		redundant := Redundant(p, set, nil)
 		for _, req := range reqs {
+			d := DisproveAt(p, others, req)
 			switch {
-			case never && AppliesAt(p, req):
+			case never && d.Applies:
 				return fmt.Sprintf("seed %d: %q never applies, yet applies to %+v", seed, p.ID, req)
-			case shadowed && NotShadowedAt(p, others, req):
+			case shadowed && d.NotShadowed:
 				return fmt.Sprintf("seed %d: %q is shadowed, yet grants %+v undenied", seed, p.ID, req)
-			case redundant && NotRedundantAt(p, others, req):
+			case redundant && d.NotRedundant:
 				return fmt.Sprintf("seed %d: %q is redundant, yet decides %+v", seed, p.ID, req)
 			}
 		}

@@ -26,7 +26,7 @@ func NeverApplies(p policyset.Policy, rootIDs []string) (never, byCatalogue bool
 				return false, false, nil
 			}
 			if ans == sat {
-				if req, err := q.witness(model); err == nil && AppliesAt(p, req) {
+				if req, err := q.witness(model); err == nil && DisproveAt(p, nil, req).Applies {
 					return false, false, &req // shown to apply
 				}
 				applies = true
@@ -44,40 +44,41 @@ func NeverApplies(p policyset.Policy, rootIDs []string) (never, byCatalogue bool
 // the engine disproves each: the plan's own witnesses usually do, and
 // then no question is asked.
 
-// AppliesAt: p's outcome for req is an allow, a consensus or a deny, so
-// p does not "never apply".
-func AppliesAt(p policyset.Policy, req policyset.Request) bool {
-	switch policyset.NewEvaluator(req).Outcome(p).Outcome {
-	case client.OutcomeAllow, client.OutcomeRequiresConsensus, client.OutcomeDenyExplicit:
-		return true
-	}
-	return false
+// Disproof is what one request shows of p's findings, decided by the
+// engine (one evaluation of each policy).
+type Disproof struct {
+	// Applies: p's outcome is an allow, a consensus or a deny, so p does
+	// not "never apply".
+	Applies bool
+	// NotShadowed: p is an allow that allows or waits for consensus, and
+	// none of the others denies explicitly.
+	NotShadowed bool
+	// NotRedundant: the others with p decide otherwise than the others
+	// alone. others may be sliced by p's guards (SliceByGuards): where p
+	// counts, what the guards leave out counts for nothing, so a
+	// difference on the slice is one on the whole set.
+	NotRedundant bool
 }
 
-// NotShadowedAt: p is an allow that allows or waits for consensus on req,
-// and none of others denies req explicitly, so p is not shadowed.
-func NotShadowedAt(p policyset.Policy, others []policyset.Policy, req policyset.Request) bool {
+// DisproveAt decides req under p and others (which leave p out).
+func DisproveAt(p policyset.Policy, others []policyset.Policy, req policyset.Request) Disproof {
 	ev := policyset.NewEvaluator(req)
-	switch ev.Outcome(p).Outcome {
+	mine := ev.Outcome(p)
+	outcomes := make([]policyset.PolicyOutcome, len(others), len(others)+1)
+	denied := false
+	for i, o := range others {
+		outcomes[i] = ev.Outcome(o)
+		denied = denied || (o.Effect == client.EffectDeny && outcomes[i].Outcome == client.OutcomeDenyExplicit)
+	}
+	var d Disproof
+	switch mine.Outcome {
 	case client.OutcomeAllow, client.OutcomeRequiresConsensus:
-	default:
-		return false
+		d.Applies, d.NotShadowed = true, p.Effect == client.EffectAllow && !denied
+	case client.OutcomeDenyExplicit:
+		d.Applies = true
 	}
-	for _, o := range others {
-		if o.Effect == client.EffectDeny && ev.Outcome(o).Outcome == client.OutcomeDenyExplicit {
-			return false
-		}
-	}
-	return true
-}
-
-// NotRedundantAt: others with p decide req otherwise than others alone,
-// so removing p changes a verdict. others may be sliced by p's guards
-// (SliceByGuards): where p counts, what the guards leave out counts for
-// nothing, so a difference on the slice is one on the whole set.
-func NotRedundantAt(p policyset.Policy, others []policyset.Policy, req policyset.Request) bool {
-	with := append(slices.Clip(others), p)
-	return policyset.Decide(with, req).Verdict != policyset.Decide(others, req).Verdict
+	d.NotRedundant = policyset.DecideOutcomes(append(outcomes, mine), req).Verdict != policyset.DecideOutcomes(outcomes, req).Verdict
+	return d
 }
 
 // Shadowed tells whether an allow is explicitly denied wherever it would
