@@ -53,7 +53,7 @@ func (o *Org) noneNewly(change symbolic.Counted, sliced []symbolic.Counted, typ 
 	if len(sliced) != 1 || sliced[0].Before != change.Before || sliced[0].After != change.After {
 		return false
 	}
-	n, ok := o.allows[policyKey(change.Before)+"\x02"+policyKey(change.After)][typ]
+	n, ok := o.allows[policyKey(change.Before)+"\x02"+policyKey(change.After)][typ] // the key CheckControls uses
 	if !ok || !n.proved {
 		return false
 	}
