@@ -32,7 +32,7 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	before := o.lookup(c.Before)
-	key := policyKey(before) + "\x02" + policyKey(c.After)
+	key := changeKey(before, c.After)
 	if o.keys[key] {
 		// Counted and checked already: the state is as it was then.
 		return nil
@@ -60,7 +60,7 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 				full, sliced := o.controlState(typ, change)
 				// The change's report may already prove there is none
 				// (newly_allowed.go).
-				if !o.noneNewly(change, sliced.Counted, typ, alone) {
+				if !o.noneNewly(key, change, sliced.Counted, typ, alone) {
 					got = symbolic.ControlNewly(typ, full, &sliced, &change, alone, o.rootIDs)
 				}
 			}

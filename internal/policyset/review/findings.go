@@ -51,7 +51,7 @@ func (o *Org) Findings(c Change) []Finding {
 		shown.NotShadowed = shown.NotShadowed || d.NotShadowed
 		shown.NotRedundant = shown.NotRedundant || d.NotRedundant
 	}
-	for _, w := range o.takeWitnesses(c) {
+	for _, w := range o.takeWitnesses(changeKey(o.lookup(c.Before), c.After)) {
 		disprove(w)
 	}
 	if !shown.Applies {

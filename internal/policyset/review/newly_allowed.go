@@ -41,11 +41,12 @@ func (n *newlyAllowed) add(g symbolic.Region) {
 	}
 }
 
-// noneNewly tells whether the report on change proves, for typ, that the
-// controls' state newly allows no request approved as alone says; false
-// when it cannot tell, and the control's own question is asked. sliced
-// is the counted changes the change's guards admit; o.mu is held.
-func (o *Org) noneNewly(change symbolic.Counted, sliced []symbolic.Counted, typ string, alone bool) bool {
+// noneNewly tells whether the report on change (key: changeKey) proves,
+// for typ, that the controls' state newly allows no request approved as
+// alone says; false when it cannot tell, and the control's own question is
+// asked. sliced is the counted changes the change's guards admit; o.mu is
+// held.
+func (o *Org) noneNewly(key string, change symbolic.Counted, sliced []symbolic.Counted, typ string, alone bool) bool {
 	allowOrAbsent := func(p *policyset.Policy) bool { return p == nil || p.Effect == client.EffectAllow }
 	if !allowOrAbsent(change.Before) || !allowOrAbsent(change.After) {
 		return false
@@ -53,7 +54,7 @@ func (o *Org) noneNewly(change symbolic.Counted, sliced []symbolic.Counted, typ 
 	if len(sliced) != 1 || sliced[0].Before != change.Before || sliced[0].After != change.After {
 		return false
 	}
-	n, ok := o.allows[policyKey(change.Before)+"\x02"+policyKey(change.After)][typ] // the key CheckControls uses
+	n, ok := o.allows[key][typ]
 	if !ok || !n.proved {
 		return false
 	}

@@ -30,10 +30,10 @@ type Org struct {
 	all        *symbolic.GuardIndex
 	byDecision map[string][]int
 	// witnesses are a report's witnesses, kept for the findings on the
-	// same change (afterKey).
+	// same change (changeKey).
 	witnesses map[string][]policyset.Request
-	// allows are, by change (policyKey of before and after), what its
-	// report found newly allowed, by type (newlyAllowed).
+	// allows are, by change (changeKey), what its report found newly
+	// allowed, by type (newlyAllowed).
 	allows map[string]map[string]newlyAllowed
 	// orgNamesUsers: some policy of the organization names users by id
 	// (NamesUsers), once known.

@@ -116,32 +116,32 @@ func (x *countedIndex) slice(around []policyset.Policy) []symbolic.Counted {
 	return out
 }
 
-// keepWitnesses keeps the witnesses of r, the report on c, for the
-// findings on c.After (Findings, which the provider asks next); o.mu is
-// held.
-func (o *Org) keepWitnesses(c Change, r Report) {
+// keepWitnesses keeps the witnesses of r, the report on the change key
+// names (changeKey), for the findings on its after version (Findings,
+// which the provider asks next); o.mu is held.
+func (o *Org) keepWitnesses(key string, r Report) {
 	var ws []policyset.Request
 	for _, row := range r.Rows {
 		if row.Proved {
 			ws = append(ws, row.Request)
 		}
 	}
-	if len(ws) > 0 && c.After != nil {
-		o.witnesses[afterKey(c)] = ws
+	if len(ws) > 0 {
+		o.witnesses[key] = ws
 	}
 }
 
-// takeWitnesses returns, and forgets, the witnesses kept for c; o.mu is
-// held.
-func (o *Org) takeWitnesses(c Change) []policyset.Request {
-	k := afterKey(c)
-	ws := o.witnesses[k]
-	delete(o.witnesses, k)
+// takeWitnesses returns, and forgets, the witnesses kept for the change
+// key names; o.mu is held.
+func (o *Org) takeWitnesses(key string) []policyset.Request {
+	ws := o.witnesses[key]
+	delete(o.witnesses, key)
 	return ws
 }
 
-// afterKey identifies a change's after version and the version it
-// replaces.
-func afterKey(c Change) string {
-	return policyKey(c.Before) + "\x02" + policyKey(c.After)
+// changeKey identifies a change by the organization's version of its
+// policy (Org.lookup, nil for a create) and its after version: the key
+// under which its report leaves what its findings and controls read.
+func changeKey(before, after *policyset.Policy) string {
+	return policyKey(before) + "\x02" + policyKey(after)
 }

@@ -42,8 +42,11 @@ func (o *Org) Report(c Change) Report {
 		afterOf[t] = after
 	}
 	r := compare(beforeOf, afterOf, types, changed, o.rootIDs)
-	o.keepWitnesses(c, r)
-	o.allows[policyKey(before)+"\x02"+policyKey(c.After)] = r.allows
+	key := changeKey(before, c.After)
+	if c.After != nil {
+		o.keepWitnesses(key, r)
+	}
+	o.allows[key] = r.allows
 	return r
 }
 
