@@ -18,6 +18,13 @@ type Policy struct {
 	Condition, Consensus, Time string
 }
 
+// DecisionKey names the fields that decide (effect, condition, consensus,
+// time): two policies with the same key decide every request alike,
+// whatever their ids and names.
+func (p Policy) DecisionKey() string {
+	return p.Effect + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
+}
+
 // FromClient is the decision's view of a policy the service holds.
 func FromClient(p *client.Policy) Policy {
 	return Policy{ID: p.PolicyID, Name: p.PolicyName, Effect: p.Effect, Condition: p.Condition, Consensus: p.Consensus, Time: p.Time}

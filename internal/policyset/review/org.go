@@ -26,7 +26,7 @@ type Org struct {
 	guardIndex map[string]*symbolic.GuardIndex
 	counted    map[string]*countedIndex
 	// all is every policy indexed by guards, and byDecision their
-	// positions by decision fields (decisionKey): the findings' questions.
+	// positions by decision fields (DecisionKey): the findings' questions.
 	all        *symbolic.GuardIndex
 	byDecision map[string][]int
 	// witnesses are a report's witnesses, kept for the findings on the
@@ -162,17 +162,12 @@ func sameDecision(a, b policyset.Policy) bool {
 	return a.Effect == b.Effect && a.Condition == b.Condition && a.Consensus == b.Consensus && a.Time == b.Time
 }
 
-// decisionKey identifies a policy's decision fields (sameDecision).
-func decisionKey(p policyset.Policy) string {
-	return p.Effect + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
-}
-
 // policyKey identifies a policy version by id and decision fields.
 func policyKey(p *policyset.Policy) string {
 	if p == nil {
 		return ""
 	}
-	return p.ID + "\x00" + decisionKey(*p)
+	return p.ID + "\x00" + p.DecisionKey()
 }
 
 // name is how a report names a policy: its name, else its id.

@@ -36,12 +36,12 @@ func (o *Org) sameDecisionAs(p policyset.Policy) []policyset.Policy {
 	if o.byDecision == nil {
 		o.byDecision = make(map[string][]int, len(o.policies))
 		for i, q := range o.policies {
-			k := decisionKey(q)
+			k := q.DecisionKey()
 			o.byDecision[k] = append(o.byDecision[k], i)
 		}
 	}
 	var out []policyset.Policy
-	for _, i := range o.byDecision[decisionKey(p)] {
+	for _, i := range o.byDecision[p.DecisionKey()] {
 		out = append(out, o.policies[i])
 	}
 	return out

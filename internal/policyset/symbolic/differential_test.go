@@ -317,11 +317,8 @@ func checkFindings(seed uint64, set []policyset.Policy, reqs []policyset.Request
 // changedVersions are the policies of one set whose decision fields are
 // in no policy of the other.
 func changedVersions(before, after []policyset.Policy) []policyset.Policy {
-	key := func(p policyset.Policy) string {
-		return p.Effect + "\x00" + p.Condition + "\x00" + p.Consensus + "\x00" + p.Time
-	}
 	in := func(set []policyset.Policy, p policyset.Policy) bool {
-		return slices.ContainsFunc(set, func(q policyset.Policy) bool { return key(q) == key(p) })
+		return slices.ContainsFunc(set, func(q policyset.Policy) bool { return q.DecisionKey() == p.DecisionKey() })
 	}
 	var out []policyset.Policy
 	for _, p := range before {

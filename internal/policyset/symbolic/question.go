@@ -127,7 +127,7 @@ func newQuestionStrict(typ string, policies []policyset.Policy, rootIDs []string
 	// expressions alone.
 	encoded := make(map[string]*polLits, len(forms))
 	for _, pf := range forms {
-		k := pf.p.Effect + "\x00" + pf.p.Condition + "\x00" + pf.p.Consensus + "\x00" + pf.p.Time
+		k := pf.p.DecisionKey()
 		pl, ok := encoded[k]
 		if !ok {
 			pl = q.encodePolicy(pf)
