@@ -22,7 +22,7 @@ type circuit struct {
 	nvars int
 	cnf   [][]lit // the clauses, each normalized: sorted, no duplicate, no literal beside its negation
 	gates map[string]lit
-	occ   *occurrences // the clauses' occurrences, while no clause is added
+	occ   *occurrences // the occurrences of a prefix of the clauses (staleOccurrences)
 	last  []bool       // the last model found
 }
 
