@@ -31,6 +31,9 @@ var guardFired atomic.Int64
 // GuardFired is how many questions ran past QueryGuard in this process.
 func GuardFired() int64 { return guardFired.Load() }
 
+// gophersatCalls counts the questions handed to gophersat, for tests.
+var gophersatCalls atomic.Int64
+
 // solve asks whether the circuit's constraints, with the assumptions as
 // units, have a model; the model (by variable, 1-based) when they do.
 // Assumptions are checked for a literal beside its negation first:
@@ -60,17 +63,19 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	if conflict {
 		return unsat, nil
 	}
-	model := make([]bool, c.nvars+1)
 	// The open variables start at the circuit's last model: where that
 	// still satisfies the clauses propagation left (about half the time in
 	// a report, whose questions differ by an assumption or two), gophersat
-	// is not needed. The model is checked below like any other.
-	copy(model, c.last)
-	for _, u := range set {
-		model[abs(u)] = u > 0
-	}
+	// is not needed. Failing that, a few guesses, each propagated
+	// (guessModel). Either model is checked below like any other.
+	model := c.startingModel(set)
 	if len(reduced) > 0 && !slices.ContainsFunc(reduced, func(k []lit) bool { return !satisfied(model, k) }) {
 		reduced = nil
+	}
+	if len(reduced) > 0 {
+		if guessed := c.guessModel(units, reduced, model); guessed != nil {
+			model, reduced = guessed, nil
+		}
 	}
 	if len(reduced) > 0 {
 		switch ans, sub := solveReduced(reduced); ans {
@@ -99,12 +104,57 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	return sat, model
 }
 
+// startingModel is the circuit's last model with the literals set
+// overriding it.
+func (c *circuit) startingModel(set []lit) []bool {
+	model := make([]bool, c.nvars+1)
+	copy(model, c.last)
+	for _, u := range set {
+		model[abs(u)] = u > 0
+	}
+	return model
+}
+
+// maxGuesses bounds guessModel's guesses.
+const maxGuesses = 8
+
+// guessModel looks for a model without gophersat: it makes the first
+// literal of a clause that the starting model leaves false true, as a
+// further unit, propagates, and goes on while clauses are left, at most
+// maxGuesses times. It never goes back on a guess and never says that
+// there is no model: a conflict or the bound sends the question to
+// gophersat, which is the solver. A report's questions are mostly
+// "choose a class of each field, and a count of approvers" once the
+// verdicts are assumed, which one guess per choice settles; gophersat
+// costs an instance of about 50 KB per call however small the question.
+func (c *circuit) guessModel(units []lit, reduced [][]lit, model []bool) []bool {
+	guesses := slices.Clone(units)
+	for n := 0; ; n++ {
+		i := slices.IndexFunc(reduced, func(k []lit) bool { return !satisfied(model, k) })
+		if i < 0 {
+			return model
+		}
+		if n == maxGuesses {
+			return nil
+		}
+		// Every literal of a reduced clause is open.
+		guesses = append(guesses, reduced[i][0])
+		var set []lit
+		var conflict bool
+		if reduced, set, conflict = propagateWith(c.occ, c.cnf, guesses, c.nvars); conflict {
+			return nil
+		}
+		model = c.startingModel(set)
+	}
+}
+
 // solveReduced hands the clauses propagation left to gophersat, under
 // QueryGuard, with their variables renumbered 1..k: the solver allocates
 // per variable, and a question's circuit holds every policy's gates while
 // few are still open after propagation. The model is by the circuit's
 // variables.
 func solveReduced(reduced [][]lit) (answer, map[int]bool) {
+	gophersatCalls.Add(1)
 	local := map[int]int{}
 	var circuitVar []int // by local variable - 1
 	cnf := make([][]int, len(reduced))
