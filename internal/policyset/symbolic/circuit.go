@@ -24,6 +24,8 @@ type circuit struct {
 	gates map[string]lit
 	occ   *occurrences // the occurrences of a prefix of the clauses (staleOccurrences)
 	last  []bool       // the last model found
+	trail trail        // propagation's memory, reused by each solve
+	slab  []lit        // the free end of the slab clauses are cut from
 }
 
 func newCircuit() *circuit {
@@ -39,24 +41,38 @@ func (c *circuit) fresh() lit {
 }
 
 // clause adds the disjunction of ls. A clause holding a literal and its
-// negation, or true, is dropped (gophersat is never handed one).
+// negation, or true, is dropped (gophersat is never handed one). Clauses
+// are cut from slabs: a question adds thousands of two- and three-literal
+// clauses, each otherwise its own allocation.
 func (c *circuit) clause(ls ...lit) {
-	out, ok := normalize(ls, litFalse)
+	if cap(c.slab)-len(c.slab) < len(ls)+1 {
+		c.slab = make([]lit, 0, max(clauseSlab, len(ls)+1))
+	}
+	free := c.slab[len(c.slab):]
+	out, ok := normalizeInto(free[:0], ls, litFalse)
 	if !ok {
 		return
 	}
 	if len(out) == 0 {
-		out = []lit{litFalse}
+		out = append(out, litFalse)
 	}
-	c.cnf = append(c.cnf, out)
+	c.slab = c.slab[:len(c.slab)+len(out)]
+	c.cnf = append(c.cnf, out[:len(out):len(out)])
 }
+
+// clauseSlab is how many literals a slab of clauses holds.
+const clauseSlab = 1024
 
 // normalize drops absorbing-neutral constants and duplicates; ok is false
 // when the set holds absorbing (or a literal and its negation), i.e. the
 // disjunction (neutral = false) is true or the conjunction (neutral =
 // true) is false.
 func normalize(ls []lit, neutral lit) ([]lit, bool) {
-	out := make([]lit, 0, len(ls))
+	return normalizeInto(make([]lit, 0, len(ls)), ls, neutral)
+}
+
+// normalizeInto is normalize, appending to out (which it sorts whole).
+func normalizeInto(out []lit, ls []lit, neutral lit) ([]lit, bool) {
 	for _, l := range ls {
 		switch l {
 		case neutral:

@@ -9,7 +9,15 @@ import "slices"
 // restarts a pass over every clause at each unit it finds, which made
 // parsing most of a question's cost; after this it finds none.
 func propagate(cnf [][]lit, units []lit, nvars int) (reduced [][]lit, set []lit, conflict bool) {
-	return propagateWith(indexOccurrences(cnf, nvars), cnf, units, nvars)
+	return propagateWith(indexOccurrences(cnf, nvars), cnf, units, nvars, nil)
+}
+
+// trail is propagation's working memory, which a circuit keeps across its
+// solves (a question solves a dozen times over the same variables) so
+// that each does not allocate its own.
+type trail struct {
+	value []int8 // by variable: 1 true, -1 false, 0 unset
+	set   []lit
 }
 
 // occurrences lists, for each literal, the clauses of cnf[:nclauses] it
@@ -58,9 +66,17 @@ func (x *occurrences) of(l lit) []int32 {
 }
 
 // propagateWith is propagate with a prefix of cnf's occurrences indexed,
-// over nvars variables.
-func propagateWith(x *occurrences, cnf [][]lit, units []lit, nvars int) (reduced [][]lit, set []lit, conflict bool) {
-	value := make([]int8, nvars+1) // 1 true, -1 false, 0 unset
+// over nvars variables, in t's memory (nil: its own). The set returned is
+// t's: it holds until t is used again.
+func propagateWith(x *occurrences, cnf [][]lit, units []lit, nvars int, t *trail) (reduced [][]lit, set []lit, conflict bool) {
+	if t == nil {
+		t = new(trail)
+	}
+	if cap(t.value) < nvars+1 {
+		t.value = make([]int8, nvars+1)
+	}
+	value := t.value[:nvars+1]
+	clear(value)
 	valueOf := func(l lit) int8 {
 		if l > 0 {
 			return value[l]
@@ -69,7 +85,10 @@ func propagateWith(x *occurrences, cnf [][]lit, units []lit, nvars int) (reduced
 	}
 	// set is also the queue: the literals from head on are still to be
 	// propagated.
-	set = make([]lit, 0, nvars)
+	if cap(t.set) < nvars {
+		t.set = make([]lit, 0, nvars)
+	}
+	set = t.set[:0]
 	assign := func(l lit) bool {
 		switch valueOf(l) {
 		case 1:

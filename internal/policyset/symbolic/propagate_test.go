@@ -39,7 +39,7 @@ func TestPropagatePastTheIndex(t *testing.T) {
 	x := indexOccurrences(prefix, 4)
 	// Added later: 4 implies the new variable 5, and 5 implies 6.
 	cnf := append(slices.Clone(prefix), []lit{-4, 5}, []lit{-5, 6}, []lit{-6, 3, 7})
-	reduced, set, conflict := propagateWith(x, cnf, []lit{2}, 7)
+	reduced, set, conflict := propagateWith(x, cnf, []lit{2}, 7, nil)
 	fresh, freshSet, freshConflict := propagate(cnf, []lit{2}, 7)
 	if conflict != freshConflict || !slices.Equal(set, freshSet) || !slices.EqualFunc(reduced, fresh, slices.Equal) {
 		t.Errorf("past the index: %v %v %v; indexed whole: %v %v %v", reduced, set, conflict, fresh, freshSet, freshConflict)
@@ -47,7 +47,32 @@ func TestPropagatePastTheIndex(t *testing.T) {
 	if !slices.Equal(set, []lit{2, 3, 4, 5, 6}) {
 		t.Errorf("set %v, want [2 3 4 5 6]", set)
 	}
-	if _, _, conflict := propagateWith(x, append(cnf, []lit{-6}), []lit{2}, 7); !conflict {
+	if _, _, conflict := propagateWith(x, append(cnf, []lit{-6}), []lit{2}, 7, nil); !conflict {
 		t.Error("a unit clause past the index against a propagated literal is a conflict")
+	}
+}
+
+// TestPropagateReusesItsTrail: a trail used again (after a conflict, over
+// more variables, over fewer) answers as a fresh one does.
+func TestPropagateReusesItsTrail(t *testing.T) {
+	small := [][]lit{{-2, 3}, {-3, 4}}
+	big := [][]lit{{2, 3}, {-2, 4}, {-4, 5, 6}, {3, 6}, {-6, 7}}
+	var tr trail
+	for i, q := range []struct {
+		cnf   [][]lit
+		units []lit
+		nvars int
+	}{
+		{big, []lit{2, -5}, 7},
+		{small, []lit{2, -4}, 4}, // a conflict
+		{small, []lit{2}, 4},
+		{big, []lit{-3}, 7},
+		{big, []lit{2, -5, -6}, 7},
+	} {
+		reduced, set, conflict := propagateWith(indexOccurrences(q.cnf, q.nvars), q.cnf, q.units, q.nvars, &tr)
+		freshReduced, freshSet, freshConflict := propagate(q.cnf, q.units, q.nvars)
+		if conflict != freshConflict || !slices.Equal(set, freshSet) || !slices.EqualFunc(reduced, freshReduced, slices.Equal) {
+			t.Errorf("question %d with a used trail: %v %v %v; fresh: %v %v %v", i, reduced, set, conflict, freshReduced, freshSet, freshConflict)
+		}
 	}
 }

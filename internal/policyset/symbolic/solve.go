@@ -59,7 +59,7 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	if c.occ == nil || len(c.cnf)-c.occ.nclauses > staleOccurrences {
 		c.occ = indexOccurrences(c.cnf, c.nvars)
 	}
-	reduced, set, conflict := propagateWith(c.occ, c.cnf, units, c.nvars)
+	reduced, set, conflict := propagateWith(c.occ, c.cnf, units, c.nvars, &c.trail)
 	if conflict {
 		return unsat, nil
 	}
@@ -141,7 +141,7 @@ func (c *circuit) guessModel(units []lit, reduced [][]lit, model []bool) []bool 
 		guesses = append(guesses, reduced[i][0])
 		var set []lit
 		var conflict bool
-		if reduced, set, conflict = propagateWith(c.occ, c.cnf, guesses, c.nvars); conflict {
+		if reduced, set, conflict = propagateWith(c.occ, c.cnf, guesses, c.nvars, &c.trail); conflict {
 			return nil
 		}
 		model = c.startingModel(set)
