@@ -72,17 +72,28 @@ func propagateWith(x *occurrences, cnf [][]lit, units []lit, nvars int, t *trail
 	if t == nil {
 		t = new(trail)
 	}
+	if set, conflict = t.propagate(x, cnf, units, nvars); conflict {
+		return nil, nil, true
+	}
+	return t.reduce(cnf), set, false
+}
+
+// valueOf is a literal's value on the trail: 1 true, -1 false, 0 unset.
+func (t *trail) valueOf(l lit) int8 {
+	if l > 0 {
+		return t.value[l]
+	}
+	return -t.value[-l]
+}
+
+// propagate sets the units and what follows from them by unit
+// propagation, on a cleared trail; the literals set, or a conflict.
+func (t *trail) propagate(x *occurrences, cnf [][]lit, units []lit, nvars int) (set []lit, conflict bool) {
 	if cap(t.value) < nvars+1 {
 		t.value = make([]int8, nvars+1)
 	}
-	value := t.value[:nvars+1]
-	clear(value)
-	valueOf := func(l lit) int8 {
-		if l > 0 {
-			return value[l]
-		}
-		return -value[-l]
-	}
+	t.value = t.value[:nvars+1]
+	clear(t.value)
 	// set is also the queue: the literals from head on are still to be
 	// propagated.
 	if cap(t.set) < nvars {
@@ -90,28 +101,28 @@ func propagateWith(x *occurrences, cnf [][]lit, units []lit, nvars int, t *trail
 	}
 	set = t.set[:0]
 	assign := func(l lit) bool {
-		switch valueOf(l) {
+		switch t.valueOf(l) {
 		case 1:
 			return true
 		case -1:
 			return false
 		}
 		if l > 0 {
-			value[l] = 1
+			t.value[l] = 1
 		} else {
-			value[-l] = -1
+			t.value[-l] = -1
 		}
 		set = append(set, l)
 		return true
 	}
 	for _, u := range units {
 		if !assign(u) {
-			return nil, nil, true
+			return nil, true
 		}
 	}
 	for _, c := range cnf {
 		if len(c) == 1 && !assign(c[0]) {
-			return nil, nil, true
+			return nil, true
 		}
 	}
 	// visit: clause i lost a literal; it may now be unit or empty. false
@@ -120,7 +131,7 @@ func propagateWith(x *occurrences, cnf [][]lit, units []lit, nvars int, t *trail
 		var free lit
 		nfree, sat := 0, false
 		for _, m := range cnf[i] {
-			switch valueOf(m) {
+			switch t.valueOf(m) {
 			case 1:
 				sat = true
 			case 0:
@@ -145,22 +156,27 @@ func propagateWith(x *occurrences, cnf [][]lit, units []lit, nvars int, t *trail
 		l := set[head]
 		for _, i := range x.of(-l) {
 			if !visit(int(i)) {
-				return nil, nil, true
+				return nil, true
 			}
 		}
 		for i := x.nclauses; i < len(cnf); i++ {
 			if slices.Contains(cnf[i], -l) && !visit(i) {
-				return nil, nil, true
+				return nil, true
 			}
 		}
 	}
-	// The clauses left, without their false literals: a clause with none
-	// false is kept as it is (callers only read them).
+	return set, false
+}
+
+// reduce lists the clauses the trail leaves open, without their false
+// literals: a clause with none false is kept as it is (callers only read
+// them).
+func (t *trail) reduce(cnf [][]lit) (reduced [][]lit) {
 	var buf []lit
 	for _, c := range cnf {
 		sat, nfalse := false, 0
 		for _, m := range c {
-			switch valueOf(m) {
+			switch t.valueOf(m) {
 			case 1:
 				sat = true
 			case -1:
@@ -177,12 +193,12 @@ func propagateWith(x *occurrences, cnf [][]lit, units []lit, nvars int, t *trail
 		default:
 			start := len(buf)
 			for _, m := range c {
-				if valueOf(m) == 0 {
+				if t.valueOf(m) == 0 {
 					buf = append(buf, m)
 				}
 			}
 			reduced = append(reduced, buf[start:len(buf):len(buf)])
 		}
 	}
-	return reduced, set, false
+	return reduced
 }

@@ -118,15 +118,17 @@ func (c *circuit) startingModel(set []lit) []bool {
 // maxGuesses bounds guessModel's guesses.
 const maxGuesses = 8
 
-// guessModel looks for a model without gophersat: it makes the first
+// guessModel looks for a model without gophersat: it makes an open
 // literal of a clause that the starting model leaves false true, as a
-// further unit, propagates, and goes on while clauses are left, at most
-// maxGuesses times. It never goes back on a guess and never says that
-// there is no model: a conflict or the bound sends the question to
+// further unit, propagates, and goes on while such clauses are left, at
+// most maxGuesses times. It never goes back on a guess and never says
+// that there is no model: a conflict or the bound sends the question to
 // gophersat, which is the solver. A report's questions are mostly
 // "choose a class of each field, and a count of approvers" once the
 // verdicts are assumed, which one guess per choice settles; gophersat
 // costs an instance of about 50 KB per call however small the question.
+// Only the reduced clauses need checking: every other clause is satisfied
+// by the units' propagation, which each guess's propagation extends.
 func (c *circuit) guessModel(units []lit, reduced [][]lit, model []bool) []bool {
 	guesses := slices.Clone(units)
 	for n := 0; ; n++ {
@@ -137,11 +139,16 @@ func (c *circuit) guessModel(units []lit, reduced [][]lit, model []bool) []bool 
 		if n == maxGuesses {
 			return nil
 		}
-		// Every literal of a reduced clause is open.
-		guesses = append(guesses, reduced[i][0])
-		var set []lit
-		var conflict bool
-		if reduced, set, conflict = propagateWith(c.occ, c.cnf, guesses, c.nvars, &c.trail); conflict {
+		// An open literal of the clause: propagation leaves none only
+		// where it finds a conflict, but the solver is asked rather than
+		// trusting that here.
+		open := slices.IndexFunc(reduced[i], func(l lit) bool { return c.trail.valueOf(l) == 0 })
+		if open < 0 {
+			return nil
+		}
+		guesses = append(guesses, reduced[i][open])
+		set, conflict := c.trail.propagate(c.occ, c.cnf, guesses, c.nvars)
+		if conflict {
 			return nil
 		}
 		model = c.startingModel(set)
