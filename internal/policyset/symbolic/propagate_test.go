@@ -76,3 +76,27 @@ func TestPropagateReusesItsTrail(t *testing.T) {
 		}
 	}
 }
+
+// TestPropagateLongClause: a clause is unit when all but one of its
+// literals are false, whichever order they fall in, and a conflict when
+// all are; before that it is left open.
+func TestPropagateLongClause(t *testing.T) {
+	long := make([]lit, 0, 100)
+	for v := 2; v <= 101; v++ {
+		long = append(long, v)
+	}
+	cnf := [][]lit{long}
+	var units []lit
+	for v := 101; v >= 3; v-- { // every literal false but the first
+		units = append(units, -v)
+	}
+	if _, set, conflict := propagate(cnf, units, 101); conflict || !slices.Contains(set, 2) {
+		t.Errorf("all false but 2: set has 2 = %v, conflict %v; want 2 set", slices.Contains(set, 2), conflict)
+	}
+	if _, _, conflict := propagate(cnf, append(units, -2), 101); !conflict {
+		t.Error("every literal false: want a conflict")
+	}
+	if reduced, set, _ := propagate(cnf, units[1:], 101); slices.Contains(set, 2) || len(reduced) != 1 || len(reduced[0]) != 2 {
+		t.Errorf("two literals open: reduced %v, set %v; want the clause left with its two", reduced, set)
+	}
+}
