@@ -55,3 +55,22 @@ func TestSolveGuessesBeforeGophersat(t *testing.T) {
 		t.Errorf("no model: %v, %d gophersat calls; want unsat from gophersat", ans, calls)
 	}
 }
+
+// TestSolveNeverAssumesBothPolarities: a literal assumed beside its
+// negation is unsat before any solver sees it (gophersat v1.4.0 answers
+// such a set SAT), even where the clauses alone leave it free.
+func TestSolveNeverAssumesBothPolarities(t *testing.T) {
+	c := newCircuit()
+	a, b := c.fresh(), c.fresh()
+	c.clause(a, b)
+	before := gophersatCalls.Load()
+	if ans, _ := c.solve(b, a, -a); ans != unsat {
+		t.Errorf("a and not a assumed: %v, want unsat", ans)
+	}
+	if calls := gophersatCalls.Load() - before; calls != 0 {
+		t.Errorf("%d gophersat calls, want none", calls)
+	}
+	if ans, _ := c.solve(a, b); ans != sat {
+		t.Errorf("a and b assumed: %v, want sat", ans)
+	}
+}
