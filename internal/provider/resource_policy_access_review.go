@@ -181,7 +181,7 @@ func (a *accessReview) check(ctx context.Context, plan, state *policyModel, diag
 				// A deny that never applies denies nothing: a guardrail
 				// that is not there.
 				diags.AddError("Policy finding: "+name, f.Kind+":\n"+f.Detail+"\n\nA deny that never applies guards nothing. Fix its "+
-					"expressions, or set the provider's access_review.never_applying_deny = \"warning\" to plan it anyway.")
+					"expressions, or set the provider's never_applying_deny = \"warning\" to plan it anyway.")
 				continue
 			}
 			parts = append(parts, f.Kind+":\n"+f.Detail)

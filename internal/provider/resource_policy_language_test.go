@@ -104,7 +104,34 @@ func TestAccPolicyLanguage_warningApplies(t *testing.T) {
 // the catalogue): a guardrail that guards nothing fails the plan.
 func TestAccPolicyLanguage_denyThatNeverAppliesFails(t *testing.T) {
 	policyLanguagePlan(t, "no policy changes", client.EffectDeny, "activity.resouce == 'POLICY'", 1,
-		"Error: Policy finding: no policy changes", "never applies", "by the catalogue")
+		"Error: Policy finding: no policy changes", "never applies", "by the catalogue", `set the provider's never_applying_deny = "warning"`)
+}
+
+// TestAccPolicyLanguage_denyThatNeverAppliesWarnsWhenAsked: with the
+// provider's never_applying_deny = "warning", the same deny plans, and its
+// finding is a warning.
+func TestAccPolicyLanguage_denyThatNeverAppliesWarnsWhenAsked(t *testing.T) {
+	cli := newTFCLI(t, newAccEmulator(t))
+	cli.write(`
+provider "custody" {
+  never_applying_deny = "warning"
+}
+
+resource "custody_policy" "test" {
+  name      = "no policy changes"
+  effect    = "EFFECT_DENY"
+  condition = "activity.resouce == 'POLICY'"
+}
+`)
+	out := policyLanguageFlat(cli.mustRun(0, "plan"))
+	for _, w := range []string{"Warning: Policy finding: no policy changes", "never applies", "by the catalogue"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("plan output does not contain %q:\n%s", w, out)
+		}
+	}
+	if strings.Contains(out, "Error:") {
+		t.Errorf("the finding should not fail the plan:\n%s", out)
+	}
 }
 
 // TestAccPolicyLanguage_slice: the language's x[a..b] slice (which a CEL
