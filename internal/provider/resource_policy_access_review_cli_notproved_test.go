@@ -31,23 +31,31 @@ provider "custody" {
 `, name, typ, opt)
 }
 
-// checkNotProved plans body and wants exactly one "Control not proved:
-// name" on address, an error that fails the plan or, with on_not_proved =
-// "warning", a warning and a plan that goes on, its detail naming why.
-func checkNotProved(t *testing.T, c *tfCLI, name, address, why string, warns bool) {
+// checkNotProved plans body under a control name on typ, as it is and with
+// on_not_proved = "warning", in a CLI with env added, and wants exactly
+// one "Control not proved: name" on address: an error that fails the plan
+// or, opted in, a warning and a plan that goes on; its detail naming why.
+func checkNotProved(t *testing.T, name, typ, body, address, why string, env ...string) {
 	t.Helper()
-	out, code := c.run(nil, "plan", "-detailed-exitcode", "-json")
-	got := reviewDiags(planDiagnostics(out), "Control not proved: ")
-	wantCode, wantSeverity := 1, "error"
-	if warns {
-		wantCode, wantSeverity = 2, "warning"
-	}
-	if code != wantCode || len(got) != 1 {
-		t.Fatalf("want exit %d with one Control not proved, got exit %d and %+v:\n%s", wantCode, code, got, out)
-	}
-	d := got[0]
-	if d.Summary != "Control not proved: "+name || d.Severity != wantSeverity || d.Address != address || !strings.Contains(d.Detail, why) {
-		t.Errorf("want the %s %q on %s naming %q, got %+v", wantSeverity, "Control not proved: "+name, address, why, d)
+	for _, onNotProved := range []string{"", "warning"} {
+		t.Run("on_not_proved="+onNotProved, func(t *testing.T) {
+			c := newTFCLI(t, newAccEmulator(t))
+			c.env = append(c.env, env...)
+			c.write(notProvedControl(name, typ, onNotProved) + body)
+			out, code := c.run(nil, "plan", "-detailed-exitcode", "-json")
+			got := reviewDiags(planDiagnostics(out), "Control not proved: ")
+			wantCode, wantSeverity := 1, "error"
+			if onNotProved == "warning" {
+				wantCode, wantSeverity = 2, "warning"
+			}
+			if code != wantCode || len(got) != 1 {
+				t.Fatalf("want exit %d with one Control not proved, got exit %d and %+v:\n%s", wantCode, code, got, out)
+			}
+			d := got[0]
+			if d.Summary != "Control not proved: "+name || d.Severity != wantSeverity || d.Address != address || !strings.Contains(d.Detail, why) {
+				t.Errorf("want the %s %q on %s naming %q, got %+v", wantSeverity, "Control not proved: "+name, address, why, d)
+			}
+		})
 	}
 }
 
@@ -57,7 +65,6 @@ func checkNotProved(t *testing.T, c *tfCLI, name, address, why string, warns boo
 // the engine does not decide it as claimed. The control is neither broken
 // nor proved: "Control not proved", naming the argument.
 func TestAccessReviewCLI_controlNotProved(t *testing.T) {
-	const name = "transactions never alone"
 	body := `
 resource "custody_policy" "wad" {
   name      = "wad limit alone"
@@ -65,19 +72,12 @@ resource "custody_policy" "wad" {
   condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.contract_call_args['wad'] == 5"
 }
 `
-	for _, onNotProved := range []string{"", "warning"} {
-		t.Run("on_not_proved="+onNotProved, func(t *testing.T) {
-			c := newTFCLI(t, newAccEmulator(t))
-			c.write(notProvedControl(name, "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", onNotProved) + body)
-			checkNotProved(t, c, name, "custody_policy.wad", "contract_call_args", onNotProved == "warning")
-		})
-	}
+	checkNotProved(t, "transactions never alone", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", body, "custody_policy.wad", "contract_call_args")
 }
 
 // A plan that cannot read the organization's policies cannot prove a
 // control either: each change it would judge gets "Control not proved".
 func TestAccessReviewCLI_controlUnreadable(t *testing.T) {
-	const name = "wallets never alone"
 	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusServiceUnavailable)
@@ -91,12 +91,6 @@ resource "custody_policy" "wallets" {
   condition = "activity.resource == 'WALLET' && activity.action == 'CREATE'"
 }
 `
-	for _, onNotProved := range []string{"", "warning"} {
-		t.Run("on_not_proved="+onNotProved, func(t *testing.T) {
-			c := newTFCLI(t, newAccEmulator(t))
-			c.env = append(c.env, "CUSTODY_BASE_URL="+down.URL, "CUSTODY_SKIP_CREDENTIALS_VALIDATION=true", "CUSTODY_MAX_RETRIES=1")
-			c.write(notProvedControl(name, "ACTIVITY_TYPE_CREATE_WALLET", onNotProved) + body)
-			checkNotProved(t, c, name, "custody_policy.wallets", "could not be read", onNotProved == "warning")
-		})
-	}
+	checkNotProved(t, "wallets never alone", "ACTIVITY_TYPE_CREATE_WALLET", body, "custody_policy.wallets", "could not be read",
+		"CUSTODY_BASE_URL="+down.URL, "CUSTODY_SKIP_CREDENTIALS_VALIDATION=true", "CUSTODY_MAX_RETRIES=1")
 }
