@@ -68,7 +68,13 @@ type PolicyOutcome struct {
 // Decide evaluates every policy against the request and decides it in the
 // documented order (see the package documentation).
 func Decide(policies []Policy, req Request) Decision {
-	e := NewEvaluator(req)
+	return DecideWith(NewEvaluator(req), policies, req)
+}
+
+// DecideWith is Decide with e, an evaluator of req: a caller that decides
+// several sets for one request (a before and an after) reads the request,
+// and each expression the sets share, once.
+func DecideWith(e *Evaluator, policies []Policy, req Request) Decision {
 	outcomes := make([]PolicyOutcome, len(policies))
 	for i, p := range policies {
 		outcomes[i] = e.Outcome(p)

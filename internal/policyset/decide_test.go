@@ -50,3 +50,28 @@ func TestDecideTallyAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestDecideWithSharesItsEvaluator: one evaluator deciding two sets for
+// one request (the access review's before and after) gives what Decide
+// gives for each, whichever set it decides first, for every case of the
+// table against the case's policies and against them without the first.
+func TestDecideWithSharesItsEvaluator(t *testing.T) {
+	cases := policysettest.Load(t)
+	for _, c := range cases {
+		req := c.EngineRequest(t)
+		all := c.EnginePolicies()
+		sets := [][]policyset.Policy{all, nil}
+		if len(all) > 0 {
+			sets[1] = all[1:]
+		}
+		for _, order := range [][2]int{{0, 1}, {1, 0}} {
+			e := policyset.NewEvaluator(req)
+			for _, i := range order {
+				got, want := policyset.DecideWith(e, sets[i], req), policyset.Decide(sets[i], req)
+				if got.Verdict != want.Verdict || got.ByRootQuorum != want.ByRootQuorum || len(got.Policies) != len(want.Policies) {
+					t.Errorf("%s, set %d after %v: DecideWith gives %+v, Decide %+v", c.Name, i, order, got, want)
+				}
+			}
+		}
+	}
+}

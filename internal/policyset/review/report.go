@@ -134,7 +134,8 @@ func retyped(g symbolic.Region, typ string, before, after []policyset.Policy) sy
 	req := g.Witness
 	req.Type = typ
 	g.Type, g.Witness = typ, req
-	if policyset.Decide(before, req).Verdict != g.Before || policyset.Decide(after, req).Verdict != g.After {
+	e := policyset.NewEvaluator(req)
+	if policyset.DecideWith(e, before, req).Verdict != g.Before || policyset.DecideWith(e, after, req).Verdict != g.After {
 		g.Proved, g.NotProved = false, "the witness of "+g.Type+" does not decide alike for "+typ
 	}
 	return g

@@ -28,6 +28,9 @@ type encoder struct {
 	overs map[string]bool
 	// rootIDs are the root users' ids: no approver has one.
 	rootIDs []string
+	// scalarPaths are scalars' keys, sorted, while their count is as
+	// when sorted (scalarsSorted): each region's witness walks them.
+	scalarPaths []string
 }
 
 // scalar is one path's value, as a class.
@@ -287,4 +290,13 @@ func (e *encoder) quantifier(f *form) value {
 		return value{e.c.or(vs...), e.c.or(errs...)}
 	}
 	return value{e.c.and(vs...), e.c.or(errs...)}
+}
+
+// scalarsSorted is e.scalars' paths in order; scalars are only added, so
+// the count tells whether the list is current.
+func (e *encoder) scalarsSorted() []string {
+	if len(e.scalarPaths) != len(e.scalars) {
+		e.scalarPaths = slices.Sorted(maps.Keys(e.scalars))
+	}
+	return e.scalarPaths
 }

@@ -44,8 +44,9 @@ func moves(typ string, before, after []policyset.Policy, rootIDs []string) (out 
 					m.NotProved = err.Error()
 				default:
 					m.Witness = req
-					gotB := policyset.Decide(before, req).Verdict
-					gotA := policyset.Decide(after, req).Verdict
+					e := policyset.NewEvaluator(req)
+					gotB := policyset.DecideWith(e, before, req).Verdict
+					gotA := policyset.DecideWith(e, after, req).Verdict
 					if gotB == x && gotA == y {
 						m.Proved = true
 					} else {

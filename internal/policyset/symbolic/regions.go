@@ -1,8 +1,6 @@
 package symbolic
 
 import (
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -91,7 +89,8 @@ func Regions(typ string, before, after []policyset.Policy, changed []policyset.P
 				if found < MaxRegions {
 					found++
 					r.Witness, r.Proved, r.NotProved = q.bestWitness(append(cube, vb[x], va[y]), model, func(req policyset.Request) bool {
-						return policyset.Decide(before, req).Verdict == x && policyset.Decide(after, req).Verdict == y
+						e := policyset.NewEvaluator(req)
+						return policyset.DecideWith(e, before, req).Verdict == x && policyset.DecideWith(e, after, req).Verdict == y
 					})
 					out = append(out, r)
 				}
@@ -195,7 +194,7 @@ func (q *question) bestWitness(assume []lit, model []bool, claims func(policyset
 	if least < len(sl.active) {
 		assume = append(assume, -sl.active[least])
 	}
-	for _, path := range slices.Sorted(maps.Keys(q.e.scalars)) {
+	for _, path := range q.e.scalarsSorted() {
 		s := q.e.scalars[path]
 		if s.ints == nil || strings.HasPrefix(path, "len(") || !q.atomPaths[s.gen] {
 			continue
@@ -220,7 +219,7 @@ func (q *question) bestWitness(assume []lit, model []bool, claims func(policyset
 	}
 	// Each sliced string as short as the region allows: the model's
 	// choice of a length past the last slice read is arbitrary.
-	for _, path := range slices.Sorted(maps.Keys(q.e.scalars)) {
+	for _, path := range q.e.scalarsSorted() {
 		s := q.e.scalars[path]
 		if s.ints == nil || !strings.HasPrefix(path, "len(") {
 			continue

@@ -37,7 +37,7 @@ func (q *question) witness(model []bool) (policyset.Request, error) {
 		setPath(tree, p, make([]any, n))
 	}
 	strs := map[string]string{}
-	for _, p := range slices.Sorted(maps.Keys(e.scalars)) {
+	for _, p := range e.scalarsSorted() {
 		s := e.scalars[p]
 		if strings.HasPrefix(p, "len(") || s.typ.Kind == policylang.KindString && strings.HasSuffix(p, "]") && strings.Contains(p[strings.LastIndexByte(p, '['):], "..") {
 			continue // lengths and slices shape their base string
