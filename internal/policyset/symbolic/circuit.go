@@ -8,7 +8,7 @@ import (
 // A lit is a literal of the circuit, DIMACS style: variable v true is v,
 // false is -v. Variable 1 is the constant true, so litTrue and litFalse
 // are literals like any other and simplify away where they meet a gate.
-type lit = int
+type lit = int32
 
 const (
 	litTrue  lit = 1
@@ -26,6 +26,8 @@ type circuit struct {
 	last  []bool       // the last model found
 	trail trail        // propagation's memory, reused by each solve
 	slab  []lit        // the free end of the slab clauses are cut from
+	// slabSize is the size of the last slab cut.
+	slabSize int
 }
 
 func newCircuit() *circuit {
@@ -37,7 +39,7 @@ func newCircuit() *circuit {
 // fresh is a new unconstrained variable.
 func (c *circuit) fresh() lit {
 	c.nvars++
-	return c.nvars
+	return lit(c.nvars)
 }
 
 // clause adds the disjunction of ls. A clause holding a literal and its
@@ -46,7 +48,11 @@ func (c *circuit) fresh() lit {
 // clauses, each otherwise its own allocation.
 func (c *circuit) clause(ls ...lit) {
 	if cap(c.slab)-len(c.slab) < len(ls)+1 {
-		c.slab = make([]lit, 0, max(clauseSlab, len(ls)+1))
+		// Slabs double up to clauseSlab: most questions' circuits are a
+		// few hundred literals, and a first slab of the full size was
+		// a fifth of the review's allocation.
+		c.slabSize = min(max(2*c.slabSize, firstClauseSlab), clauseSlab)
+		c.slab = make([]lit, 0, max(c.slabSize, len(ls)+1))
 	}
 	free := c.slab[len(c.slab):]
 	out, ok := normalizeInto(free[:0], ls, litFalse)
@@ -60,8 +66,12 @@ func (c *circuit) clause(ls ...lit) {
 	c.cnf = append(c.cnf, out[:len(out):len(out)])
 }
 
-// clauseSlab is how many literals a slab of clauses holds.
-const clauseSlab = 1024
+// clauseSlab is how many literals a slab of clauses holds at most;
+// firstClauseSlab, a circuit's first.
+const (
+	clauseSlab      = 1024
+	firstClauseSlab = 128
+)
 
 // normalize drops absorbing-neutral constants and duplicates; ok is false
 // when the set holds absorbing (or a literal and its negation), i.e. the
@@ -172,7 +182,7 @@ func (c *circuit) atLeast(ls []lit, k int) lit {
 	case k == len(in):
 		return c.and(in...)
 	}
-	key := gateKey('#', append([]lit{k}, in...))
+	key := gateKey('#', append([]lit{lit(k)}, in...))
 	if g, ok := c.gates[key]; ok {
 		return g
 	}

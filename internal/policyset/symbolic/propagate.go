@@ -19,6 +19,10 @@ type trail struct {
 	value  []int8 // by variable: 1 true, -1 false, 0 unset
 	set    []lit
 	nfalse []int32 // by clause: how many of its literals are false
+	inTail []bool  // by variable: in a clause past the occurrence index
+	// reduced and buf are reduce's list and its shortened clauses.
+	reduced [][]lit
+	buf     []lit
 }
 
 // occurrences lists, for each literal, the clauses of cnf[:nclauses] it
@@ -40,7 +44,7 @@ func indexOccurrences(cnf [][]lit, nvars int) *occurrences {
 	x := &occurrences{nvars: nvars, nclauses: len(cnf), start: make([]int32, 2*nvars+2)}
 	for _, c := range cnf {
 		for _, l := range c {
-			x.start[l+nvars+1]++
+			x.start[int(l)+nvars+1]++
 		}
 	}
 	for i := 1; i < len(x.start); i++ {
@@ -50,8 +54,8 @@ func indexOccurrences(cnf [][]lit, nvars int) *occurrences {
 	fill := slices.Clone(x.start)
 	for i, c := range cnf {
 		for _, l := range c {
-			x.occ[fill[l+nvars]] = int32(i)
-			fill[l+nvars]++
+			x.occ[fill[int(l)+nvars]] = int32(i)
+			fill[int(l)+nvars]++
 		}
 	}
 	return x
@@ -60,10 +64,11 @@ func indexOccurrences(cnf [][]lit, nvars int) *occurrences {
 // of lists the indexed clauses l is in; none for a variable newer than
 // the index.
 func (x *occurrences) of(l lit) []int32 {
-	if l > x.nvars || -l > x.nvars {
+	if abs(l) > x.nvars {
 		return nil
 	}
-	return x.occ[x.start[l+x.nvars]:x.start[l+x.nvars+1]]
+	i := int(l) + x.nvars
+	return x.occ[x.start[i]:x.start[i+1]]
 }
 
 // propagateWith is propagate with a prefix of cnf's occurrences indexed,
@@ -90,15 +95,17 @@ func (t *trail) valueOf(l lit) int8 {
 // propagate sets the units and what follows from them by unit
 // propagation, on a cleared trail; the literals set, or a conflict.
 func (t *trail) propagate(x *occurrences, cnf [][]lit, units []lit, nvars int) (set []lit, conflict bool) {
+	// The memory grows with headroom: a question adds variables and
+	// clauses between its solves.
 	if cap(t.value) < nvars+1 {
-		t.value = make([]int8, nvars+1)
+		t.value = make([]int8, nvars+1, 2*nvars+2)
 	}
 	t.value = t.value[:nvars+1]
 	clear(t.value)
 	// set is also the queue: the literals from head on are still to be
 	// propagated.
 	if cap(t.set) < nvars {
-		t.set = make([]lit, 0, nvars)
+		t.set = make([]lit, 0, 2*nvars)
 	}
 	set = t.set[:0]
 	assign := func(l lit) bool {
@@ -132,7 +139,7 @@ func (t *trail) propagate(x *occurrences, cnf [][]lit, units []lit, nvars int) (
 	// it loses one: that made propagation quadratic in a question over
 	// 1,000 policies that all name the same address.
 	if cap(t.nfalse) < len(cnf) {
-		t.nfalse = make([]int32, len(cnf))
+		t.nfalse = make([]int32, len(cnf), 2*len(cnf))
 	}
 	nfalse := t.nfalse[:len(cnf)]
 	clear(nfalse)
@@ -166,12 +173,34 @@ func (t *trail) propagate(x *occurrences, cnf [][]lit, units []lit, nvars int) (
 		}
 		return true
 	}
+	// The clauses past the index are few (staleOccurrences), but a scan
+	// of them for each literal set was most of propagation's time: their
+	// variables are marked, and only a marked variable's literals scan.
+	if cap(t.inTail) < nvars+1 {
+		t.inTail = make([]bool, nvars+1, 2*nvars+2)
+	}
+	inTail := t.inTail[:nvars+1]
+	for _, c := range cnf[x.nclauses:] {
+		for _, m := range c {
+			inTail[abs(m)] = true
+		}
+	}
+	defer func() {
+		for _, c := range cnf[x.nclauses:] {
+			for _, m := range c {
+				inTail[abs(m)] = false
+			}
+		}
+	}()
 	for head := 0; head < len(set); head++ {
 		l := set[head]
 		for _, i := range x.of(-l) {
 			if !visit(int(i)) {
 				return nil, true
 			}
+		}
+		if !inTail[abs(l)] {
+			continue
 		}
 		for i := x.nclauses; i < len(cnf); i++ {
 			if slices.Contains(cnf[i], -l) && !visit(i) {
@@ -184,9 +213,11 @@ func (t *trail) propagate(x *occurrences, cnf [][]lit, units []lit, nvars int) (
 
 // reduce lists the clauses the trail leaves open, without their false
 // literals: a clause with none false is kept as it is (callers only read
-// them).
+// them). The list and the shortened clauses are in t's memory: they hold
+// until t is used again.
 func (t *trail) reduce(cnf [][]lit) (reduced [][]lit) {
-	var buf []lit
+	reduced, buf := t.reduced[:0], t.buf[:0]
+	defer func() { t.reduced, t.buf = reduced, buf }()
 	for _, c := range cnf {
 		sat, nfalse := false, 0
 		for _, m := range c {

@@ -82,12 +82,12 @@ func TestPropagateReusesItsTrail(t *testing.T) {
 // all are; before that it is left open.
 func TestPropagateLongClause(t *testing.T) {
 	long := make([]lit, 0, 100)
-	for v := 2; v <= 101; v++ {
+	for v := lit(2); v <= 101; v++ {
 		long = append(long, v)
 	}
 	cnf := [][]lit{long}
 	var units []lit
-	for v := 101; v >= 3; v-- { // every literal false but the first
+	for v := lit(101); v >= 3; v-- { // every literal false but the first
 		units = append(units, -v)
 	}
 	if _, set, conflict := propagate(cnf, units, 101); conflict || !slices.Contains(set, 2) {
@@ -98,5 +98,53 @@ func TestPropagateLongClause(t *testing.T) {
 	}
 	if reduced, set, _ := propagate(cnf, units[1:], 101); slices.Contains(set, 2) || len(reduced) != 1 || len(reduced[0]) != 2 {
 		t.Errorf("two literals open: reduced %v, set %v; want the clause left with its two", reduced, set)
+	}
+}
+
+// TestSolveReusesItsMemory: a circuit asked again allocates its answer's
+// model and the assumptions' copy, not propagation's memory or the
+// reduced clauses: a report asks a question's circuit a dozen times.
+func TestSolveReusesItsMemory(t *testing.T) {
+	c := newCircuit()
+	var xs []lit
+	for range 40 {
+		xs = append(xs, c.fresh())
+	}
+	for i := 0; i+2 < len(xs); i++ {
+		c.clause(-xs[i], xs[i+1], xs[i+2])
+	}
+	c.clause(xs[0], xs[5])
+	ask := func() {
+		if ans, _ := c.solve(xs[0], -xs[2]); ans != sat {
+			t.Fatalf("answer %v, want sat", ans)
+		}
+	}
+	ask()
+	// The model and the assumptions' copy, where a fresh trail and
+	// reduced list made it 10.
+	if n := testing.AllocsPerRun(20, ask); n > 2 {
+		t.Errorf("a solve asked again allocates %v times, want at most 2", n)
+	}
+}
+
+// TestClauseSlabsGrow: a small circuit's clauses are cut from a small
+// slab, and slabs double up to clauseSlab as a circuit grows.
+func TestClauseSlabsGrow(t *testing.T) {
+	c := newCircuit()
+	a, b := c.fresh(), c.fresh()
+	c.clause(a, b)
+	if got := cap(c.slab); got != firstClauseSlab {
+		t.Errorf("first slab holds %d literals, want %d", got, firstClauseSlab)
+	}
+	for range 2 * clauseSlab {
+		c.clause(-a, b)
+	}
+	if got := cap(c.slab); got != clauseSlab {
+		t.Errorf("slab of a grown circuit holds %d literals, want %d", got, clauseSlab)
+	}
+	for _, k := range c.cnf[1:] {
+		if !slices.Equal(k, []lit{a, b}) && !slices.Equal(k, []lit{-a, b}) {
+			t.Fatalf("clause %v cut wrongly", k)
+		}
 	}
 }

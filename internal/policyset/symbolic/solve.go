@@ -227,10 +227,7 @@ func satisfied(model []bool, clause []lit) bool {
 // modelValue is a literal's value in a model; a variable the solver never saw
 // is false.
 func modelValue(model []bool, l lit) bool {
-	v := l
-	if v < 0 {
-		v = -v
-	}
+	v := abs(l)
 	b := v < len(model) && model[v]
 	if l < 0 {
 		return !b
@@ -241,7 +238,7 @@ func modelValue(model []bool, l lit) bool {
 // abs is a literal's variable.
 func abs(l lit) int {
 	if l < 0 {
-		return -l
+		return int(-l)
 	}
-	return l
+	return int(l)
 }
