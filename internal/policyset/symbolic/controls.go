@@ -98,31 +98,44 @@ func ControlAlready(typ string, org []policyset.Policy, alone bool, rootIDs []st
 			allows = append(allows, groups[k]...)
 		}
 		q := newQuestion(typ, append(slices.Clone(slice), allows...), rootIDs)
-		members := make([]member, len(slice))
-		for i := range slice {
-			members[i] = member{a: q.pols[i]}
-		}
-		var applies []lit
-		for _, pl := range q.pols[len(slice):] {
-			applies = append(applies, pl.applies)
-		}
-		who := litTrue
-		if alone {
-			who = q.alone()
-		}
-		assume := []lit{who, q.e.c.or(applies...), q.verdict(members)[client.OutcomeAllow]}
-		switch ans, model := q.e.c.solve(assume...); ans {
-		case timedOut:
-			return Breach{NotProved: "the question ran past its time limit"}
-		case sat:
-			req, ok, why := q.bestWitness(assume, model, replay)
-			if !ok {
-				return Breach{NotProved: why}
-			}
-			return Breach{Already: &req}
+		b, found := alreadyIn(q, slice, alone, replay)
+		q.e.c.release()
+		if found {
+			return b
 		}
 	}
 	return Breach{}
+}
+
+// alreadyIn asks q, whose policies are slice and then a batch of allows,
+// for a request approved as the control says (one non-root user when
+// alone) that the organization allows where one of the allows applies;
+// found is false when there is none.
+func alreadyIn(q *question, slice []policyset.Policy, alone bool, replay func(policyset.Request) bool) (_ Breach, found bool) {
+	members := make([]member, len(slice))
+	for i := range slice {
+		members[i] = member{a: q.pols[i]}
+	}
+	var applies []lit
+	for _, pl := range q.pols[len(slice):] {
+		applies = append(applies, pl.applies)
+	}
+	who := litTrue
+	if alone {
+		who = q.alone()
+	}
+	assume := []lit{who, q.e.c.or(applies...), q.verdict(members)[client.OutcomeAllow]}
+	switch ans, model := q.e.c.solve(assume...); ans {
+	case timedOut:
+		return Breach{NotProved: "the question ran past its time limit"}, true
+	case sat:
+		req, ok, why := q.bestWitness(assume, model, replay)
+		if !ok {
+			return Breach{NotProved: why}, true
+		}
+		return Breach{Already: &req}, true
+	}
+	return Breach{}, false
 }
 
 // key names a set of guards: the same key, the same guards.
@@ -167,6 +180,7 @@ func ControlNewly(typ string, full ControlState, sliced *ControlState, around *C
 	// around's versions last, for their "applies" only.
 	all = append(all, aroundVersions...)
 	q := newQuestion(typ, all, rootIDs)
+	defer q.e.c.release()
 	absent := &polLits{deny: litFalse, allow: litFalse, cons: litFalse, applies: litFalse, err: litFalse}
 	var stateMembers, beforeMembers []member
 	for i := range rest {

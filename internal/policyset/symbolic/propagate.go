@@ -34,6 +34,7 @@ type trail struct {
 type occurrences struct {
 	nvars, nclauses int
 	start, occ      []int32
+	fill            []int32 // build's cursor per literal
 }
 
 // staleOccurrences: more than this many clauses past the index, the
@@ -41,7 +42,15 @@ type occurrences struct {
 const staleOccurrences = 32
 
 func indexOccurrences(cnf [][]lit, nvars int) *occurrences {
-	x := &occurrences{nvars: nvars, nclauses: len(cnf), start: make([]int32, 2*nvars+2)}
+	x := new(occurrences)
+	x.build(cnf, nvars)
+	return x
+}
+
+// build indexes cnf in x's memory, which it reuses where large enough.
+func (x *occurrences) build(cnf [][]lit, nvars int) {
+	x.nvars, x.nclauses = nvars, len(cnf)
+	x.start = resized(x.start, 2*nvars+2)
 	for _, c := range cnf {
 		for _, l := range c {
 			x.start[int(l)+nvars+1]++
@@ -50,15 +59,24 @@ func indexOccurrences(cnf [][]lit, nvars int) *occurrences {
 	for i := 1; i < len(x.start); i++ {
 		x.start[i] += x.start[i-1]
 	}
-	x.occ = make([]int32, x.start[len(x.start)-1])
-	fill := slices.Clone(x.start)
+	x.occ = resized(x.occ, int(x.start[len(x.start)-1]))
+	x.fill = append(x.fill[:0], x.start...)
 	for i, c := range cnf {
 		for _, l := range c {
-			x.occ[fill[int(l)+nvars]] = int32(i)
-			fill[int(l)+nvars]++
+			x.occ[x.fill[int(l)+nvars]] = int32(i)
+			x.fill[int(l)+nvars]++
 		}
 	}
-	return x
+}
+
+// resized is s with length n, zeroed, reusing its memory when it can.
+func resized(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n, n+n/2)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // of lists the indexed clauses l is in; none for a variable newer than

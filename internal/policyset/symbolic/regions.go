@@ -49,6 +49,7 @@ func Regions(typ string, before, after []policyset.Policy, changed []policyset.P
 	before, after, changed = canonical(before), canonical(after), canonical(changed)
 	all := append(append(append([]policyset.Policy(nil), before...), after...), changed...)
 	q := newQuestion(typ, all, rootIDs)
+	defer q.e.c.release() // a report asks one question per change
 	atoms := q.atoms(len(before)+len(after), len(all))
 	vb, va := q.twoSets(len(before), len(after))
 	for _, y := range verdictOrder {

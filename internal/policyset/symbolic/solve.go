@@ -57,7 +57,14 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	// every constraint as a weighted one, most of a question's cost. Unit
 	// propagation is done first, here (propagate).
 	if c.occ == nil || len(c.cnf)-c.occ.nclauses > staleOccurrences {
-		c.occ = indexOccurrences(c.cnf, c.nvars)
+		// The index replaced (or a released circuit's) lends its memory.
+		if c.occ == nil {
+			c.occ, c.spareOcc = c.spareOcc, nil
+		}
+		if c.occ == nil {
+			c.occ = new(occurrences)
+		}
+		c.occ.build(c.cnf, c.nvars)
 	}
 	reduced, set, conflict := propagateWith(c.occ, c.cnf, units, c.nvars, &c.trail)
 	if conflict {
