@@ -105,14 +105,7 @@ func TestPropagateLongClause(t *testing.T) {
 // model and the assumptions' copy, not propagation's memory or the
 // reduced clauses: a report asks a question's circuit a dozen times.
 func TestSolveReusesItsMemory(t *testing.T) {
-	c := newCircuit()
-	var xs []lit
-	for range 40 {
-		xs = append(xs, c.fresh())
-	}
-	for i := 0; i+2 < len(xs); i++ {
-		c.clause(-xs[i], xs[i+1], xs[i+2])
-	}
+	c, xs := chainCircuit(40)
 	c.clause(xs[0], xs[5])
 	ask := func() {
 		if ans, _ := c.solve(xs[0], -xs[2]); ans != sat {
@@ -153,17 +146,7 @@ func TestClauseSlabsGrow(t *testing.T) {
 // and index go to the next circuit emptied (no clause of the old one
 // pinned), and the next circuit answers as a fresh one does.
 func TestReleasedCircuitLendsItsMemory(t *testing.T) {
-	build := func() (*circuit, []lit) {
-		c := newCircuit()
-		var xs []lit
-		for range 60 {
-			xs = append(xs, c.fresh())
-		}
-		for i := 0; i+2 < len(xs); i++ {
-			c.clause(-xs[i], xs[i+1], xs[i+2])
-		}
-		return c, xs
-	}
+	build := func() (*circuit, []lit) { return chainCircuit(60) }
 	lent := false
 	// sync.Pool may drop what it is given (the race detector drops a
 	// quarter on purpose), so the hand-over is tried a few times.
@@ -202,4 +185,19 @@ func TestReleasedCircuitLendsItsMemory(t *testing.T) {
 	if !lent {
 		t.Error("no released circuit's memory reached the pool in 20 tries")
 	}
+}
+
+// chainCircuit is a circuit over n fresh variables x1..xn with the
+// clauses "xi implies x(i+1) or x(i+2)": satisfiable under most small
+// sets of assumptions, and long enough to need an index and slabs.
+func chainCircuit(n int) (*circuit, []lit) {
+	c := newCircuit()
+	var xs []lit
+	for range n {
+		xs = append(xs, c.fresh())
+	}
+	for i := 0; i+2 < len(xs); i++ {
+		c.clause(-xs[i], xs[i+1], xs[i+2])
+	}
+	return c, xs
 }
