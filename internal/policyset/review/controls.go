@@ -21,10 +21,10 @@ const (
 
 // CheckControls counts c into the most permissive state and returns, for
 // each control and type it names that c can touch: a breach the state
-// newly lets through (Already false), one that broke the control before
-// the plan (Already true), or why the control could not be proved to hold
+// newly lets through, or why the control could not be proved to hold
 // (NotProved); each once per command. "Holds" is never said: a control
-// without a breach or a NotProved is proved.
+// without a breach or a NotProved is proved. What the organization broke
+// before the plan is JudgeOrganization's.
 func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 	if decisionEqual(c) {
 		return nil
@@ -39,6 +39,7 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 	}
 	o.keys[key] = true
 	change := symbolic.Counted{Before: before, After: c.After}
+	o.planned = append(o.planned, change)
 	types := typesOf(before, c.After)
 	for _, typ := range types {
 		o.countedOf(typ).add(change)
@@ -64,15 +65,6 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 					got = symbolic.ControlNewly(typ, full, &sliced, &change, alone, o.rootIDs)
 				}
 			}
-			// Already broken depends on the organization alone: asked once
-			// per type and approvers.
-			if got.NotProved == "" {
-				already := o.alreadyBroken(typ, alone)
-				got.Already = already.Already
-				if got.Newly == nil && got.NotProved == "" {
-					got.NotProved = already.NotProved
-				}
-			}
 			report := func(kind string, b Breach) {
 				k := ctl.Name + "\x00" + typ + "\x00" + kind
 				if !o.reported[k] {
@@ -82,9 +74,6 @@ func (o *Org) CheckControls(c Change, controls []Control) []Breach {
 			}
 			if got.Newly != nil {
 				report("newly", Breach{Control: ctl, Row: breachRow(typ, *got.Newly, o.typeIndex()[typ])})
-			}
-			if got.Already != nil {
-				report("already", Breach{Control: ctl, Row: breachRow(typ, *got.Already, o.typeIndex()[typ]), Already: true})
 			}
 			if got.NotProved != "" && got.Newly == nil {
 				report("not proved", Breach{Control: ctl, Row: Row{Type: typ, Types: []string{typ}}, NotProved: got.NotProved})

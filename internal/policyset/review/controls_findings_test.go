@@ -20,27 +20,23 @@ func TestCheckControls(t *testing.T) {
 		t.Errorf("the deny breaks signing: %+v", b)
 	}
 	// p-limit lets a hot key sign small transfers alone: a breach before
-	// the plan, reported once, as Already.
+	// the plan, which is JudgeOrganization's, not the change's.
 	got := o.CheckControls(Change{After: widening}, controls)
-	var fresh, already int
-	for _, b := range got {
-		if len(b.Row.Request.Approvers) != 1 || b.Row.After != client.OutcomeAllow {
-			t.Errorf("breach %+v", b.Row)
-		}
-		if b.Already {
-			already++
-		} else {
-			fresh++
-		}
-	}
-	if fresh == 0 || already == 0 {
-		t.Errorf("fresh %d, already %d", fresh, already)
+	if len(got) != 1 || len(got[0].Row.Request.Approvers) != 1 || got[0].Row.After != client.OutcomeAllow {
+		t.Errorf("want one newly broken request of one approver, got %+v", got)
 	}
 	if again := o.CheckControls(Change{After: widening}, controls); len(again) != 0 {
 		t.Errorf("reported twice: %d", len(again))
 	}
+	org := o.JudgeOrganization(controls, nil)
+	if len(org) != 1 || org[0].Row.Request.Approvers == nil || org[0].Mended {
+		t.Fatalf("the organization breaks signing never alone: %+v", org)
+	}
 	denied := []Control{{Name: "export denied", ActivityTypes: []string{export}, AtMost: AtMostDenied}}
-	if b := NewOrg(ps, nil).CheckControls(Change{After: deny}, denied); len(b) == 0 || !b[0].Already {
+	if b := NewOrg(ps, nil).CheckControls(Change{After: deny}, denied); len(b) != 0 {
+		t.Errorf("a deny newly breaks nothing: %+v", b)
+	}
+	if b := NewOrg(ps, nil).JudgeOrganization(denied, nil); len(b) != 1 || b[0].Mended {
 		t.Errorf("export by admins breaks export denied before the plan: %+v", b)
 	}
 }
@@ -50,20 +46,27 @@ func TestCheckControlsOrderFree(t *testing.T) {
 	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
 	// Deleting the small-transfer allow and adding it back as a consensus
 	// policy: in the most permissive state the delete's before version
-	// still allows, in either order.
+	// still allows, in either order, so neither change newly breaks the
+	// control; the organization broke it before, and once both are counted
+	// it no longer does, whichever came first.
 	limit := find(ps, "p-limit")
 	stricter := *limit
 	stricter.ID, stricter.Consensus = "p-limit-2", "approvers.count() >= 2"
 	changes := []Change{{Before: limit}, {After: &stricter}}
-	count := func(order []int) int {
-		o, n := NewOrg(ps, nil), 0
-		for _, i := range order {
-			n += len(o.CheckControls(changes[i], controls))
+	judge := func(order []int) (newly, asLeft int) {
+		o := NewOrg(ps, nil)
+		if len(o.JudgeOrganization(controls, nil)) != 1 {
+			t.Fatal("the organization as found should break the control")
 		}
-		return n
+		for _, i := range order {
+			newly += len(o.CheckControls(changes[i], controls))
+		}
+		return newly, len(o.JudgeOrganization(controls, nil))
 	}
-	if a, b := count([]int{0, 1}), count([]int{1, 0}); a != b || a == 0 {
-		t.Errorf("breaches %d and %d", a, b)
+	an, aj := judge([]int{0, 1})
+	bn, bj := judge([]int{1, 0})
+	if an != 0 || bn != 0 || aj != 0 || bj != 0 {
+		t.Errorf("newly %d and %d, broken as the plan leaves it %d and %d; want none", an, bn, aj, bj)
 	}
 }
 

@@ -39,6 +39,7 @@ type Org struct {
 	// (NamesUsers), once known.
 	orgNamesUsers *bool
 	keys          map[string]bool            // counted changes, by version keys
+	planned       []symbolic.Counted         // the counted changes, in the order counted (JudgeOrganization)
 	reported      map[string]bool            // breaches returned, by control, type and kind
 	already       map[string]symbolic.Breach // alreadyBroken's answers, by type and approvers
 }

@@ -104,6 +104,9 @@ type Control struct {
 	// WarnNotProved: a control the analysis cannot decide is a warning,
 	// not an error.
 	WarnNotProved bool
+	// WarnOutsideBreach: a control the organization breaks, as a plan
+	// leaves it (not newly, by the plan), is a warning, not an error.
+	WarnOutsideBreach bool
 }
 
 // The values of Control.AtMost.
@@ -117,11 +120,8 @@ const (
 type Breach struct {
 	Control Control
 	// Row: Before is the outcome before the plan, After in the most
-	// permissive state.
+	// permissive state; the plan newly lets it through.
 	Row Row
-	// Already: the request broke the control before the plan too (a
-	// warning); else the plan newly lets it through (an error).
-	Already bool
 	// NotProved is why the control could not be proved to hold for Type
 	// (Row is then empty but for its Type).
 	NotProved string
