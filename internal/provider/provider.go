@@ -325,6 +325,7 @@ var resourceFactories = []func() resource.Resource{
 	NewOauthProviderResource,
 	NewOrganizationNameResource,
 	NewPolicyResource,
+	NewPoliciesExclusiveResource,
 	NewPrivateKeyTagResource,
 	NewWebhookEndpointResource,
 }

@@ -27,6 +27,7 @@ type controlModel struct {
 	ActivityTypes types.List   `tfsdk:"activity_types"`
 	AtMost        types.String `tfsdk:"at_most"`
 	OnNotProved   types.String `tfsdk:"on_not_proved"`
+	OnOutside     types.String `tfsdk:"on_outside_breach"`
 }
 
 // What a control, or a deny that never applies, does to the plan when it
@@ -50,18 +51,24 @@ func neverApplyingDenyAttribute() schema.Attribute {
 func controlsAttribute() schema.Attribute {
 	return schema.ListNestedAttribute{
 		Optional: true,
-		MarkdownDescription: "Controls the organization's policies must keep, checked in every plan that changes the effect, " +
-			"condition, consensus or time of a `custody_policy`. Each names activity types and what they may be at most: " +
-			"`consensus` (no single non-root user may be allowed alone: at least one approval by someone else) or `denied` " +
-			"(no set of non-root users may be allowed at all; only the root quorum). Each is proved, not sampled: the provider " +
-			"compiles the organization's policies as the plan found them, managed and unmanaged, with each changed policy in " +
-			"whichever version allows more (so the verdict does not depend on the order Terraform applies the changes in), and " +
-			"asks a solver for a request that breaks the control. One that a planned change newly lets through fails the plan on " +
-			"that resource (`Control broken: <name>`, with the request as HCL that `provider::custody::policy_decision` accepts); " +
-			"one that already broke the control before the plan is a warning and does not stop it. A control the analysis cannot " +
-			"decide fails the plan too (`Control not proved: <name>`, naming what stopped it), unless its `on_not_proved` says " +
-			"`warning`. A change whose content is known only at apply is judged at apply. See the guide \"Reviewing policy " +
-			"changes\" for the request model the proofs hold under.",
+		MarkdownDescription: "Controls the organization's policies must keep, judged in every plan of a configuration with a " +
+			"`custody_policy` or `custody_policies_exclusive`, whether or not it changes a policy. Each names activity types and " +
+			"what they may be at most: `consensus` (no single non-root user may be allowed alone: at least one approval by " +
+			"someone else) or `denied` (no set of non-root users may be allowed at all; only the root quorum). Each is proved, " +
+			"not sampled, twice. **Newly broken by the plan:** the provider compiles the organization's policies as the plan " +
+			"found them, managed and unmanaged, with each changed policy in whichever version allows more (so the verdict does " +
+			"not depend on the order Terraform applies the changes in), and asks a solver for a request that breaks the control; " +
+			"one that a planned change newly lets through fails the plan on that resource (`Control broken: <name>`, with the " +
+			"request as HCL that `provider::custody::policy_decision` accepts). **Broken by the organization:** the organization " +
+			"as the plan leaves it (a grant added outside Terraform, or one the configuration holds) fails the plan too " +
+			"(`Control broken: <name>`, naming each policy that lets the request through), unless the control's " +
+			"`on_outside_breach` says `warning`; it is judged once per command, at the first `custody_policy` planned (on the " +
+			"organization as found, with the changes planned so far), and again by `custody_policies_exclusive`, which counts " +
+			"its removals as done. It is not judged by destroy plans, `-refresh-only` plans or the apply of a saved plan " +
+			"(Terraform plans no unchanged resource again there); with `-target`, only when a policy or the exclusive resource " +
+			"is targeted. A control the analysis cannot decide fails the plan too (`Control not proved: <name>`, naming what " +
+			"stopped it), unless its `on_not_proved` says `warning`. A change whose content is known only at apply is judged at " +
+			"apply. See the guide \"Reviewing policy changes\" for the request model the proofs hold under.",
 		NestedObject: schema.NestedAttributeObject{
 			Attributes: map[string]schema.Attribute{
 				"name": schema.StringAttribute{
@@ -81,6 +88,19 @@ func controlsAttribute() schema.Attribute {
 					MarkdownDescription: "`" + review.AtMostConsensus + "`: no single non-root user may be allowed alone. `" +
 						review.AtMostDenied + "`: no non-root user may be allowed, with any approvers; only the root quorum.",
 					Validators: []validator.String{stringvalidator.OneOf(review.AtMostConsensus, review.AtMostDenied)},
+				},
+				"on_outside_breach": schema.StringAttribute{
+					Optional: true,
+					MarkdownDescription: "What the plan does when the organization's policies break the control as the plan " +
+						"leaves them, rather than a planned change newly breaking it: a grant added outside Terraform, or one the " +
+						"configuration already held. `" + onNotProvedError + "` (the default) fails the plan (`Control broken: " +
+						"<name>`, naming each policy that takes part); `" + onNotProvedWarning + "` warns, for a team adopting an " +
+						"organization that already breaks the control. A configuration that declares its policies whole with " +
+						"`custody_policies_exclusive` sets `" + onNotProvedWarning + "`: Terraform plans every `custody_policy` " +
+						"before the exclusive resource that lists it, so the first policy planned cannot know that the apply " +
+						"removes the outside grant; the exclusive resource then judges the organization as its removals leave it, " +
+						"and fails the plan if the control is still broken.",
+					Validators: []validator.String{stringvalidator.OneOf(onNotProvedError, onNotProvedWarning)},
 				},
 				"on_not_proved": schema.StringAttribute{
 					Optional: true,
@@ -147,7 +167,7 @@ func readControls(ctx context.Context, v types.List, diags *diag.Diagnostics) []
 			return nil
 		}
 		c := review.Control{Name: m.Name.ValueString(), AtMost: m.AtMost.ValueString(), ActivityTypes: make([]string, 0, len(typesList)),
-			WarnNotProved: m.OnNotProved.ValueString() == onNotProvedWarning}
+			WarnNotProved: m.OnNotProved.ValueString() == onNotProvedWarning, WarnOutsideBreach: m.OnOutside.ValueString() == onNotProvedWarning}
 		for j, t := range typesList {
 			if t.IsUnknown() {
 				diags.AddAttributeError(at.AtName("activity_types").AtListIndex(j), "Unknown control", "A control's activity types must be known at plan time.")

@@ -37,6 +37,10 @@ type providerData struct {
 	// neverApplyingDenyWarns: a deny proved never to apply is a warning,
 	// not an error (never_applying_deny = "warning").
 	neverApplyingDenyWarns bool
+	// planned are the custody_policy resources planned so far, and
+	// claims the exclusive resources (exclusive.go).
+	planned plannedPolicies
+	claims  exclusiveClaims
 	// runner submits activities, and gathers the creates and deletes
 	// that go out as one (runner.Batches, nil when batching is off).
 	runner *submit.Runner

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -19,7 +20,9 @@ import (
 // the expressions: a warning `Access change: <name>` with the decisions
 // the change moves, `Policy finding: <name>` for what is wrong with the
 // changed policy itself, and an error `Control broken: <name>` when the
-// change lets through what a declared control forbids.
+// change lets through what a declared control forbids (and, once per
+// command, when the organization as the plan leaves it does:
+// access_review_organization.go).
 //
 // Before is the organization as the command's one list_policies found it
 // (managed and unmanaged policies), after is the same with this one change,
@@ -57,6 +60,11 @@ type accessReview struct {
 	// the retries N times for N identical warnings' sake. Only
 	// readOrganization touches it, one caller at a time.
 	gaveUp error
+
+	// judged is the organization judgment at the first policy planned
+	// (access_review_organization.go), made once per command.
+	mu     sync.Mutex
+	judged bool
 }
 
 func newAccessReview(pd *providerData) *accessReview {
@@ -150,6 +158,19 @@ func (a *accessReview) check(ctx context.Context, plan, state *policyModel, diag
 		}
 		return
 	}
+	a.review(ctx, reviewChange(plan, state), name, what, diags)
+}
+
+// removal reviews the removal of an organization's policy that no
+// custody_policy manages (custody_policies_exclusive's), like a delete.
+func (a *accessReview) removal(ctx context.Context, p policyset.Policy, diags *diag.Diagnostics) {
+	a.review(ctx, review.Change{Before: &p}, p.Name+" (outside this configuration)",
+		fmt.Sprintf("removing policy %q (%s), outside this configuration", p.Name, p.ID), diags)
+}
+
+// review reports what c does (name and what say which change it is, for
+// the messages) and holds it to the controls.
+func (a *accessReview) review(ctx context.Context, c review.Change, name, what string, diags *diag.Diagnostics) {
 	org, err := a.organization(ctx)
 	if err != nil {
 		diags.AddWarning("Access review not made", "The provider could not read the organization's policies to review "+what+": "+err.Error())
@@ -160,7 +181,6 @@ func (a *accessReview) check(ctx context.Context, plan, state *policyModel, diag
 		}
 		return
 	}
-	c := reviewChange(plan, state)
 	// The root users' ids matter only where a policy names users by id:
 	// unnamed users are alike, so the quorum is read only then.
 	if org.NeedsRootIDs(c) {
@@ -231,49 +251,34 @@ func reviewedName(plan, state *policyModel) (name, what string) {
 	return plan.Name.ValueString(), fmt.Sprintf("creating policy %q", plan.Name.ValueString())
 }
 
-// reportBreaches reports the breaches of one change, one diagnostic per
-// control and kind (errors are never merged, but a warning's summary is
-// shown once): the ones the change newly lets through are an error, the
-// ones that broke the control before the plan a warning.
+// reportBreaches reports the breaches one change newly makes, one error
+// per control (errors are never merged by Terraform, but one per control
+// reads better), or the control not proved.
 func reportBreaches(breaches []review.Breach, what string, diags *diag.Diagnostics) {
-	type key struct {
-		name    string
-		already bool
-	}
-	var order []key
-	groups := map[key][]review.Breach{}
+	var order []string
+	groups := map[string][]review.Breach{}
 	for _, b := range breaches {
 		if b.NotProved != "" {
 			controlNotProved(b.Control, what, b.Row.Type+": "+b.NotProved, diags)
 			continue
 		}
-		k := key{b.Control.Name, b.Already}
-		if _, seen := groups[k]; !seen {
-			order = append(order, k)
+		if _, seen := groups[b.Control.Name]; !seen {
+			order = append(order, b.Control.Name)
 		}
-		groups[k] = append(groups[k], b)
+		groups[b.Control.Name] = append(groups[b.Control.Name], b)
 	}
-	for _, k := range order {
-		bs := groups[k]
+	for _, name := range order {
+		bs := groups[name]
 		ctl := bs[0].Control
 		var text strings.Builder
-		if k.already {
-			fmt.Fprintf(&text, "The organization's policies already broke the control %q (%s) before this plan, so the plan goes on; "+
-				"reviewing %s found:\n", ctl.Name, controlRule(ctl), what)
-		} else {
-			fmt.Fprintf(&text, "After %s, with the plan's other policy changes counted so far (each in whichever version allows "+
-				"more, since the apply may make them in any order), the control %q (%s) no longer holds:\n", what, ctl.Name, controlRule(ctl))
-		}
+		fmt.Fprintf(&text, "After %s, with the plan's other policy changes counted so far (each in whichever version allows "+
+			"more, since the apply may make them in any order), the control %q (%s) no longer holds:\n", what, ctl.Name, controlRule(ctl))
 		for i, b := range bs {
 			if i == controlBreachRows {
 				fmt.Fprintf(&text, "  and %d more\n", len(bs)-i)
 				break
 			}
 			text.WriteString(b.Row.Lines())
-		}
-		if k.already {
-			diags.AddWarning("Control broken before this plan: "+ctl.Name, strings.TrimRight(text.String(), "\n"))
-			continue
 		}
 		text.WriteString("\nEach example is a request that provider::custody::policy_decision accepts as is. Change the policy, " +
 			"or the control in the provider's controls if the change is intended.")

@@ -39,8 +39,8 @@ func TestAccessReviewCLI_widening(t *testing.T) {
 	if !shown {
 		t.Errorf("the Control broken error should show an example request that the report holds:\n%s", broken[0].Detail)
 	}
-	if len(reviewDiags(diags, "Control broken before this plan")) != 0 {
-		t.Errorf("no control was broken before the plan: %+v", diags)
+	if len(reviewDiags(diags, "Control broken outside")) != 0 {
+		t.Errorf("no control was broken outside the plan: %+v", diags)
 	}
 	// The human output, as the guide quotes it.
 	w.cli.write(reviewControls + reviewResources(after))

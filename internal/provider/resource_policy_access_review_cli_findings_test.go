@@ -55,22 +55,28 @@ func TestAccessReviewCLI_findings(t *testing.T) {
 	}
 }
 
-// A control the organization broke before the plan is one warning, and
-// the plan goes on: here transactions up to the limit are allowed alone
-// already, and the plan only adds a deny of transfers to one address. A
-// control is judged on the types a change can touch: a plan that changes
-// only key export says nothing of transactions.
-func TestAccessReviewCLI_brokenBefore(t *testing.T) {
+// A control the organization already breaks, by a policy the
+// configuration manages, is no longer a silent pass: every plan fails on
+// it, naming the policy, until the policy changes or the control opts
+// into a warning.
+func TestAccessReviewCLI_brokenByTheOrganization(t *testing.T) {
 	w := newReviewWorld(t)
 	after := with(reviewManaged, "no_dead", reviewPolicy{"no transfers to dead", client.EffectDeny,
 		"activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.to == '0x000000000000000000000000000000000000dead'", ""})
 	controls := withControl("transactions never alone", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", "consensus")
 	w.cli.write(controls + reviewResources(after))
 	out, code := w.cli.run(nil, "plan", "-detailed-exitcode")
-	if code != 2 || strings.Contains(out, "Error:") || strings.Count(out, "Warning: Control broken before this plan: transactions never alone") != 1 {
-		t.Fatalf("the plan should go on with one warning for the control broken before it (exit %d):\n%s", code, out)
+	if code != 1 || strings.Count(out, "Error: Control broken: transactions never alone") != 1 {
+		t.Fatalf("the plan should fail once on the control the organization breaks (exit %d):\n%s", code, out)
 	}
-	if !strings.Contains(flat(out), "ACTIVITY_TYPE_SIGN_TRANSACTION_V2: OUTCOME_ALLOW -> OUTCOME_ALLOW one non-root user alone") {
-		t.Errorf("the warning should show a transaction allowed alone before and after:\n%s", out)
+	if !strings.Contains(flat(out), "ACTIVITY_TYPE_SIGN_TRANSACTION_V2: OUTCOME_ALLOW one non-root user alone") ||
+		!strings.Contains(flat(out), `- "transfers up to the limit alone" (`) {
+		t.Errorf("the error should show a transaction allowed alone, and the policy that allows it:\n%s", out)
+	}
+	w.cli.write(strings.Replace(controls, `at_most        = "consensus"`, `at_most        = "consensus"
+      on_outside_breach = "warning"`, 1) + reviewResources(after))
+	out, code = w.cli.run(nil, "plan", "-detailed-exitcode")
+	if code != 2 || strings.Contains(out, "Error:") || strings.Count(out, "Warning: Control broken: transactions never alone") != 1 {
+		t.Fatalf("on_outside_breach = \"warning\" should let the plan go on with one warning (exit %d):\n%s", code, out)
 	}
 }

@@ -34,9 +34,28 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 			addFindings(&resp.Diagnostics, r.pd.guard.Check(ctx, change))
 		}
 	}
+	if state != nil {
+		r.pd.planned.record(state.ID.ValueString(), fateOf(plan, resp))
+	}
 	if r.pd.review != nil {
 		r.pd.review.check(ctx, plan, state, &resp.Diagnostics)
+		// The organization is judged at the first policy planned with a
+		// value: a destroy plan judges nothing.
+		if plan != nil {
+			r.pd.review.judgeAtFirstPolicy(ctx, &resp.Diagnostics)
+		}
 	}
+}
+
+// fateOf is what the plan does to a policy that exists.
+func fateOf(plan *policyModel, resp *resource.ModifyPlanResponse) plannedFate {
+	switch {
+	case plan == nil:
+		return fateDeleted
+	case len(resp.RequiresReplace) > 0:
+		return fateReplaced
+	}
+	return fateKept
 }
 
 // plannedModels reads the planned and the prior policy: plan is nil for a

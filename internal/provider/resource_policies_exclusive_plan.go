@@ -1,0 +1,90 @@
+package provider
+
+import (
+	"context"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/lockout"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// ModifyPlan plans the removals: every policy of the organization that
+// policy_ids does not list, named in removals, each reviewed like a
+// delete (its access change, the controls it newly breaks, the lockout
+// guard), and then the organization as the apply leaves it held to the
+// controls. Terraform calls it after every custody_policy that
+// policy_ids references, so the plan's changes to them are counted.
+func (r *policiesExclusiveResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if r.pd == nil || req.Plan.Raw.IsNull() {
+		return // a destroy ends the claim and removes nothing
+	}
+	diags := &resp.Diagnostics
+	r.pd.claims.claim("policies", "custody_policies_exclusive", diags)
+	var plan policiesExclusiveModel
+	if diags.Append(req.Plan.Get(ctx, &plan)...); diags.HasError() {
+		return
+	}
+	keep, whole := configuredIDs(ctx, plan.PolicyIDs, diags)
+	list, err := cachedPolicies(ctx, r.pd)
+	if err != nil {
+		// No removal is planned from a list that was not read whole.
+		addAPIError(diags, "Error reading the organization's policies", client.QueryListPolicies, "custody_policies_exclusive", err)
+		return
+	}
+	all := make([]string, len(list.all))
+	for i, p := range list.all {
+		all[i] = p.PolicyID
+	}
+	reportMissing("policy_ids", "policy", missingIDs(all, keep), diags)
+	if diags.HasError() {
+		return
+	}
+	plan.ID = types.StringValue(r.pd.client.OrganizationID())
+	if !whole {
+		// The set is known only at apply: so are the removals, and the
+		// apply judges them.
+		plan.Removals = types.ListUnknown(policyRemovalType)
+		diags.Append(resp.Plan.Set(ctx, &plan)...)
+		return
+	}
+	outside := r.outside(list, keep)
+	r.keptButNotListed(all, keep, diags)
+	plan.Removals = r.removalsOf(list, outside)
+	diags.Append(resp.Plan.Set(ctx, &plan)...)
+
+	removed := make([]policyset.Policy, 0, len(outside))
+	for _, id := range outside {
+		p := list.byID[id]
+		removed = append(removed, policyset.FromClient(p))
+		if r.pd.guard != nil {
+			addFindings(diags, listOrImportAdvice(r.pd.guard.Check(ctx, lockout.Change{ID: id, What: removalWhat(p)}), p))
+		}
+		if r.pd.review != nil {
+			r.pd.review.removal(ctx, policyset.FromClient(p), diags)
+		}
+	}
+	if r.pd.review != nil {
+		r.pd.review.judgeOrganization(ctx, orgJudgment{exclusive: &policyClaim{removed: removed}}, diags)
+	}
+}
+
+// keptButNotListed refuses a policy that a custody_policy of this
+// configuration keeps and policy_ids does not list: the apply would
+// remove what the configuration makes. (One that Terraform plans after
+// this resource, which policy_ids does not reference, is not known here,
+// and shows as a removal.)
+func (r *policiesExclusiveResource) keptButNotListed(all []string, keep map[string]bool, diags *diag.Diagnostics) {
+	for _, id := range slices.Sorted(slices.Values(all)) {
+		if !keep[id] && r.pd.planned.fate(id) == fateKept {
+			diags.AddAttributeError(path.Root("policy_ids"), "Managed policy not listed",
+				"The policy "+id+" is managed by a custody_policy of this configuration, which keeps it, but policy_ids does not "+
+					"list it, so the apply would remove it. Add the resource's id to policy_ids.")
+		}
+	}
+}
