@@ -78,10 +78,16 @@ func TestControlAlreadyBatched(t *testing.T) {
 		for _, alone := range []bool{true, false} {
 			alreadyBatch = 32
 			batched := ControlAlready(diffType, org, alone, nil)
+			alreadySliceCap = 2
+			capped := ControlAlready(diffType, org, alone, nil)
+			alreadySliceCap = 64
 			alreadyBatch = 1
 			each := ControlAlready(diffType, org, alone, nil)
 			if (batched.Already != nil) != (each.Already != nil) || (batched.NotProved == "") != (each.NotProved == "") {
 				t.Fatalf("seed %d alone %v: batched %+v, each group %+v\norg %q", seed, alone, batched, each, org)
+			}
+			if (capped.Already != nil) != (each.Already != nil) || (capped.NotProved == "") != (each.NotProved == "") {
+				t.Fatalf("seed %d alone %v: batches capped at 2 policies %+v, each group %+v\norg %q", seed, alone, capped, each, org)
 			}
 			if each.Already != nil {
 				broken++
