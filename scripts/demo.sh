@@ -14,8 +14,11 @@
 #
 # Needs: go, and Terraform (>= 1.11) or OpenTofu (>= 1.11): TERRAFORM
 # names the CLI to run (a path, or a name on PATH); without it, the first
-# terraform or tofu on PATH, in PATH's order (scripts/lib/cli.sh).
-# Network only for the Go module proxy on a fresh clone.
+# terraform or tofu on PATH, in PATH's order (scripts/lib/cli.sh). The
+# steps are labelled by the CLI that runs them (`tofu apply` with OpenTofu).
+# Network only for the Go module proxy: the first build on a machine
+# downloads the modules the provider needs, which takes minutes; later
+# runs build from Go's caches in seconds.
 set -euo pipefail
 
 readonly STEPS=7
@@ -36,7 +39,13 @@ if [[ -z "${TERRAFORM:-}" ]]; then
 	TERRAFORM="$(first_cli_on_path)" || die "neither terraform nor tofu is on PATH (install Terraform or OpenTofu, or set TERRAFORM to its path)"
 fi
 command -v "$TERRAFORM" >/dev/null || die "$TERRAFORM not found (install Terraform or OpenTofu, or set TERRAFORM to its path)"
-"$TERRAFORM" version 2>/dev/null | grep -E '^(Terraform|OpenTofu) v' || die "$TERRAFORM version failed"
+cli_version="$("$TERRAFORM" version 2>/dev/null | grep -E '^(Terraform|OpenTofu) v')" || die "$TERRAFORM version failed"
+echo "$cli_version"
+# CLI names the steps, as a user would type them.
+case $cli_version in
+OpenTofu*) CLI=tofu ;;
+*) CLI=terraform ;;
+esac
 
 # shellcheck source=scripts/lib/emulator.sh
 source "$ROOT/scripts/lib/emulator.sh"
@@ -44,6 +53,7 @@ make_work demo
 
 # ---------------------------------------------------------------------------
 step 1 "building the provider and custody-emulator into $WORK"
+echo "(the first build on a machine downloads the Go modules it needs: a few minutes, once)"
 build_binaries
 ls -l "$WORK/bin/terraform-provider-custody" "$WORK/custody-emulator"
 
@@ -56,34 +66,34 @@ grep -m1 '^custody-emulator: serving' "$WORK/emulator.stdout" || true
 echo "pid $EMULATOR_PID, organization $CUSTODY_ORGANIZATION_ID (API key in the environment, not shown)"
 
 # ---------------------------------------------------------------------------
-step 3 "writing a Terraform CLI configuration with dev_overrides -> $WORK/bin"
+step 3 "writing a CLI configuration (TF_CLI_CONFIG_FILE) with dev_overrides -> $WORK/bin"
 use_dev_build
 cat "$TF_CLI_CONFIG_FILE"
-echo "(no terraform init or tofu init: with dev_overrides it would ask the registry)"
+echo "(no $CLI init: with dev_overrides it would ask the registry)"
 
 cp -R "$ROOT/examples/demo" "$WORK/demo"
 tf() { "$TERRAFORM" -chdir="$WORK/demo" "$@"; }
 
 # ---------------------------------------------------------------------------
-step 4 "terraform apply (examples/demo copied to $WORK/demo)"
+step 4 "$CLI apply (examples/demo copied to $WORK/demo)"
 # The apply prints the outputs itself.
-tf apply -auto-approve -no-color || die "terraform apply failed"
+tf apply -auto-approve -no-color || die "$CLI apply failed"
 policy_id="$(tf output -raw signing_policy_id)" || die "no signing_policy_id output"
 [[ -n "$policy_id" ]] || die "the signing_policy_id output is empty"
 
 # ---------------------------------------------------------------------------
-step 5 "terraform plan -detailed-exitcode: must be empty (exit 0) right after apply"
+step 5 "$CLI plan -detailed-exitcode: must be empty (exit 0) right after apply"
 rc=0
 tf plan -detailed-exitcode -no-color >"$WORK/plan-after-apply.txt" 2>&1 || rc=$?
 cat "$WORK/plan-after-apply.txt"
 case $rc in
 0) echo "OK: no changes after apply" ;;
 2) die "the plan right after apply is not empty (exit 2): the provider does not converge" ;;
-*) die "terraform plan failed (exit $rc)" ;;
+*) die "$CLI plan failed (exit $rc)" ;;
 esac
 
 # ---------------------------------------------------------------------------
-step 6 "drift: renaming policy $policy_id behind Terraform's back; the plan must show it (exit 2)"
+step 6 "drift: renaming policy $policy_id outside $CLI; $CLI plan must show it (exit 2)"
 drift_name="Renamed outside Terraform"
 go run ./tools/demo-drift -name "$drift_name" "$policy_id" || die "tools/demo-drift failed"
 rc=0
@@ -91,8 +101,8 @@ tf plan -detailed-exitcode -no-color >"$WORK/plan-after-drift.txt" 2>&1 || rc=$?
 cat "$WORK/plan-after-drift.txt"
 case $rc in
 2) ;;
-0) die "terraform plan did not detect the drift (exit 0, no changes)" ;;
-*) die "terraform plan failed (exit $rc)" ;;
+0) die "$CLI plan did not detect the drift (exit 0, no changes)" ;;
+*) die "$CLI plan failed (exit $rc)" ;;
 esac
 grep -q 'custody_policy.two_approvers_for_signing will be updated in-place' "$WORK/plan-after-drift.txt" ||
 	die "the plan does not update custody_policy.two_approvers_for_signing in place"
@@ -101,9 +111,9 @@ grep -qF "\"$drift_name\" -> \"Two approvers for signing\"" "$WORK/plan-after-dr
 echo "OK: drift detected; the plan puts the policy's name back"
 
 # ---------------------------------------------------------------------------
-step 7 "terraform destroy, then stopping the emulator"
-tf destroy -auto-approve -no-color || die "terraform destroy failed"
-left="$(tf state list)" || die "terraform state list failed"
+step 7 "$CLI destroy, then stopping the emulator"
+tf destroy -auto-approve -no-color || die "$CLI destroy failed"
+left="$(tf state list)" || die "$CLI state list failed"
 [[ -z "$left" ]] || die "resources left in state after destroy: $left"
 kill -TERM "$EMULATOR_PID"
 wait "$EMULATOR_PID" || die "the emulator did not stop cleanly"

@@ -89,7 +89,7 @@ func parseConfig(args []string, env func(string) string, stderr io.Writer) (*con
 	fs.StringVar(&c.orgName, "organization-name", "", "organization name of a new state")
 	fs.StringVar(&c.apiPublicKey, "api-public-key", "", "compressed P-256 public key (hex) of the first root user (default: a generated key pair, printed)")
 	fs.IntVar(&c.rootQuorum, "root-quorum", 1, "root users and approvals an activity needs; N-1 extra root users get generated keys")
-	fs.StringVar(&c.fixtures, "fixtures", "", "fixtures file seeding a new state (see examples/emulator/fixtures.json)")
+	fs.StringVar(&c.fixtures, "fixtures", "", "fixtures file seeding a new state (see examples/emulator/fixtures.json); with an existing -state, the fixtures it was seeded with, which are not loaded again")
 	fs.DurationVar(&c.liveness, "liveness-window", emulator.DefaultLivenessWindow, "how far a submit's timestampMs may be from now")
 	fs.StringVar(&c.envFile, "env-file", "", "file receiving the export lines, mode 0600 (default: "+envFileName+" next to -state, else in the working directory)")
 	fs.Float64Var(&c.rate429, "fault-429-rate", 0, "fraction of requests answered 429 with Retry-After")
@@ -206,6 +206,10 @@ func run(ctx context.Context, args []string, env func(string) string, stdout, st
 		return err
 	}
 	defer srv.Close()
+	if restart && c.fixtures != "" {
+		// New refuses any other fixtures than those the state was seeded with.
+		note(stderr, "state file %s already holds the fixtures of %s: state kept as it is, fixtures not loaded again", c.statePath, c.fixtures)
+	}
 	if restart {
 		if keys, err = previousKeys(c.envFilePath(), srv.OrganizationID(), keys, stderr); err != nil {
 			return err

@@ -62,5 +62,5 @@ variable "custody_api_private_key" {
   description = "Private key of the API key Terraform uses (64 hex characters)."
   type        = string
   sensitive   = true
-  ephemeral   = true # Terraform 1.10 or later, OpenTofu 1.11 or later
+  ephemeral   = true # never stored in state or plan files
 }

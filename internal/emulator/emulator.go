@@ -165,8 +165,9 @@ func (s *Server) firstStart(opts Options) (*state, error) {
 }
 
 // checkRestart refuses options that contradict a loaded state file: the
-// file is the truth about the organization and its keys, and silently
-// ignoring a different organization or key would hide a mistake.
+// file is the truth about the organization, its keys and what fixtures
+// seeded, and silently ignoring a different organization, key or fixtures
+// would hide a mistake.
 func checkRestart(st *state, opts Options) error {
 	if opts.OrganizationID != "" && opts.OrganizationID != st.Organization.ID {
 		return fmt.Errorf("emulator: state file %s holds organization %s, not %s", opts.StatePath, st.Organization.ID, opts.OrganizationID)
@@ -177,7 +178,10 @@ func checkRestart(st *state, opts Options) error {
 		}
 	}
 	if opts.Fixtures != nil {
-		return fmt.Errorf("emulator: fixtures are loaded only into a new state file; %s exists", opts.StatePath)
+		// Fixtures seed a new state only. Given again on a restart (the
+		// documented start command, run twice), they must be what the file
+		// was seeded with: it is kept as it is, and nothing is loaded twice.
+		return opts.Fixtures.heldBy(st, opts.Now(), opts.StatePath)
 	}
 	return nil
 }

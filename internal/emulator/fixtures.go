@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -118,6 +119,90 @@ func (f *Fixtures) apply(st *state, now time.Time) error {
 		st.SendTransactionStatuses[id] = tx
 	}
 	return nil
+}
+
+// heldBy checks, when a state file is loaded with fixtures (the documented
+// start command, run a second time), that the state already holds exactly
+// what f seeds. Then f is not applied again: the state is kept as it is,
+// with everything made in it since. Any other state is an error, never a
+// merge: applying f again would duplicate or overwrite what the state
+// holds, and ignoring f would serve other data than the file named.
+func (f *Fixtures) heldBy(st *state, now time.Time, statePath string) error {
+	// What f seeds into this organization, applied to a state holding only
+	// its root users, which apply reads (taken ids and keys), never changes.
+	seed := &state{Organization: st.Organization}
+	seed.ensureMaps()
+	for _, u := range st.Users {
+		if u.Root {
+			seed.Users = append(seed.Users, u)
+		}
+	}
+	if err := f.apply(seed, now); err != nil {
+		return err
+	}
+	want, got := seededBy(seed), seededBy(st)
+	var differ []string
+	empty := true
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		w, err := seededJSON(want[name])
+		if err != nil {
+			return err
+		}
+		g, err := seededJSON(got[name])
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(w, g) {
+			differ = append(differ, name)
+		}
+		empty = empty && string(g) == "null"
+	}
+	const remedy = "fixtures are loaded only into a new state file: start without the fixtures to keep this state as it is, " +
+		"or with a new state file to load them"
+	switch {
+	case len(differ) == 0:
+		return nil
+	case empty:
+		return fmt.Errorf("emulator: state file %s was made without fixtures; %s", statePath, remedy)
+	}
+	return fmt.Errorf("emulator: state file %s was seeded with other fixtures than these (%s differ); %s", statePath, strings.Join(differ, ", "), remedy)
+}
+
+// seededBy is what fixtures put into st, by the fixtures file's member
+// names: without what the emulator makes up (API key ids, creation times)
+// or what the API may change since (a sub-organization's name, so
+// sub-organizations count by id). Users count by id, in any order.
+func seededBy(st *state) map[string]any {
+	var users []FixtureUser
+	for _, u := range st.Users {
+		if u.Root {
+			continue
+		}
+		fu := FixtureUser{UserID: u.UserID, UserName: u.UserName, UserEmail: u.Email, UserTags: u.Tags}
+		for _, k := range u.APIKeys {
+			fu.APIKeys = append(fu.APIKeys, FixtureAPIKey{APIKeyName: k.Name, PublicKey: k.PublicKey})
+		}
+		users = append(users, fu)
+	}
+	slices.SortFunc(users, func(a, b FixtureUser) int { return strings.Compare(a.UserID, b.UserID) })
+	return map[string]any{
+		"subOrganizations": slices.Sorted(maps.Keys(st.SubOrganizations)), "users": users, "mfaPolicies": st.MfaPolicies,
+		"earnVaults": st.EarnVaults, "earnPositions": st.EarnPositions, "appStatuses": st.AppStatuses,
+		"sendTransactionStatuses": st.SendTransactionStatuses,
+	}
+}
+
+// seededJSON encodes v for comparison, with an empty list or object the
+// same as none.
+func seededJSON(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("emulator: comparing fixtures: %w", err)
+	}
+	if s := string(b); s == "[]" || s == "{}" {
+		return []byte("null"), nil
+	}
+	return b, nil
 }
 
 // checkEnums refuses enum values the service never returns, so that a typo

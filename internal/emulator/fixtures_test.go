@@ -1,10 +1,13 @@
 package emulator
 
 import (
+	"bytes"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -227,5 +230,115 @@ func TestFixtureUserAPIKeyErrors(t *testing.T) {
 				t.Fatalf("New = %v, want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// The documented start (a state file and the example fixtures) can be run
+// again as it is: the state file already holds the fixtures, so it is kept
+// as it is, with everything made in it since, and nothing is loaded twice.
+// Users listed in another order, or a sub-organization renamed through the
+// API since, are still the same fixtures.
+func TestFixturesOnARestartOfTheirStateAreKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "emulator.state.json")
+	e := newTestEmulator(t, func(o *Options) { o.StatePath, o.Fixtures = path, loadExampleFixtures(t) })
+	tag, err := e.client.CreatePrivateKeyTag(t.Context(), client.CreatePrivateKeyTagParams{PrivateKeyTagName: "made between starts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.client.WithOrganization(exSubOrg).UpdateOrganizationName(t.Context(), client.UpdateOrganizationNameParams{OrganizationName: "Renamed"}); err != nil {
+		t.Fatal(err)
+	}
+	e.http.Close()
+	e.srv.Close()
+
+	reordered := loadExampleFixtures(t)
+	slices.Reverse(reordered.Users)
+	for name, f := range map[string]*Fixtures{"the same fixtures": loadExampleFixtures(t), "users in another order": reordered} {
+		t.Run(name, func(t *testing.T) {
+			before, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := New(Options{OrganizationID: testOrg, RootUsers: []RootUser{{APIPublicKey: e.key.PublicKeyHex()}}, StatePath: path, Fixtures: f})
+			if err != nil {
+				t.Fatalf("a restart with the fixtures the state was seeded with: %v", err)
+			}
+			t.Cleanup(again.Close)
+			if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
+				t.Error("the restart rewrote the state file")
+			}
+			hs := httptest.NewServer(again)
+			t.Cleanup(hs.Close)
+			c := clientFor(t, hs.URL, e.key)
+			tags, err := c.ListPrivateKeyTags(t.Context(), client.ListPrivateKeyTagsRequest{})
+			if err != nil || len(tags.PrivateKeyTags) != 1 || tags.PrivateKeyTags[0].TagID != tag.Result.PrivateKeyTagID {
+				t.Fatalf("the tag made before the restart: %+v, %v", tags, err)
+			}
+			if who, err := c.WithOrganization(exSubOrg).Whoami(t.Context(), client.WhoamiRequest{}); err != nil || who.OrganizationName != "Renamed" {
+				t.Fatalf("the renamed sub-organization: %+v, %v", who, err)
+			}
+			again.mu.Lock()
+			users := len(again.st.Users)
+			again.mu.Unlock()
+			if want := 1 + len(f.Users); users != want {
+				t.Fatalf("%d users after the restart, want %d (the root and the fixtures' users, once)", users, want)
+			}
+		})
+	}
+}
+
+// Fixtures that the state file was not seeded with are an error on a
+// restart, which names what differs and leaves the file as it was: loading
+// them would duplicate or overwrite what the state holds, and ignoring them
+// would serve other data than the file named.
+func TestFixturesOnARestartMustBeTheSeededOnes(t *testing.T) {
+	dir := t.TempDir()
+	key := clienttest.NewAPIKey(t)
+	root := []RootUser{{APIPublicKey: key.PublicKeyHex()}}
+	seeded, plain := filepath.Join(dir, "seeded.json"), filepath.Join(dir, "plain.json")
+	for path, f := range map[string]*Fixtures{seeded: loadExampleFixtures(t), plain: nil} {
+		srv, err := New(Options{OrganizationID: testOrg, RootUsers: root, StatePath: path, Fixtures: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.Close()
+	}
+	moreApps := loadExampleFixtures(t)
+	moreApps.AppStatuses = append(moreApps.AppStatuses, client.AppStatus{AppID: "another-app"})
+	otherUser := loadExampleFixtures(t)
+	otherUser.Users[0].UserName = "carol"
+	fewer := loadExampleFixtures(t)
+	fewer.EarnVaults, fewer.SubOrganizations = fewer.EarnVaults[1:], nil
+	for name, tc := range map[string]struct {
+		path string
+		f    *Fixtures
+		want string
+	}{
+		"a state made without fixtures":     {plain, loadExampleFixtures(t), "was made without fixtures; fixtures are loaded only into a new state file"},
+		"an app status added":               {seeded, moreApps, "was seeded with other fixtures than these (appStatuses differ)"},
+		"a user changed":                    {seeded, otherUser, "(users differ)"},
+		"fewer vaults, no sub-organization": {seeded, fewer, "(earnVaults, subOrganizations differ)"},
+		"empty fixtures on a seeded state":  {seeded, &Fixtures{}, "differ); fixtures are loaded only into a new state file"},
+		"fixtures that are wrong anyway":    {seeded, &Fixtures{MfaPolicies: map[string][]client.MfaPolicy{"ghost": {}}}, `unknown user "ghost"`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			before, err := os.ReadFile(tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = New(Options{StatePath: tc.path, Fixtures: tc.f})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("New = %v, want %q", err, tc.want)
+			}
+			if after, _ := os.ReadFile(tc.path); !bytes.Equal(after, before) {
+				t.Error("a refused restart changed the state file")
+			}
+		})
+	}
+	// Empty fixtures on a state made without any seed nothing: accepted.
+	if srv, err := New(Options{StatePath: plain, Fixtures: &Fixtures{}}); err != nil {
+		t.Errorf("empty fixtures on a state made without fixtures: %v", err)
+	} else {
+		srv.Close()
 	}
 }

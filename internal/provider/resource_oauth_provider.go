@@ -73,7 +73,7 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 			"user authenticate. Register it from an OIDC token or from its claims, exactly one of:\n\n" +
 			"- `oidc_token_wo` with `oidc_token_wo_version` (Terraform 1.11 or later): the token is sent once and never stored " +
 			"in plan or state; raise the version to register a new token.\n" +
-			"- `oidc_token`: for Terraform before 1.11; the token is hidden in output but **stored in state**.\n" +
+			"- `oidc_token`: the token is hidden in output but **stored in state**; prefer `oidc_token_wo`.\n" +
 			"- `issuer`, `subject` and `audience` together: no token needed.\n\n" +
 			"The service has no update activity for OAuth providers, so every change replaces the provider (it is deleted, " +
 			"then created: the service refuses two providers with the same issuer, subject and audience). Create submits " +
@@ -98,7 +98,7 @@ func (r *oauthProviderResource) Schema(ctx context.Context, _ resource.SchemaReq
 				Optional:  true,
 				Sensitive: true,
 				MarkdownDescription: "An OIDC token (a JWT) whose `iss`, `sub` and `aud` claims identify the provider. Sensitive, " +
-					"but stored in state: prefer `oidc_token_wo` with Terraform 1.11 or later. Changing it replaces the provider.",
+					"but stored in state: prefer `oidc_token_wo`. Changing it replaces the provider.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators:    []validator.String{oauthProviderJWTShape},
 			},
