@@ -166,3 +166,38 @@ func TestExclusiveCLI_removesTheOutsideGrant(t *testing.T) {
 		t.Errorf("destroying the claim should delete nothing: %d policies before, %d after", before+1, after)
 	}
 }
+
+// TestExclusiveCLI_keepsTheGrantTerraformActsBy: the grant that lets the
+// Terraform user change policies, made outside the configuration and not
+// listed, is refused at plan, before anything is deleted, with how to
+// keep it; listed by literal id, the plan goes on.
+func TestExclusiveCLI_keepsTheGrantTerraformActsBy(t *testing.T) {
+	w := newGuardWorld(t, "terraform manages policies")
+	c := newTFCLI(t, w.e)
+	c.env = append(c.env, "CUSTODY_API_PUBLIC_KEY="+w.key.PublicKeyHex(), "CUSTODY_API_PRIVATE_KEY="+w.key.PrivateKeyHex())
+	grant := w.grants["terraform manages policies"]
+	c.write(`
+resource "custody_policies_exclusive" "all" {
+  policy_ids = []
+}
+`)
+	out, code := c.run(nil, "plan", "-detailed-exitcode")
+	if code != 1 || !strings.Contains(out, "Error: Policy change would lock Terraform out") {
+		t.Fatalf("removing the grant Terraform acts by should be refused at plan (exit %d):\n%s", code, out)
+	}
+	for _, want := range []string{`"terraform manages policies" (` + grant + `) is outside this configuration`, `list "` + grant + `" in policy_ids`, "import it"} {
+		if !strings.Contains(flat(out), want) {
+			t.Errorf("the refusal should say %q:\n%s", want, out)
+		}
+	}
+	c.write(`
+resource "custody_policies_exclusive" "all" {
+  policy_ids = ["` + grant + `"]
+}
+`)
+	c.mustRun(0, "apply", "-auto-approve")
+	got, err := w.e.client.ListPolicies(t.Context(), client.ListPoliciesRequest{})
+	if err != nil || len(got.Policies) != 1 || got.Policies[0].PolicyID != grant {
+		t.Errorf("the listed grant should stay, alone: %+v %v", got, err)
+	}
+}

@@ -56,6 +56,12 @@ func (r *policiesExclusiveResource) ModifyPlan(ctx context.Context, req resource
 	outside := r.outside(list, keep)
 	r.keptButNotListed(all, keep, diags)
 	plan.Removals = r.removalsOf(list, outside)
+	if len(outside) == 0 {
+		// Nothing to remove: removals keep what the state holds (the last
+		// apply's, until a refresh reads the organization again), so that
+		// a plan without refresh after an apply that removed is empty too.
+		plan.Removals = priorRemovals(ctx, req, plan.Removals)
+	}
 	diags.Append(resp.Plan.Set(ctx, &plan)...)
 
 	removed := make([]policyset.Policy, 0, len(outside))
@@ -87,4 +93,16 @@ func (r *policiesExclusiveResource) keptButNotListed(all []string, keep map[stri
 					"list it, so the apply would remove it. Add the resource's id to policy_ids.")
 		}
 	}
+}
+
+// priorRemovals is the state's removals, or none when there is no state.
+func priorRemovals(ctx context.Context, req resource.ModifyPlanRequest, none types.List) types.List {
+	if req.State.Raw.IsNull() {
+		return none
+	}
+	var prior types.List
+	if d := req.State.GetAttribute(ctx, path.Root("removals"), &prior); d.HasError() || prior.IsNull() || prior.IsUnknown() {
+		return none
+	}
+	return prior
 }
