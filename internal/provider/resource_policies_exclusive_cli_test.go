@@ -201,3 +201,28 @@ resource "custody_policies_exclusive" "all" {
 		t.Errorf("the listed grant should stay, alone: %+v %v", got, err)
 	}
 }
+
+// TestExclusiveCLI_judgingCostsNoRequest: judging the organization on
+// every plan asks nothing beyond the command's first reads, with or
+// without the exclusive resource: one list_policies, one whoami, one
+// get_organization_configs.
+func TestExclusiveCLI_judgingCostsNoRequest(t *testing.T) {
+	w := newReviewWorldOf(t, signingNeedsTwo, "")
+	provider := signingNeverAlone(`on_outside_breach = "warning"`)
+	for _, body := range []string{reviewResources(signingNeedsTwo), reviewResources(signingNeedsTwo) + exclusiveHCL(t, w, signingNeedsTwo)} {
+		w.cli.write(provider + body)
+		w.cli.mustRun(0, "apply", "-auto-approve")
+		before := w.e.srv.RequestCounts()
+		out := w.cli.mustRun(0, "plan", "-detailed-exitcode")
+		got := w.e.srv.RequestCounts()
+		for op := range got {
+			got[op] -= before[op]
+		}
+		want := map[string]int{"query/list_policies": 1, "query/whoami": 1, "query/get_organization_configs": 1}
+		for op, n := range got {
+			if n != want[op] {
+				t.Errorf("the plan made %d %s, want %d (all: %v):\n%s", n, op, want[op], got, out)
+			}
+		}
+	}
+}
