@@ -7,7 +7,9 @@
 # (no `terraform init`, no registry), and then, in a copy of examples/demo:
 # applies, checks that a second plan is empty, changes a policy behind
 # Terraform's back with tools/demo-drift, checks that the plan shows the
-# drift, and destroys everything. It exits non-zero as soon as a step
+# drift, makes a grant beside the configuration and checks that the plan
+# removes it (custody_policies_exclusive) and the apply reverts both
+# drifts, and destroys everything. It exits non-zero as soon as a step
 # misbehaves. Nothing outside the temporary directory is touched, and the
 # EXIT trap stops the emulator and removes the directory however the
 # script ends.
@@ -21,7 +23,7 @@
 # runs build from Go's caches in seconds.
 set -euo pipefail
 
-readonly STEPS=7
+readonly STEPS=8
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -111,7 +113,32 @@ grep -qF "\"$drift_name\" -> \"Two approvers for signing\"" "$WORK/plan-after-dr
 echo "OK: drift detected; the plan puts the policy's name back"
 
 # ---------------------------------------------------------------------------
-step 7 "$CLI destroy, then stopping the emulator"
+step 7 "drift beside the configuration: a grant made outside $CLI; $CLI plan must plan its removal (exit 2), $CLI apply reverts both drifts"
+grant_name="Ops signs alone"
+go run ./tools/demo-drift -grant "$grant_name" || die "tools/demo-drift -grant failed"
+rc=0
+tf plan -detailed-exitcode -no-color >"$WORK/plan-after-grant.txt" 2>&1 || rc=$?
+cat "$WORK/plan-after-grant.txt"
+case $rc in
+2) ;;
+0) die "$CLI plan did not see the grant made outside it (exit 0, no changes)" ;;
+*) die "$CLI plan failed (exit $rc)" ;;
+esac
+grep -q 'custody_policies_exclusive.all will be updated in-place' "$WORK/plan-after-grant.txt" ||
+	die "the plan does not update custody_policies_exclusive.all"
+grep -qF "Access change: $grant_name (outside this configuration)" "$WORK/plan-after-grant.txt" ||
+	die "the plan does not say what removing \"$grant_name\" takes back"
+grep -qF "Control broken outside this configuration: signing never alone" "$WORK/plan-after-grant.txt" ||
+	die "the plan does not say the removal mends the control"
+tf apply -auto-approve -no-color || die "$CLI apply failed"
+rc=0
+tf plan -detailed-exitcode -no-color >"$WORK/plan-after-revert.txt" 2>&1 || rc=$?
+cat "$WORK/plan-after-revert.txt"
+[[ $rc == 0 ]] || die "the plan after reverting the drift is not empty (exit $rc)"
+echo "OK: both drifts reverted; the organization matches the configuration again"
+
+# ---------------------------------------------------------------------------
+step 8 "$CLI destroy, then stopping the emulator"
 tf destroy -auto-approve -no-color || die "$CLI destroy failed"
 left="$(tf state list)" || die "$CLI state list failed"
 [[ -z "$left" ]] || die "resources left in state after destroy: $left"

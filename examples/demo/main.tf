@@ -18,7 +18,22 @@ terraform {
   }
 }
 
-provider "custody" {}
+# The organization's controls, judged on every plan: no single user may
+# sign a transaction alone. A grant made outside Terraform that breaks it is
+# removed by custody_policies_exclusive below, which the plan says
+# ("Control broken outside this configuration"); on_outside_breach =
+# "warning" lets the plan reach that resource (Terraform plans each
+# custody_policy before it).
+provider "custody" {
+  controls = [
+    {
+      name              = "signing never alone"
+      activity_types    = ["ACTIVITY_TYPE_SIGN_TRANSACTION_V2"]
+      at_most           = "consensus"
+      on_outside_breach = "warning"
+    },
+  ]
+}
 
 # ---------------------------------------------------------------------------
 # Who we are: the organization and the user that owns the API key (whoami).
@@ -58,6 +73,17 @@ resource "custody_policy" "terraform_manages_policies" {
   condition = "activity.resource == 'POLICY'"
   consensus = "approvers.any(user, user.id == '${data.custody_organization.current.user_id}')"
   notes     = "Policy changes go through code review and Terraform."
+}
+
+# The organization's policies, declared whole: a policy made beside this
+# configuration (from the dashboard, say) is planned for removal, named
+# with what it grants, and removed on apply.
+resource "custody_policies_exclusive" "all" {
+  policy_ids = [
+    custody_policy.deny_key_export.id,
+    custody_policy.two_approvers_for_signing.id,
+    custody_policy.terraform_manages_policies.id,
+  ]
 }
 
 # ---------------------------------------------------------------------------
@@ -131,12 +157,14 @@ data "custody_supported_assets" "ethereum" {
 data "custody_earn_vaults" "all" {}
 
 # Every policy, as the service lists it. depends_on defers the read until
-# the policies above exist, so the first apply already lists them (and a
-# later plan reads the same list, so it stays empty).
+# the policies above exist and the exclusive resource has removed any
+# other, so the apply already lists what it leaves (and a later plan reads
+# the same list, so it stays empty).
 data "custody_policies" "all" {
   depends_on = [
     custody_policy.deny_key_export,
     custody_policy.two_approvers_for_signing,
     custody_policy.terraform_manages_policies,
+    custody_policies_exclusive.all,
   ]
 }

@@ -82,7 +82,9 @@ func (a *accessReview) judgeOrganization(ctx context.Context, where orgJudgment,
 		default:
 			text := a.brokenText(b, where)
 			if b.Control.WarnOutsideBreach {
-				diags.AddWarning("Control broken: "+b.Control.Name, text+"\n\nThe control's on_outside_breach = \"warning\" lets the plan go on.")
+				diags.AddWarning("Control broken: "+b.Control.Name, text+"\n\nThe control's on_outside_breach = \"warning\" lets the plan "+
+					"go on. Where custody_policies_exclusive declares the policies whole, its plan removes those outside it and judges the "+
+					"control again.")
 				continue
 			}
 			diags.AddError("Control broken: "+b.Control.Name, text)
