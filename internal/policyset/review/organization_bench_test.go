@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"sync/atomic"
 	"testing"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
@@ -18,6 +19,9 @@ func sharedTenCorpus(n int, limitWei int) []policyset.Policy {
 	return out
 }
 
+// judgeSalt makes each run's limits, and so its texts, new.
+var judgeSalt atomic.Int64 // starts past every limit the other benchmarks use
+
 // BenchmarkJudgeOrganization is the no-change check every plan now makes
 // (target 100 ms at N = 1,000): the whole organization against two
 // controls, judged once, with every policy text new, as a provider
@@ -33,7 +37,7 @@ func BenchmarkJudgeOrganization(b *testing.B) {
 			fired := symbolic.GuardFired()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				ps := shape.corpus(1000, 1000+3*i+b.N*7)
+				ps := shape.corpus(1000, int(1_000_000+judgeSalt.Add(1)))
 				b.StartTimer()
 				if got := NewOrg(ps, nil).JudgeOrganization(controls, nil); len(got) != 0 {
 					b.Fatalf("the organization needs two approvers everywhere, yet: %+v", got)

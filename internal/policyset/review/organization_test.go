@@ -77,3 +77,22 @@ func TestJudgeOrganizationAfterReviewedRemovals(t *testing.T) {
 		t.Errorf("the reviewed removal mends the control: %+v", got)
 	}
 }
+
+// TestJudgeOrganizationReadsRefusedTexts: a deny whose text the policy
+// language refuses errs, by the engine's reading, for every request: it
+// guards nothing, so the allow beside it breaks the control, and the
+// judgment says so rather than trusting the deny.
+func TestJudgeOrganizationReadsRefusedTexts(t *testing.T) {
+	ps := []policyset.Policy{
+		{ID: "p-ops", Name: "ops signs alone", Effect: client.EffectAllow, Condition: "activity.type == '" + signTx + "'"},
+		{ID: "p-bad", Name: "nobody signs (refused)", Effect: client.EffectDeny, Condition: "activity.type == '" + signTx + "' && 1 == 'a'"},
+	}
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
+	got := NewOrg(ps, nil).JudgeOrganization(controls, nil)
+	if len(got) != 1 || got[0].NotProved != "" || len(got[0].TakingPart) != 1 || got[0].TakingPart[0].ID != "p-ops" {
+		t.Fatalf("the refused deny guards nothing: want one breach by ops signs alone, got %+v", got)
+	}
+	if d := policyset.Decide(ps, got[0].Row.Request); d.Verdict != client.OutcomeAllow {
+		t.Errorf("the witness should be allowed by the engine: %s", d.Verdict)
+	}
+}
