@@ -80,17 +80,18 @@ func (r *policiesExclusiveResource) ModifyPlan(ctx context.Context, req resource
 	}
 }
 
-// keptButNotListed refuses a policy that a custody_policy of this
-// configuration keeps and policy_ids does not list: the apply would
-// remove what the configuration makes. (One that Terraform plans after
-// this resource, which policy_ids does not reference, is not known here,
-// and shows as a removal.)
+// keptButNotListed warns of a policy that a custody_policy of this
+// configuration keeps and policy_ids does not list: the apply removes it,
+// and the next plan makes it again. Terraform plans an unreferenced
+// custody_policy in any order with this resource, so the warning is
+// given only when it was planned first; the plan itself, a removal, is
+// the same in either order.
 func (r *policiesExclusiveResource) keptButNotListed(all []string, keep map[string]bool, diags *diag.Diagnostics) {
 	for _, id := range slices.Sorted(slices.Values(all)) {
 		if !keep[id] && r.pd.planned.fate(id) == fateKept {
-			diags.AddAttributeError(path.Root("policy_ids"), "Managed policy not listed",
-				"The policy "+id+" is managed by a custody_policy of this configuration, which keeps it, but policy_ids does not "+
-					"list it, so the apply would remove it. Add the resource's id to policy_ids.")
+			diags.AddAttributeWarning(path.Root("policy_ids"), "Managed policy not listed",
+				"The policy "+id+" is managed by a custody_policy of this configuration, but policy_ids does not list it, so "+
+					"the apply removes it and the next plan makes it again. Add the resource's id to policy_ids.")
 		}
 	}
 }
