@@ -82,7 +82,8 @@ func (r *policiesExclusiveResource) Schema(ctx context.Context, _ resource.Schem
 			"removals": schema.ListNestedAttribute{
 				Computed: true,
 				MarkdownDescription: "The policies the plan removes: each policy whose id `policy_ids` does not list, sorted " +
-					"by id, with what it says. Empty when the organization holds only the policies listed.",
+					"by id, with what it says. After an apply, the ones it removed, until a refresh reads the organization " +
+					"again; empty after a refresh that finds only the policies listed.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"id":        computedString("The policy id."),
 					"name":      computedString("The policy's name."),
