@@ -3,7 +3,7 @@ package provider
 import "sync"
 
 // plannedPolicies are the custody_policy resources this command has
-// planned, by the id of their prior state: custody_policies_exclusive
+// refreshed or planned, by the id of their prior state: custody_policies_exclusive
 // never plans the removal of a policy whose own resource deletes or
 // replaces it, and refuses to remove one a resource keeps; the judgment of
 // the organization calls them managed by this configuration. Terraform
@@ -21,6 +21,10 @@ const (
 	fateKept     plannedFate = iota + 1 // updated or left as it is
 	fateReplaced                        // deleted and made again with a new id
 	fateDeleted
+	// fateRefreshed: a custody_policy read it, and has not planned it
+	// yet; one that Terraform then plans as a create (a tainted policy)
+	// keeps this fate, and its old object is its own to replace.
+	fateRefreshed
 )
 
 func (p *plannedPolicies) record(id string, fate plannedFate) {

@@ -115,6 +115,7 @@ func (r *policiesExclusiveResource) Read(ctx context.Context, req resource.ReadR
 		}
 		m.PolicyIDs = types.SetValueMust(types.StringType, ids)
 		m.Removals = types.ListValueMust(policyRemovalType, []attr.Value{})
+		keepFound(ctx, list, resp.Private, diags)
 		return true
 	})
 }
@@ -163,7 +164,8 @@ func (r *policiesExclusiveResource) apply(ctx context.Context, plan *policiesExc
 	}
 	var shown []string // what the plan showed; all outside when it could not say
 	if plan.Removals.IsUnknown() {
-		plan.Removals = r.removalsOf(list, r.outside(list, keep))
+		ids, found := foundOf(list)
+		plan.Removals = removalsFound(outsideIDs(ids, keep, nil), found)
 	}
 	for _, v := range plan.Removals.Elements() {
 		if o, ok := v.(types.Object); ok {
@@ -174,8 +176,8 @@ func (r *policiesExclusiveResource) apply(ctx context.Context, plan *policiesExc
 	}
 	var ids []string
 	for _, id := range shown {
-		if keep[id] || r.pd.planned.fate(id) != 0 {
-			continue // listed now (an id known only at apply), or left to its own resource
+		if keep[id] {
+			continue // listed now (an id known only at apply)
 		}
 		if p, ok := list.byID[id]; ok && r.pd.guard != nil {
 			ok, found := r.pd.guard.AllowDelete(ctx, id, removalWhat(p))
@@ -216,32 +218,6 @@ func (r *policiesExclusiveResource) apply(ctx context.Context, plan *policiesExc
 		addAPIError(diags, "Error removing policies outside custody_policies_exclusive", client.OpDeletePolicies.Name,
 			"policies "+strings.Join(ids, ", "), err)
 	}
-}
-
-// outside are the ids of the list's policies that keep does not hold and
-// no custody_policy of this command deletes or replaces.
-func (r *policiesExclusiveResource) outside(list *policyList, keep map[string]bool) []string {
-	all := make([]string, len(list.all))
-	for i, p := range list.all {
-		all[i] = p.PolicyID
-	}
-	return outsideIDs(all, keep, func(id string) bool {
-		f := r.pd.planned.fate(id)
-		return f == fateDeleted || f == fateReplaced
-	})
-}
-
-// removalsOf is the removals attribute for ids.
-func (r *policiesExclusiveResource) removalsOf(list *policyList, ids []string) types.List {
-	elems := make([]attr.Value, 0, len(ids))
-	for _, id := range ids {
-		p := list.byID[id]
-		elems = append(elems, types.ObjectValueMust(policyRemovalType.AttrTypes, map[string]attr.Value{
-			"id": types.StringValue(id), "name": types.StringValue(p.PolicyName), "effect": types.StringValue(p.Effect),
-			"condition": optionalString(p.Condition), "consensus": optionalString(p.Consensus),
-		}))
-	}
-	return types.ListValueMust(policyRemovalType, elems)
 }
 
 // removalWhat is a removal in words, for the lockout guard's messages.

@@ -226,3 +226,37 @@ func TestExclusiveCLI_judgingCostsNoRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestExclusiveCLI_replacedPolicyIsNotOutside: a listed policy replaced
+// with -replace (or tainted) gets a new id known only at apply; its old
+// object, which removals lists since the plan removes it, is its own
+// resource's: never reviewed as an outside policy, and the apply (which
+// Terraform plans again, and holds to the plan) neither fails nor removes
+// anything else.
+func TestExclusiveCLI_replacedPolicyIsNotOutside(t *testing.T) {
+	w := newReviewWorldOf(t, signingNeedsTwo, "")
+	w.cli.write(reviewResources(signingNeedsTwo) + exclusiveHCL(t, w, signingNeedsTwo))
+	w.cli.mustRun(0, "apply", "-auto-approve")
+	before := len(servicePolicies(t, w))
+	for _, args := range [][]string{{"-replace=custody_policy.signing"}, {}} {
+		if len(args) == 0 {
+			w.cli.mustRun(0, "taint", "custody_policy.signing")
+		}
+		out := w.cli.mustRun(0, append([]string{"apply", "-auto-approve"}, args...)...)
+		if strings.Contains(out, "outside this configuration") {
+			t.Errorf("a replaced policy should not be planned as an outside removal (%v):\n%s", args, out)
+		}
+		if got := len(servicePolicies(t, w)); got != before {
+			t.Errorf("after replacing (%v) the organization holds %d policies, want %d", args, got, before)
+		}
+		w.cli.mustRun(0, "plan", "-detailed-exitcode")
+	}
+	// Deleting the policy with its resource, and its id from the list: the
+	// apply, in whichever order it takes the two, deletes it once.
+	w.cli.write(exclusiveHCL(t, w, nil))
+	out := w.cli.mustRun(0, "apply", "-auto-approve")
+	if strings.Contains(out, "outside this configuration") || len(servicePolicies(t, w)) != before-1 {
+		t.Errorf("the policy deleted with its resource should be gone, once (%d policies):\n%s", len(servicePolicies(t, w)), out)
+	}
+	w.cli.mustRun(0, "plan", "-detailed-exitcode")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -53,9 +54,17 @@ func (r *policiesExclusiveResource) ModifyPlan(ctx context.Context, req resource
 		diags.Append(resp.Plan.Set(ctx, &plan)...)
 		return
 	}
-	outside := r.outside(list, keep)
-	r.keptButNotListed(all, keep, diags)
-	plan.Removals = r.removalsOf(list, outside)
+	// What the refresh found (resource_policies_exclusive_found.go); a
+	// create, with no state, plans from the live list.
+	ids, found, refreshed := foundBefore(ctx, req, diags)
+	if !refreshed {
+		ids, found = foundOf(list)
+	}
+	outside := outsideIDs(ids, keep, nil)
+	if !hasUnknownElement(plan.PolicyIDs) {
+		r.keptButNotListed(all, keep, diags)
+	}
+	plan.Removals = removalsFound(outside, found)
 	if len(outside) == 0 {
 		// Nothing to remove: removals keep what the state holds (the last
 		// apply's, until a refresh reads the organization again), so that
@@ -66,7 +75,13 @@ func (r *policiesExclusiveResource) ModifyPlan(ctx context.Context, req resource
 
 	removed := make([]policyset.Policy, 0, len(outside))
 	for _, id := range outside {
-		p := list.byID[id]
+		if r.pd.planned.fate(id) != 0 {
+			continue // a custody_policy of this configuration: it judges its own delete or replacement
+		}
+		p, live := list.byID[id]
+		if !live {
+			continue // gone since the refresh: there is nothing to take back
+		}
 		removed = append(removed, policyset.FromClient(p))
 		if r.pd.guard != nil {
 			addFindings(diags, listOrImportAdvice(r.pd.guard.Check(ctx, lockout.Change{ID: id, What: removalWhat(p)}), p))
@@ -106,4 +121,10 @@ func priorRemovals(ctx context.Context, req resource.ModifyPlanRequest, none typ
 		return none
 	}
 	return prior
+}
+
+// hasUnknownElement tells whether a known set holds an element known only
+// at apply.
+func hasUnknownElement(s types.Set) bool {
+	return slices.ContainsFunc(s.Elements(), func(v attr.Value) bool { return v.IsUnknown() })
 }

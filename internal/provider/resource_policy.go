@@ -238,6 +238,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 			tflog.Warn(ctx, "policy no longer exists; removing it from state so that it is planned for creation", map[string]any{"policy_id": id})
 			return false
 		}
+		r.pd.planned.record(id, fateRefreshed)
 		m.flattenContent(got)
 		// The timestamps in state came from activities (see the schema); the
 		// service's are taken only where state has none (import) and, for
