@@ -11,6 +11,7 @@ import (
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/symbolic"
 )
 
 // example renders a request as the HCL object that
@@ -22,26 +23,22 @@ func example(req policyset.Request) string {
 	b.Grow(256)
 	b.WriteString("{ type = ")
 	writeHCLString(&b, req.Type)
-	b.WriteString(", approvers = [")
+	// The approvers: id always, tags, email and alias where set.
+	users := make([]any, len(req.Approvers))
 	for i, u := range req.Approvers {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("{ id = ")
-		writeHCLString(&b, u.ID)
+		m := map[string]any{"id": u.ID}
 		if len(u.Tags) > 0 {
-			b.WriteString(", tags = [")
-			for k, t := range u.Tags {
-				if k > 0 {
-					b.WriteString(", ")
-				}
-				writeHCLString(&b, t)
-			}
-			b.WriteByte(']')
+			m["tags"] = stringsAsList(u.Tags)
 		}
-		b.WriteString(" }")
+		for k, v := range map[string]string{"email": u.Email, "alias": u.Alias} {
+			if v != "" {
+				m[k] = v
+			}
+		}
+		users[i] = m
 	}
-	b.WriteString("]")
+	b.WriteString(", approvers = ")
+	writeHCLValue(&b, users)
 	// The credentials the approvers approved with, one each, when a
 	// policy reads them: user_id and type always, the rest where set.
 	if len(req.Credentials) > 0 {
@@ -67,11 +64,7 @@ func example(req policyset.Request) string {
 		writeHCLValue(&b, req.Params)
 	}
 	if k := req.PrivateKey; k != nil {
-		tags := make([]any, len(k.Tags))
-		for i, t := range k.Tags {
-			tags[i] = t
-		}
-		key := map[string]any{"tags": tags}
+		key := map[string]any{"tags": stringsAsList(k.Tags)}
 		for name, v := range map[string]string{"id": k.ID, "label": k.Label} {
 			if v != "" {
 				key[name] = v
@@ -150,14 +143,7 @@ func writeHCLValue(b *strings.Builder, v any) {
 			b.WriteString(x.String())
 		}
 	case []any:
-		b.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeHCLValue(b, e)
-		}
-		b.WriteByte(']')
+		writeHCLList(b, x)
 	case map[string]any:
 		b.WriteString("{ ")
 		for i, k := range slices.Sorted(maps.Keys(x)) {
@@ -172,6 +158,103 @@ func writeHCLValue(b *strings.Builder, v any) {
 	default:
 		writeHCLString(b, fmt.Sprint(v))
 	}
+}
+
+// stringsAsList is a list of strings as writeHCLValue takes lists.
+func stringsAsList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+// writeHCLList writes a list: element by element, or, when it is longer
+// than symbolic.LongList (a witness grown for a count: 70,001 user ids),
+// by runs. A run is elements alike but for their own index at the end of
+// a string ("approver-7" at index 7), written once as a for expression
+// over the indexes; the parts are joined by concat. A witness's example
+// stays one line of a few hundred characters, which Terraform reads back
+// as the same list.
+func writeHCLList(b *strings.Builder, x []any) {
+	if len(x) <= symbolic.LongList {
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeHCLValue(b, e)
+		}
+		b.WriteByte(']')
+		return
+	}
+	texts, shapes := make([]string, len(x)), make([]string, len(x))
+	for i, e := range x {
+		var t strings.Builder
+		writeHCLValue(&t, e)
+		texts[i] = t.String()
+		shapes[i] = byIndex(texts[i], i)
+	}
+	var parts, single []string
+	flush := func() {
+		if len(single) > 0 {
+			parts = append(parts, "["+strings.Join(single, ", ")+"]")
+			single = nil
+		}
+	}
+	for i := 0; i < len(x); {
+		j := i + 1
+		for j < len(x) && shapes[j] == shapes[i] {
+			j++
+		}
+		if j-i >= minRun {
+			flush()
+			parts = append(parts, runParts(i, j, shapes[i])...)
+		} else {
+			single = append(single, texts[i:j]...)
+		}
+		i = j
+	}
+	flush()
+	if len(parts) == 1 {
+		b.WriteString(parts[0])
+		return
+	}
+	b.WriteString("concat(" + strings.Join(parts, ", ") + ")")
+}
+
+// minRun is the fewest alike elements written as a for expression.
+const minRun = 8
+
+// rangeMax is the most values Terraform's range gives.
+const rangeMax = 1024
+
+// byIndex is an element's HCL with each string that ends in "-i", i its
+// own index, ending in "-${i}" instead: the element as a for expression
+// over the indexes writes it. Literal "${" is escaped as "$${", so the
+// template is the only one.
+func byIndex(text string, i int) string {
+	return strings.ReplaceAll(text, "-"+strconv.Itoa(i)+`"`, `-${i}"`)
+}
+
+// runParts are the for expressions that write the elements from..to
+// (exclusive), each shaped as shape: blocks of rangeMax, a flatten of
+// up to rangeMax of them where the elements are no lists (flatten would
+// open those too).
+func runParts(from, to int, shape string) []string {
+	var out []string
+	for to-from >= 2*rangeMax && !strings.HasPrefix(shape, "[") {
+		blocks := min((to-from)/rangeMax, rangeMax)
+		out = append(out, fmt.Sprintf("flatten([for h in range(%d) : [for i in range(%d + h * %d, %d + h * %d + %d) : %s]])",
+			blocks, from, rangeMax, from, rangeMax, rangeMax, shape))
+		from += blocks * rangeMax
+	}
+	for from < to {
+		n := min(to-from, rangeMax)
+		out = append(out, fmt.Sprintf("[for i in range(%d, %d) : %s]", from, from+n, shape))
+		from += n
+	}
+	return out
 }
 
 // writeHCLKey writes an object key: bare when HCL reads it as an

@@ -11,21 +11,34 @@ import (
 )
 
 // who says who approves a witness: one non-root approver acting alone, or
-// how many and which.
+// how many and which. More approvers than symbolic.LongList (a witness
+// grown for a count) are said by their number and the first
+// namedApprovers of them.
 func who(users []policyset.User) string {
 	if len(users) <= 1 {
 		return "one non-root user alone"
 	}
-	names := make([]string, 0, len(users))
-	for _, u := range users {
+	named := users
+	if len(users) > symbolic.LongList {
+		named = users[:namedApprovers]
+	}
+	names := make([]string, 0, len(named))
+	for _, u := range named {
 		if len(u.Tags) > 0 {
 			names = append(names, fmt.Sprintf("%s (tags %s)", u.ID, strings.Join(u.Tags, ", ")))
 		} else {
 			names = append(names, u.ID)
 		}
 	}
-	return fmt.Sprintf("%d non-root approvers: %s", len(users), strings.Join(names, ", "))
+	list := strings.Join(names, ", ")
+	if len(named) < len(users) {
+		list += " and " + symbolic.Thousands(len(users)-len(named)) + " more"
+	}
+	return fmt.Sprintf("%s non-root approvers: %s", symbolic.Thousands(len(users)), list)
 }
+
+// namedApprovers is how many of a long list of approvers who names.
+const namedApprovers = 3
 
 // typesWords names a set of activity types by the narrowest description
 // that covers exactly them: one type, a kind, a resource and action, a

@@ -1,6 +1,9 @@
 package symbolic
 
 import (
+	"cmp"
+	"maps"
+	"math"
 	"math/big"
 	"slices"
 
@@ -28,11 +31,27 @@ type domains struct {
 	// it is compared with whole; they cut its length only where it is
 	// also sliced.
 	strLens map[string][]*big.Int
+	// counts are, per generic list path, the counts compared with a
+	// constant; finish turns them into demand.
+	counts map[string][]countDemand
+	// exactNeed is, per generic list path, the most elements a count over
+	// it may need (k+1 for a count compared with k) and be encoded
+	// exactly; a count that needs more is bounded (count.go).
+	exactNeed map[string]int64
+}
+
+// countDemand is one count compared with k: need is k+1, the elements
+// that keep the comparison as it was (math.MaxInt64 where k is no int64),
+// and extra the elements its filters need to keep an error.
+type countDemand struct {
+	need  int64
+	extra int
 }
 
 func newDomains() *domains {
 	return &domains{strs: map[string][]string{}, ints: map[string][]*big.Int{}, types: map[string]*policylang.Type{},
-		demand: map[string]int{}, reserve: map[string]int{}, seen: map[string]bool{}, strLens: map[string][]*big.Int{}}
+		demand: map[string]int{}, reserve: map[string]int{}, seen: map[string]bool{}, strLens: map[string][]*big.Int{},
+		counts: map[string][]countDemand{}, exactNeed: map[string]int64{}}
 }
 
 // The small model. Whatever a list holds, a sublist of it decides every
@@ -45,7 +64,10 @@ func newDomains() *domains {
 // that held still holds, an all that failed still fails, an error is
 // still raised. So no request needs more elements than the sum of these,
 // and a question answered over that many slots is answered for every
-// request.
+// request. Any sublist that holds these elements does as well, so the
+// sublist may be as long as the slots allow. A count too large for the
+// slots (countSlots) keeps one counted element (and one that errs), and
+// its comparison is bounded rather than decided (count.go).
 
 func (d *domains) addForm(f *form) {
 	if f == nil {
@@ -88,31 +110,60 @@ func (d *domains) addPath(t *term) {
 
 func lenPath(gen string) string { return "len(" + gen + ")" }
 
-// addList counts n elements of l for the quantifier or count key, once
-// per distinct key; a filter that can err needs one more.
+// addList counts n elements of l for the quantifier key, once per
+// distinct key; a filter that can err needs one more.
 func (d *domains) addList(l *listRef, n int, key string) {
-	d.addPath(l.path)
-	for _, f := range l.filters {
-		if canErr(f.body) {
-			n++
-		}
-		d.addForm(f.body)
-	}
+	n += d.addListReads(l)
 	if !d.seen[key] {
 		d.seen[key] = true
 		d.demand[l.path.gen] += n
 	}
 }
 
+// addListReads adds what l reads; it is the number of its filters that
+// can err, each of which needs an element kept.
+func (d *domains) addListReads(l *listRef) (erring int) {
+	d.addPath(l.path)
+	for _, f := range l.filters {
+		if canErr(f.body) {
+			erring++
+		}
+		d.addForm(f.body)
+	}
+	return erring
+}
+
+// addCount notes a count compared with a constant (or found in a list of
+// them: one comparison each), once per distinct comparison: how many
+// elements it needs is settled in finish, beside the list's other counts.
+func (d *domains) addCount(f *form) {
+	extra := d.addListReads(f.left.list)
+	key := formKey(f)
+	if d.seen[key] {
+		return
+	}
+	d.seen[key] = true
+	consts := []*term{f.right}
+	if f.cmp == "in" {
+		consts = f.right.elems
+	}
+	gen := f.left.list.path.gen
+	for _, c := range consts {
+		need := int64(1)
+		if k, ok := constInt(c); ok && k.Sign() >= 0 {
+			need = math.MaxInt64
+			if k.IsInt64() && k.Int64() < math.MaxInt64 {
+				need = k.Int64() + 1
+			}
+		}
+		d.counts[gen] = append(d.counts[gen], countDemand{need: need, extra: extra})
+	}
+}
+
 func (d *domains) addCmp(f *form) {
 	switch f.left.kind {
 	case tCount:
-		k, _ := constInt(f.right)
-		add := 1
-		if k != nil && k.IsInt64() && k.Int64() >= 0 && k.Int64() < 1<<16 {
-			add = int(k.Int64()) + 1
-		}
-		d.addList(f.left.list, add, formKey(f))
+		d.addCount(f)
 		return
 	case tPath:
 		d.addPath(f.left)
@@ -150,9 +201,11 @@ func (d *domains) addConst(p *term, c *term) {
 	}
 }
 
-// finish sorts and dedupes the constants, and cuts the length of each
-// sliced string at the lengths of the constants it is compared with.
+// finish sorts and dedupes the constants, cuts the length of each
+// sliced string at the lengths of the constants it is compared with, and
+// gives each list's counts their elements (exactCounts).
 func (d *domains) finish() {
+	d.exactCounts()
 	for gen, lens := range d.strLens {
 		if _, sliced := d.ints[lenPath(gen)]; sliced {
 			d.ints[lenPath(gen)] = append(d.ints[lenPath(gen)], lens...)
@@ -162,6 +215,51 @@ func (d *domains) finish() {
 		slices.Sort(v)
 		d.strs[k] = slices.Compact(v)
 	}
+}
+
+// countSlots bounds the slots that the counts over one list take to be
+// encoded exactly. A count compared with k needs k+1 slots and a counter
+// of about k times the list's slots in gates: 3,000 took a minute and
+// 7 GB. Past the bound a count is bounded instead (count.go): a
+// variable per threshold, which a witness then makes true or false. A
+// variable, so that the differential test can lower it.
+var countSlots int64 = 64
+
+// exactCounts gives each list's counts their demand: the counts that
+// need the fewest elements are exact while the list's slots stay within
+// countSlots (all counts of one need, or none), and each of the others
+// keeps one counted element and one that errs (extra).
+func (d *domains) exactCounts() {
+	for _, gen := range slices.Sorted(maps.Keys(d.counts)) {
+		cs := d.counts[gen]
+		slices.SortFunc(cs, func(a, b countDemand) int { return cmp.Compare(a.need, b.need) })
+		used := int64(d.reserve[gen] + d.demand[gen])
+		limit := int64(0)
+		for i := 0; i < len(cs); {
+			j, sum := i, int64(0)
+			for ; j < len(cs) && cs[j].need == cs[i].need; j++ {
+				sum += min(cs[j].need, countSlots+1) + int64(cs[j].extra)
+			}
+			if used+sum > countSlots {
+				break
+			}
+			used, limit, i = used+sum, cs[i].need, j
+		}
+		for _, c := range cs {
+			if c.need <= limit {
+				d.demand[gen] += int(c.need) + c.extra
+			} else {
+				d.demand[gen] += 1 + c.extra
+			}
+		}
+		d.exactNeed[gen] = limit
+	}
+}
+
+// exactCount tells whether a count over gen compared with k is encoded
+// exactly: its k+1 elements are among the list's slots.
+func (d *domains) exactCount(gen string, k *big.Int) bool {
+	return k.Cmp(big.NewInt(d.exactNeed[gen])) < 0
 }
 
 // isConst tells whether v is one of the constants gen is compared with

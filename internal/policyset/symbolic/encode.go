@@ -26,6 +26,9 @@ type encoder struct {
 	env     map[string]string // a bound variable ("$3") to its element's path
 	// overs are the over-approximated constructs the forms met.
 	overs map[string]bool
+	// bounds are the counts too large for their list's slots, by list
+	// (bound): what a witness must make true of each (count.go).
+	bounds map[string]*countBound
 	// rootIDs are the root users' ids: no approver has one.
 	rootIDs []string
 	// scalarPaths are scalars' keys, sorted, while their count is as
@@ -52,7 +55,8 @@ type slots struct {
 
 func newEncoder(typ string, d *domains, model requestModel, rootIDs []string) *encoder {
 	return &encoder{c: newCircuit(), typ: typ, d: d, model: model, scalars: map[string]*scalar{}, lists: map[string]*slots{},
-		pres: map[string]lit{}, frees: map[string]lit{}, env: map[string]string{}, overs: map[string]bool{}, rootIDs: rootIDs}
+		pres: map[string]lit{}, frees: map[string]lit{}, env: map[string]string{}, overs: map[string]bool{}, bounds: map[string]*countBound{},
+		rootIDs: rootIDs}
 }
 
 // concrete is a term's path with its bound variable replaced by the
@@ -137,37 +141,7 @@ func (e *encoder) free(f *form) value {
 func (e *encoder) cmp(f *form) value {
 	c := e.c
 	if f.left.kind == tCount {
-		kept, err := e.kept(f.left.list)
-		k, ok := constInt(f.right)
-		if !ok || !inLanguageRange(k) {
-			return value{litFalse, litTrue}
-		}
-		ge := func(n *big.Int) lit {
-			switch {
-			case n.Sign() <= 0:
-				return litTrue
-			case !n.IsInt64() || n.Int64() > int64(len(kept)):
-				return litFalse
-			}
-			return c.atLeast(kept, int(n.Int64()))
-		}
-		k1 := new(big.Int).Add(k, one)
-		var v lit
-		switch f.cmp {
-		case ">=":
-			v = ge(k)
-		case ">":
-			v = ge(k1)
-		case "<=":
-			v = -ge(k1)
-		case "<":
-			v = -ge(k)
-		case "==":
-			v = c.and(ge(k), -ge(k1))
-		default: // !=
-			v = -c.and(ge(k), -ge(k1))
-		}
-		return value{v, err}
+		return e.countCmp(f)
 	}
 	p := e.concrete(f.left.path)
 	s := e.scalar(p, f.left)

@@ -1,11 +1,14 @@
 package symbolic
 
 import (
+	"maps"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
 // Words states a region over the fields the changed policies read: each
@@ -35,7 +38,68 @@ func (r Region) Words() string {
 	for _, p := range order {
 		parts = append(parts, pathWords(p, byPath[p]))
 	}
-	return strings.Join(append(parts, other...), ", ")
+	parts = append(parts, other...)
+	if long := longLists(r.Witness); len(long) > 0 {
+		parts = append(parts, "shown with "+joinWords(long))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// longLists say the witness's lists longer than LongList by their size,
+// "70,001 user ids", where an example writes them by runs. The approvers
+// are said where the approvers are (the review's words).
+func longLists(req policyset.Request) []string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(v any, parent, field string)
+	walk = func(v any, parent, field string) {
+		at := field
+		if parent != "" {
+			at = parent + "." + field
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				walk(x[k], at, k)
+			}
+		case []any:
+			if len(x) > LongList {
+				w := Thousands(len(x)) + " " + strings.ReplaceAll(field, "_", " ")
+				if parent != "activity.params" && parent != "" {
+					w += " of " + parent
+				}
+				if !seen[w] {
+					seen[w] = true
+					out = append(out, w)
+				}
+			}
+			for i, e := range x {
+				walk(e, parent, field+"["+strconv.Itoa(i)+"]")
+			}
+		}
+	}
+	walk(req.Params, "activity", "params")
+	for _, kw := range policylang.ConditionKeywords() {
+		if v, ok := req.Keyword(kw); ok {
+			walk(v, "", kw)
+		}
+	}
+	if k := req.PrivateKey; k != nil {
+		walk(anyList(k.Tags), "private_key", "tags")
+	}
+	for i, u := range req.Approvers {
+		walk(anyList(u.Tags), "approvers["+strconv.Itoa(i)+"]", "tags")
+	}
+	return out
+}
+
+// anyList is a list of strings as the witness's tree holds lists.
+func anyList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // pathWords says what one path's atoms leave of its values.

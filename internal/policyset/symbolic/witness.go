@@ -16,7 +16,8 @@ import (
 // value inside its class (a point's value, an interval's lower end, a
 // string of "another value" that no constant of its path equals), each
 // list its active elements. What no form read is left out. The request
-// is only a claim until policyset.Decide agrees with it (replay).
+// is only a claim until policyset.Decide agrees with it (replay). A list
+// a bounded count reads is grown to the count the model says (padCounts).
 func (q *question) witness(model []bool) (policyset.Request, error) {
 	e := q.e
 	req := policyset.Request{Type: q.typ}
@@ -61,6 +62,9 @@ func (q *question) witness(model []bool) (policyset.Request, error) {
 		}
 	}
 	fillOthers(tree, "")
+	if err := q.padCounts(model, tree); err != nil {
+		return req, err
+	}
 	return q.build(req, tree)
 }
 
