@@ -55,3 +55,33 @@ resource "custody_private_key_tag" "frozen" {
 		t.Errorf("the same key without the tag should be allowed: %s", d.Verdict)
 	}
 }
+
+// TestAccessReviewCLI_tagRemovedByTheExclusiveResource: a tag made outside
+// the configuration and removed by custody_private_key_tags_exclusive is
+// reviewed as its deletion is.
+func TestAccessReviewCLI_tagRemovedByTheExclusiveResource(t *testing.T) {
+	e := newAccEmulator(t)
+	c := newTFCLI(t, e)
+	tag, err := e.client.CreatePrivateKeyTag(t.Context(), client.CreatePrivateKeyTagParams{PrivateKeyTagName: "frozen"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := tag.Result.PrivateKeyTagID
+	if _, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{
+		{PolicyName: "frozen keys never sign", Effect: client.EffectDeny,
+			Condition: "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && private_key.tags.contains('" + id + "')"},
+		{PolicyName: "anyone signs", Effect: client.EffectAllow, Condition: "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2'"},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	c.write(`
+resource "custody_private_key_tags_exclusive" "all" {
+  private_key_tag_ids = []
+}
+`)
+	out, code := c.run(nil, "plan", "-detailed-exitcode")
+	if code != 2 || !strings.Contains(out, "Warning: Access change: frozen keys never sign (tag frozen deleted)") ||
+		!strings.Contains(out, "OUTCOME_DENY_EXPLICIT -> OUTCOME_ALLOW") {
+		t.Fatalf("removing the tag should show the deny it takes away (exit %d):\n%s", code, out)
+	}
+}

@@ -28,7 +28,7 @@ import (
 // ids known now; whole is false when the set itself is unknown, so that
 // nothing can be said outside it. An unknown element is an object about
 // to be created: never a reason to remove another.
-func configuredIDs(ctx context.Context, s types.Set, diags *diag.Diagnostics) (known map[string]bool, whole bool) {
+func configuredIDs(s types.Set) (known map[string]bool, whole bool) {
 	known = map[string]bool{}
 	if s.IsUnknown() {
 		return known, false
@@ -43,12 +43,11 @@ func configuredIDs(ctx context.Context, s types.Set, diags *diag.Diagnostics) (k
 	return known, true
 }
 
-// outsideIDs are the ids of all that are not in keep and not kept by
-// keepAlso, sorted.
-func outsideIDs(all []string, keep map[string]bool, keepAlso func(string) bool) []string {
+// outsideIDs are the ids of all that are not in keep, sorted.
+func outsideIDs(all []string, keep map[string]bool) []string {
 	var out []string
 	for _, id := range all {
-		if !keep[id] && (keepAlso == nil || !keepAlso(id)) {
+		if !keep[id] {
 			out = append(out, id)
 		}
 	}
@@ -80,26 +79,68 @@ func reportMissing(attr, what string, missing []string, diags *diag.Diagnostics)
 // exclusiveClaims detects two exclusive resources of one kind (and
 // scope) in one command: each claims the whole collection, so each would
 // plan the other's objects for removal. Terraform plans each instance
-// once per command.
+// once per command, but for one it replaces: that it plans again, as a
+// create (claimListing).
 type exclusiveClaims struct {
-	mu   sync.Mutex
-	seen map[string]bool
+	mu      sync.Mutex
+	listing map[string]claimed // each key's claim
 }
 
-// claim reports an error when key was claimed before in this command.
-func (c *exclusiveClaims) claim(key, typeName string, diags *diag.Diagnostics) {
+// claimListing claims key for a resource listing listing (claimedIDs);
+// replacing is true when it plans a create with no prior state. Terraform
+// may plan one instance twice in one command: once, with its state, as an
+// update found to need a replacement, then again, without, as the create
+// that replaces it. A second claim of key that lists the same ids, one of
+// the two with a state and the other without, is that; any other second
+// claim is an error. (A duplicate that lists the same ids as an existing
+// one and is being created beside it is not told apart.)
+func (c *exclusiveClaims) claimListing(key, listing string, replacing bool, typeName string, diags *diag.Diagnostics) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.seen == nil {
-		c.seen = map[string]bool{}
+	if c.listing == nil {
+		c.listing = map[string]claimed{}
 	}
-	if c.seen[key] {
-		diags.AddError("Two "+typeName+" in one configuration",
-			"This configuration declares the collection whole twice: each "+typeName+" claims every object of it, so each would "+
-				"remove what the other lists. Keep one, and list every id in it.")
+	if had, ok := c.listing[key]; ok && (had.listing != listing || had.replacing == replacing || had.twice) {
+		twoClaims(typeName, diags)
+		return
+	} else if ok {
+		c.listing[key] = claimed{listing: listing, replacing: replacing, twice: true}
 		return
 	}
-	c.seen[key] = true
+	c.listing[key] = claimed{listing: listing, replacing: replacing}
+}
+
+// claimed is one key's claim: what it lists, whether it had no state, and
+// whether the replacement's second plan came.
+type claimed struct {
+	listing          string
+	replacing, twice bool
+}
+
+// claimedIDs is a configured set as claimListing compares it: its known
+// ids, sorted, and how many are unknown.
+func claimedIDs(s types.Set) string {
+	if s.IsUnknown() {
+		return "unknown"
+	}
+	var known []string
+	unknown := 0
+	for _, v := range s.Elements() {
+		if str, ok := v.(types.String); ok && !str.IsUnknown() {
+			known = append(known, str.ValueString())
+		} else {
+			unknown++
+		}
+	}
+	slices.Sort(known)
+	return fmt.Sprintf("%q and %d unknown", known, unknown)
+}
+
+// twoClaims is the error of a collection claimed twice.
+func twoClaims(typeName string, diags *diag.Diagnostics) {
+	diags.AddError("Two "+typeName+" in one configuration",
+		"This configuration declares the collection whole twice: each "+typeName+" claims every object of it, so each would "+
+			"remove what the other lists. Keep one, and list every id in it.")
 }
 
 // removeAll deletes ids in rounds: each round reads the collection again
@@ -163,4 +204,31 @@ func (r *resourceBase) importOrganization(ctx context.Context, req resource.Impo
 var organizationIdentity = identitySpec{
 	attrs:    []identityAttr{organizationAttr("id")},
 	importID: func(v map[string]string) string { return v[identityOrganization] },
+}
+
+// removalIDs are the ids removals names.
+func removalIDs(removals types.List) []string {
+	var ids []string
+	for _, v := range removals.Elements() {
+		if o, ok := v.(types.Object); ok {
+			if id, ok := o.Attributes()["id"].(types.String); ok {
+				ids = append(ids, id.ValueString())
+			}
+		}
+	}
+	return ids
+}
+
+// allGone reports whether removals names objects and none of them is in
+// all any more: what an apply removed, before a refresh.
+func allGone(removals types.List, all []string) bool {
+	if removals.IsNull() || removals.IsUnknown() || len(removals.Elements()) == 0 {
+		return false
+	}
+	for _, id := range removalIDs(removals) {
+		if slices.Contains(all, id) {
+			return false
+		}
+	}
+	return true
 }

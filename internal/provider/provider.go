@@ -323,9 +323,12 @@ var dataSourceFactories = []func() datasource.DataSource{
 var resourceFactories = []func() resource.Resource{
 	NewIPAllowlistResource,
 	NewOauthProviderResource,
+	NewOauthProvidersExclusiveResource,
 	NewOrganizationNameResource,
 	NewPolicyResource,
 	NewPoliciesExclusiveResource,
 	NewPrivateKeyTagResource,
+	NewPrivateKeyTagsExclusiveResource,
 	NewWebhookEndpointResource,
+	NewWebhookEndpointsExclusiveResource,
 }

@@ -156,7 +156,7 @@ func (r *policiesExclusiveResource) Delete(ctx context.Context, _ resource.Delet
 // command's), each judged by the lockout guard before anything is sent.
 func (r *policiesExclusiveResource) apply(ctx context.Context, plan *policiesExclusiveModel, timeout time.Duration, diags *diag.Diagnostics) {
 	plan.ID = types.StringValue(r.pd.client.OrganizationID())
-	keep, _ := configuredIDs(ctx, plan.PolicyIDs, diags)
+	keep, _ := configuredIDs(plan.PolicyIDs)
 	list, err := cachedPolicies(ctx, r.pd)
 	if err != nil {
 		addAPIError(diags, "Error reading the organization's policies", client.QueryListPolicies, "custody_policies_exclusive", err)
@@ -165,7 +165,7 @@ func (r *policiesExclusiveResource) apply(ctx context.Context, plan *policiesExc
 	var shown []string // what the plan showed; all outside when it could not say
 	if plan.Removals.IsUnknown() {
 		ids, found := foundOf(list)
-		plan.Removals = removalsFound(outsideIDs(ids, keep, nil), found)
+		plan.Removals = removalsFound(outsideIDs(ids, keep), found)
 	}
 	for _, v := range plan.Removals.Elements() {
 		if o, ok := v.(types.Object); ok {

@@ -10,8 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
 // Terraform plans a changed resource again during the apply and refuses a
@@ -87,11 +85,6 @@ func foundOf(list *policyList) (ids []string, found map[string]foundPolicy) {
 	}
 	slices.Sort(ids)
 	return ids, found
-}
-
-// asClientPolicy is a found policy as the client holds one.
-func (f foundPolicy) asClientPolicy(id string) *client.Policy {
-	return &client.Policy{PolicyID: id, PolicyName: f.Name, Effect: f.Effect, Condition: f.Condition, Consensus: f.Consensus}
 }
 
 // removalsFound is the removals attribute for ids, with what the refresh

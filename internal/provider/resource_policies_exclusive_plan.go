@@ -26,12 +26,13 @@ func (r *policiesExclusiveResource) ModifyPlan(ctx context.Context, req resource
 		return // a destroy ends the claim and removes nothing
 	}
 	diags := &resp.Diagnostics
-	r.pd.claims.claim("policies", "custody_policies_exclusive", diags)
 	var plan policiesExclusiveModel
 	if diags.Append(req.Plan.Get(ctx, &plan)...); diags.HasError() {
 		return
 	}
-	keep, whole := configuredIDs(ctx, plan.PolicyIDs, diags)
+	// A replaced instance is planned twice (claimListing).
+	r.pd.claims.claimListing("policies", claimedIDs(plan.PolicyIDs), req.State.Raw.IsNull(), "custody_policies_exclusive", diags)
+	keep, whole := configuredIDs(plan.PolicyIDs)
 	list, err := cachedPolicies(ctx, r.pd)
 	if err != nil {
 		// No removal is planned from a list that was not read whole.
@@ -60,7 +61,7 @@ func (r *policiesExclusiveResource) ModifyPlan(ctx context.Context, req resource
 	if !refreshed {
 		ids, found = foundOf(list)
 	}
-	outside := outsideIDs(ids, keep, nil)
+	outside := outsideIDs(ids, keep)
 	if !hasUnknownElement(plan.PolicyIDs) {
 		r.keptButNotListed(all, keep, diags)
 	}

@@ -40,11 +40,11 @@ type countCase struct {
 
 var countCases = []countCase{
 	{name: "user_ids", condition: "activity.params.user_ids.count() %s",
-		probe: func(n int) policyset.Request { return deleteOf(n, "u") }, proves: 150001, probeUpTo: 70000},
+		probe: func(n int) policyset.Request { return deleteOf(n) }, proves: 150001, probeUpTo: 70000},
 	{name: "filtered user_ids", condition: "activity.params.user_ids.filter(u, u != 'keep').count() %s",
-		probe: func(n int) policyset.Request { return deleteOf(n, "u") }, proves: 150001, probeUpTo: 70000},
+		probe: func(n int) policyset.Request { return deleteOf(n) }, proves: 150001, probeUpTo: 70000},
 	{name: "approvers", proves: 70001, probeUpTo: countSlots + 1, cons: "approvers.count() %s", probe: func(n int) policyset.Request {
-		req := deleteOf(1, "u")
+		req := deleteOf(1)
 		req.Approvers = make([]policyset.User, max(n, 1))
 		for i := range req.Approvers {
 			req.Approvers[i].ID = fmt.Sprint("user-", i)
@@ -52,17 +52,17 @@ var countCases = []countCase{
 		return req
 	}},
 	{name: "an approver's tags", proves: 150001, probeUpTo: countSlots + 1, cons: "approvers.any(a, a.tags.count() %s)", probe: func(n int) policyset.Request {
-		req := deleteOf(1, "u")
+		req := deleteOf(1)
 		req.Approvers = []policyset.User{{ID: "requester", Tags: slices.Repeat([]string{"t"}, n)}}
 		return req
 	}},
 }
 
-// deleteOf is a request to delete n users, each id s.
-func deleteOf(n int, s string) policyset.Request {
+// deleteOf is a request to delete n users, each with the id "u".
+func deleteOf(n int) policyset.Request {
 	ids := make([]any, n)
 	for i := range ids {
-		ids[i] = s
+		ids[i] = "u"
 	}
 	return policyset.Request{Type: deleteUsers, Approvers: []policyset.User{{ID: "requester"}},
 		Params: map[string]any{"user_ids": ids, "organization_id": "o"}}

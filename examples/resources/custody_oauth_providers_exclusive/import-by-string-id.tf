@@ -1,0 +1,6 @@
+# Import with the id of the user whose providers the resource declares
+# (Terraform 1.5 or later).
+import {
+  to = custody_oauth_providers_exclusive.ops
+  id = "e6f63d73-f4c8-4bf4-9757-4b3ed6c28d82"
+}
