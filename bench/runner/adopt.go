@@ -42,12 +42,17 @@ const (
 )
 
 // adoptHCL is the user guide's first configuration: the data source that
-// renders the import blocks, and an output that holds them.
+// renders the import blocks and the exclusive blocks, and outputs that
+// hold them.
 const adoptHCL = custodyProvider + `
 data "custody_import_blocks" "all" {}
 
 output "import_blocks" {
   value = data.custody_import_blocks.all.hcl
+}
+
+output "exclusive_blocks" {
+  value = data.custody_import_blocks.all.exclusive_hcl
 }
 `
 
@@ -56,7 +61,7 @@ output "import_blocks" {
 const (
 	adoptRead     = "read"     // terraform apply: the data source reads the organization
 	adoptGenerate = "generate" // terraform output -raw import_blocks > imports.tf && terraform plan -generate-config-out=generated.tf
-	adoptImport   = "import"   // terraform apply: the imports
+	adoptImport   = "import"   // terraform output -raw exclusive_blocks > exclusive.tf && terraform apply: the imports, the exclusive resources' too
 	adoptCheck    = "check"    // terraform plan -detailed-exitcode: must exit 0
 )
 
@@ -206,8 +211,11 @@ func runAdopt(ctx context.Context, t *tools, r int, o *options) *adoptResult {
 				{args: []string{"output", "-raw", "import_blocks"}, stdout: "imports.tf"},
 				{args: []string{"plan", "-input=false", "-no-color", par, "-generate-config-out=generated.tf"}, want: " to import, "},
 			},
-			adoptImport: {{args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par}, want: "Apply complete! Resources: "}},
-			adoptCheck:  {{args: []string{"plan", "-input=false", "-detailed-exitcode", "-no-color", par}, want: "No changes."}},
+			adoptImport: {
+				{args: []string{"output", "-raw", "exclusive_blocks"}, stdout: "exclusive.tf"},
+				{args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par}, want: "Apply complete! Resources: "},
+			},
+			adoptCheck: {{args: []string{"plan", "-input=false", "-detailed-exitcode", "-no-color", par}, want: "No changes."}},
 		},
 		populated: func(s float64) {
 			res.populate = s

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // The adopt row's second flow (issue 41): the same organization adopted
@@ -17,14 +19,25 @@ import (
 // first flow.
 
 // adoptQuery is the query step: terraform query -generate-config-out.
-// The import and check steps keep the first flow's names.
-const adoptQuery = "query"
+// adoptExclusive is the plan that writes the exclusive resources'
+// configuration (terraform plan -generate-config-out). The import and
+// check steps keep the first flow's names.
+const (
+	adoptQuery     = "query"
+	adoptExclusive = "exclusive"
+)
 
 // queryFlowSteps are the steps in the total; the check comes after.
-var queryFlowSteps = []string{adoptQuery, adoptImport}
+var queryFlowSteps = []string{adoptQuery, adoptExclusive, adoptImport}
 
-// queryFile is where the guide's list blocks go.
-const queryFile = "adopt.tfquery.hcl"
+// queryFile is where the guide's list blocks go, exclusiveFile the
+// exclusive resources' import blocks, and generatedExclusive their
+// configuration, which the exclusive step writes.
+const (
+	queryFile          = "adopt.tfquery.hcl"
+	exclusiveFile      = "exclusive.tf"
+	generatedExclusive = "generated_exclusive.tf"
+)
 
 // queryRun is one run of the terraform query flow.
 type queryRun struct {
@@ -63,10 +76,12 @@ func runAdoptQuery(ctx context.Context, t *tools, r int, o *options) *queryRun {
 	par := "-parallelism=" + strconv.Itoa(o.parallelism)
 	f := &adoptFlow{what: "adopt query", label: "query flow ", dir: dir, terraform: o.query.cli.Path,
 		// main.tf: only the provider block, as the guide asks.
-		hcl: custodyProvider, files: map[string]string{queryFile: o.query.listBlocks},
+		hcl: custodyProvider, files: map[string]string{queryFile: o.query.listBlocks, exclusiveFile: o.query.exclusive},
 		order: append(queryFlowSteps, adoptCheck),
 		cmds: map[string][]tfCommand{
-			adoptQuery:  {{args: []string{"query", "-generate-config-out=generated.tf", "-no-color"}}},
+			adoptQuery: {{args: []string{"query", "-generate-config-out=generated.tf", "-no-color"}}},
+			adoptExclusive: {{args: []string{"plan", "-input=false", "-no-color", par, "-generate-config-out=" + generatedExclusive},
+				want: " to import, "}},
 			adoptImport: {{args: []string{"apply", "-auto-approve", "-input=false", "-no-color", par}, want: "Apply complete! Resources: "}},
 			adoptCheck:  {{args: []string{"plan", "-detailed-exitcode", "-input=false", "-no-color", par}, want: "No changes."}},
 		},
@@ -77,6 +92,8 @@ func runAdoptQuery(ctx context.Context, t *tools, r int, o *options) *queryRun {
 				if res.blocks, err = importBlocksIn(dir, "generated.tf"); err != nil {
 					err = fmt.Errorf("%w (listed: %v)", err, res.listed)
 				}
+			case adoptExclusive:
+				err = exclusivesIn(dir, generatedExclusive)
 			case adoptImport:
 				res.imported, res.changed, err = importedCount(log)
 			}
@@ -86,6 +103,22 @@ func runAdoptQuery(ctx context.Context, t *tools, r int, o *options) *queryRun {
 		logf("adopt run %d  query flow total %.2fs (%d listed, %d import blocks, %d imported)", r+1, res.total(), sum(res.listed), res.blocks, res.imported)
 	}
 	return res
+}
+
+// exclusivesIn checks that Terraform wrote, into file in dir, the
+// configuration of the four exclusive resources the guide imports.
+func exclusivesIn(dir, file string) error {
+	b, err := os.ReadFile(filepath.Join(dir, file))
+	if err != nil {
+		return err
+	}
+	for _, typ := range []string{"custody_policies_exclusive", "custody_private_key_tags_exclusive",
+		"custody_webhook_endpoints_exclusive", "custody_oauth_providers_exclusive"} {
+		if !strings.Contains(string(b), `resource "`+typ+`" `) {
+			return fmt.Errorf("%s has no %s", file, typ)
+		}
+	}
+	return nil
 }
 
 // listedResult is a result line of terraform query: the list block's

@@ -32,6 +32,7 @@ const queryGuideSection = "## Terraform 1.14 and later: terraform query"
 // guide that says otherwise stops the runner rather than be left
 // unproved.
 const queryGuideCommands = `terraform query -generate-config-out=generated.tf
+terraform plan -generate-config-out=generated_exclusive.tf
 terraform apply
 terraform plan -detailed-exitcode
 `
@@ -42,6 +43,7 @@ type queryFlow struct {
 	from       string       // where cli came from, for the report
 	skip       string       // why the flow does not run
 	listBlocks string       // the guide's .tfquery.hcl, as it is written there
+	exclusive  string       // the guide's exclusive.tf: the exclusive resources' import blocks
 }
 
 // detectFunc tells which CLI a path is (testclis.Detect; tests fake it).
@@ -105,32 +107,38 @@ func firstLine(s string) string { return strings.SplitN(s, "\n", 2)[0] }
 var fence = regexp.MustCompile("(?s)```([a-z]*)\n(.*?)```")
 
 // guideListBlocks is the .tfquery.hcl of the guide's terraform query
-// section (its first hcl block), after checking that the section's
-// commands are queryGuideCommands.
-func guideListBlocks(guide string) (string, error) {
+// section (its first hcl block) and its exclusive.tf (its terraform block
+// of import blocks), after checking that the section's commands are
+// queryGuideCommands.
+func guideListBlocks(guide string) (listBlocks, exclusive string, err error) {
 	_, section, ok := strings.Cut(guide, "\n"+queryGuideSection+"\n")
 	if !ok {
-		return "", fmt.Errorf("%s has no section %q", adoptGuide, queryGuideSection)
+		return "", "", fmt.Errorf("%s has no section %q", adoptGuide, queryGuideSection)
 	}
 	if i := strings.Index(section, "\n## "); i >= 0 {
 		section = section[:i]
 	}
-	var hcl, sh []string
+	var hcl, tf, sh []string
 	for _, m := range fence.FindAllStringSubmatch(section, -1) {
 		switch m[1] {
 		case "hcl":
 			hcl = append(hcl, m[2])
+		case "terraform":
+			tf = append(tf, m[2])
 		case "sh", "shell":
 			sh = append(sh, m[2])
 		}
 	}
 	if len(hcl) == 0 || !strings.Contains(hcl[0], "list \"") {
-		return "", fmt.Errorf("%s, %q: no hcl block of list blocks", adoptGuide, queryGuideSection)
+		return "", "", fmt.Errorf("%s, %q: no hcl block of list blocks", adoptGuide, queryGuideSection)
+	}
+	if len(tf) != 1 || !strings.Contains(tf[0], "to       = custody_policies_exclusive.") {
+		return "", "", fmt.Errorf("%s, %q: no terraform block of the exclusive resources' import blocks", adoptGuide, queryGuideSection)
 	}
 	if len(sh) != 1 || sh[0] != queryGuideCommands {
-		return "", fmt.Errorf("%s, %q: the commands are %q; the bench runs %q", adoptGuide, queryGuideSection, sh, queryGuideCommands)
+		return "", "", fmt.Errorf("%s, %q: the commands are %q; the bench runs %q", adoptGuide, queryGuideSection, sh, queryGuideCommands)
 	}
-	return hcl[0], nil
+	return hcl[0], tf[0], nil
 }
 
 // prepareQuery sets o.query when the adopt row runs: the CLI, from
@@ -152,7 +160,7 @@ func prepareQuery(ctx context.Context, o *options, root, onPath string) error {
 	if err != nil {
 		return err
 	}
-	if q.listBlocks, err = guideListBlocks(string(b)); err != nil {
+	if q.listBlocks, q.exclusive, err = guideListBlocks(string(b)); err != nil {
 		return err
 	}
 	logf("adopt: the terraform query flow runs %s (%s), %s", q.cli, q.cli.Path, q.from)

@@ -83,13 +83,14 @@ func TestChooseQueryCLI(t *testing.T) {
 
 // TestGuideListBlocks reads the guide as the runner does: its list blocks
 // for all six kinds, each with a limit above the organization's objects
-// where it has many; and a guide whose commands differ is refused.
+// where it has many, and the import blocks of the four exclusive
+// resources; and a guide whose commands differ is refused.
 func TestGuideListBlocks(t *testing.T) {
 	b, err := os.ReadFile("../../" + adoptGuide)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hcl, err := guideListBlocks(string(b))
+	hcl, exclusive, err := guideListBlocks(string(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,11 +103,17 @@ func TestGuideListBlocks(t *testing.T) {
 	if n := strings.Count(hcl, "limit    = 1000"); n != 3 {
 		t.Errorf("%d list blocks with limit = 1000, want the policies', tags' and endpoints':\n%s", n, hcl)
 	}
+	for _, want := range []string{"custody_policies_exclusive.all", "custody_private_key_tags_exclusive.all",
+		"custody_webhook_endpoints_exclusive.all", "custody_oauth_providers_exclusive.sso"} {
+		if !strings.Contains(exclusive, "to       = "+want+"\n") {
+			t.Errorf("the exclusive import blocks lack %s:\n%s", want, exclusive)
+		}
+	}
 	changed := strings.Replace(string(b), "\nterraform apply\nterraform plan -detailed-exitcode\n", "\nterraform apply -auto-approve\n", 1)
-	if _, err := guideListBlocks(changed); err == nil || !strings.Contains(err.Error(), "the bench runs") {
+	if _, _, err := guideListBlocks(changed); err == nil || !strings.Contains(err.Error(), "the bench runs") {
 		t.Errorf("a guide with other commands: %v", err)
 	}
-	if _, err := guideListBlocks(strings.Replace(string(b), queryGuideSection, "## Querying", 1)); err == nil {
+	if _, _, err := guideListBlocks(strings.Replace(string(b), queryGuideSection, "## Querying", 1)); err == nil {
 		t.Error("a guide without the section: no error")
 	}
 }

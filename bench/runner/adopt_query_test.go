@@ -42,7 +42,7 @@ results.
 }
 
 // queryRunOf is a successful query flow with these wall times of query,
-// import and check.
+// exclusive, import and check.
 func queryRunOf(w ...float64) *queryRun {
 	q := &queryRun{steps: map[string]*phaseResult{}, listed: map[string]int{"custody_policy.policy": 300, "custody_organization_name.org": 1},
 		blocks: 301, imported: 301}
@@ -59,19 +59,20 @@ func TestQueryReport(t *testing.T) {
 	o, adopts := threeAdoptRuns(t)
 	o.query = queryFlow{cli: testclis.CLI{Path: "/clis/terraform-1.15", Kind: testclis.Terraform, Version: testclis.Version{1, 15, 9}},
 		from: "the first CLI of CUSTODY_TEST_CLIS that has query"}
-	adopts[0].query, adopts[1].query, adopts[2].query = queryRunOf(2, 3, 1), queryRunOf(3, 4, 2), queryRunOf(4, 9, 3)
+	adopts[0].query, adopts[1].query, adopts[2].query = queryRunOf(2, 1, 3, 1), queryRunOf(3, 2, 4, 2), queryRunOf(4, 1, 9, 3)
 	rep := report(o, environment{}, nil, nil, adopts, nil, nil, time.Minute)
 	reportHas(t, rep,
 		"### With terraform query\n",
 		"with Terraform 1.15.9 (`/clis/terraform-1.15`, the first CLI of CUSTODY_TEST_CLIS that has query)",
 		"3 successful run(s) of 3.",
 		"| 1. query -generate-config-out | 3.00 (2.00–4.00) | 1.00 / 1.00 / 0.10 | 30.0 | 1 (query/list_policies ×1) |",
-		"| 2. apply: import | 4.00 (3.00–9.00) |",
+		"| 2. plan -generate-config-out: the exclusive resources | 1.00 (1.00–2.00) |",
+		"| 3. apply: import | 4.00 (3.00–9.00) |",
 		"| check: plan -detailed-exitcode (not in the total) | 2.00 (1.00–3.00) |",
-		"| **total (1 + 2)** | **7.00 (5.00–13.00)** |",
+		"| **total (1 + 2 + 3)** | **9.00 (6.00–14.00)** |",
 		"Listed by step 1, per run: 301, 301, 301 (in the first: `custody_organization_name.org` 1, `custody_policy.policy` 300);",
 		"| adopt 300 policies, 30 tags, 10 webhook endpoints with `terraform query` end to end in under 60 s, the final plan empty (exit 0) | "+
-			"7.00s median total (5.00–13.00; query 3.00 + import 4.00; the check 2.00, not in the total); 301, 301, 301 imported; final plan exit 0 in 3 of 3 runs (Terraform 1.15.9) | met |",
+			"9.00s median total (6.00–14.00; query 3.00 + exclusive 1.00 + import 4.00; the check 2.00, not in the total); 301, 301, 301 imported; final plan exit 0 in 3 of 3 runs (Terraform 1.15.9) | met |",
 		// The first flow's row is still there.
 		"| adopt 300 policies, 30 tags, 10 webhook endpoints end to end in under 60 s | 38.00s median total",
 	)

@@ -200,7 +200,7 @@ func TestAdoptReport(t *testing.T) {
 		"- parameters: 3 run(s); `-parallelism=10` for every terraform command;",
 		"## Adopt\n",
 		"| 1. apply: read the organization | 4.00 (3.00–5.00) | 1.00 / 1.00 / 0.10 | 30.0 | 2 (query/list_policies ×1, query/whoami ×1) |",
-		"| 3. apply: import | 22.00 (20.00–30.00) |",
+		"| 3. output > exclusive.tf, apply: import | 22.00 (20.00–30.00) |",
 		"| check: plan -detailed-exitcode (not in the total) | 5.00 (4.00–6.00) |",
 		"| **total (1 + 2 + 3)** | **38.00 (33.00–46.00)** |",
 		"| adopt 300 policies, 30 tags, 10 webhook endpoints end to end in under 60 s | 38.00s median total (33.00–46.00; 4.00 + 11.00 + 22.00) | met |",

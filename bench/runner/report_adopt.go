@@ -26,15 +26,16 @@ func (r *reportWriter) adoptTable() {
 	r.printf("\n## Adopt\n\n")
 	r.printf("An organization of %d policies, %d private key tags (on %d keys) and %d webhook endpoints, made through the client, "+
 		"brought under Terraform with the user guide's three commands in a fresh working directory (`-parallelism=%d`): "+
-		"1. `terraform apply` of `data \"custody_import_blocks\" \"all\" {}` and an output of its `hcl`; "+
+		"1. `terraform apply` of `data \"custody_import_blocks\" \"all\" {}` and outputs of its `hcl` and `exclusive_hcl`; "+
 		"2. `terraform output -raw import_blocks > imports.tf && terraform plan -generate-config-out=generated.tf`; "+
-		"3. `terraform apply`, the imports. Then `terraform plan -detailed-exitcode` must exit 0; it is not in the total. "+
+		"3. `terraform output -raw exclusive_blocks > exclusive.tf && terraform apply`, the imports (the exclusive resources' "+
+		"too, which declare each collection whole). Then `terraform plan -detailed-exitcode` must exit 0; it is not in the total. "+
 		"%d successful run(s) of %d. Wall time in seconds: median (min–max).\n\n", adoptPolicies, adoptTags, adoptKeys, adoptWebhooks,
 		r.o.parallelism, len(runs), len(r.adopts))
 	if !flowTable(r, runs, append(slices.Clone(adoptSteps), adoptCheck), map[string]string{
 		adoptRead:     "1. apply: read the organization",
 		adoptGenerate: "2. output > imports.tf, plan -generate-config-out",
-		adoptImport:   "3. apply: import",
+		adoptImport:   "3. output > exclusive.tf, apply: import",
 		adoptCheck:    "check: plan -detailed-exitcode (not in the total)",
 	}, "1 + 2 + 3") {
 		r.queryTable()

@@ -38,20 +38,23 @@ func (r *reportWriter) queryTable() {
 	r.printf("The same organization, made afresh in an emulator of its own in each run, brought under Terraform the guide's other way "+
 		"(its section \"Terraform 1.14 and later: terraform query\") with %s (`%s`, %s): the guide's list blocks as they are written there, in `%s`, "+
 		"next to a `main.tf` with only the provider block, and no `terraform init` (the provider is the runner's dev_overrides build). "+
-		"1. `terraform query -generate-config-out=generated.tf`; 2. `terraform apply`, the imports. "+
+		"and the guide's import blocks of the exclusive resources in `%s`. "+
+		"1. `terraform query -generate-config-out=generated.tf`; 2. `terraform plan -generate-config-out=%s`, which writes the "+
+		"exclusive resources' configuration; 3. `terraform apply`, the imports. "+
 		"Then `terraform plan -detailed-exitcode` must exit 0; it is not in the total. "+
-		"`-auto-approve` for the apply, `-input=false` and `-parallelism=%d` for apply and plan, `-no-color` for all three. "+
+		"`-auto-approve` for the apply, `-input=false` and `-parallelism=%d` for apply and plan, `-no-color` for all of them. "+
 		"%d successful run(s) of %d. Wall time in seconds: median (min–max).\n\n",
-		q.cli, q.cli.Path, q.from, queryFile, r.o.parallelism, len(runs), len(ran))
+		q.cli, q.cli.Path, q.from, queryFile, exclusiveFile, generatedExclusive, r.o.parallelism, len(runs), len(ran))
 	if !flowTable(r, runs, append(slices.Clone(queryFlowSteps), adoptCheck), map[string]string{
-		adoptQuery:  "1. query -generate-config-out",
-		adoptImport: "2. apply: import",
-		adoptCheck:  "check: plan -detailed-exitcode (not in the total)",
-	}, "1 + 2") {
+		adoptQuery:     "1. query -generate-config-out",
+		adoptExclusive: "2. plan -generate-config-out: the exclusive resources",
+		adoptImport:    "3. apply: import",
+		adoptCheck:     "check: plan -detailed-exitcode (not in the total)",
+	}, "1 + 2 + 3") {
 		return
 	}
-	r.printf("\nListed by step 1, per run: %s (in the first: %s); import blocks in `generated.tf`: %s; imported by step 2: %s; "+
-		"changed by step 2: %s. The check exited 0 (\"No changes.\") in each of these runs.\n",
+	r.printf("\nListed by step 1, per run: %s (in the first: %s); import blocks in `generated.tf`: %s; imported by step 3: %s; "+
+		"changed by step 3: %s. The check exited 0 (\"No changes.\") in each of these runs.\n",
 		perRun(runs, func(q *queryRun) int { return sum(q.listed) }), byBlock(runs[0].listed), perRun(runs, func(q *queryRun) int { return q.blocks }),
 		perRun(runs, func(q *queryRun) int { return q.imported }), perRun(runs, func(q *queryRun) int { return q.changed }))
 }
@@ -82,8 +85,9 @@ func (r *reportWriter) queryTargetRow() {
 	tot := totals(runs)
 	m := "–"
 	if len(tot) > 0 {
-		m = fmt.Sprintf("%.2fs median total (%.2f–%.2f; query %.2f + import %.2f; the check %.2f, not in the total); %s imported; final plan exit 0 in %d of %d runs (%s)",
-			median(tot), slices.Min(tot), slices.Max(tot), stepMedian(runs, adoptQuery), stepMedian(runs, adoptImport), stepMedian(runs, adoptCheck),
+		m = fmt.Sprintf("%.2fs median total (%.2f–%.2f; query %.2f + exclusive %.2f + import %.2f; the check %.2f, not in the total); %s imported; final plan exit 0 in %d of %d runs (%s)",
+			median(tot), slices.Min(tot), slices.Max(tot), stepMedian(runs, adoptQuery), stepMedian(runs, adoptExclusive), stepMedian(runs, adoptImport),
+			stepMedian(runs, adoptCheck),
 			perRun(runs, func(q *queryRun) int { return q.imported }), len(runs), len(ran), r.o.query.cli)
 	}
 	r.row(target, m, len(tot) > 0 && len(runs) == len(ran) && median(tot) < adoptTarget.Seconds(), len(tot) > 0)

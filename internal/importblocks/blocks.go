@@ -29,6 +29,12 @@ type Object struct {
 	// OtherID is a second id that exclude_ids may name it by (an OAuth
 	// provider's own id), or "".
 	OtherID string
+	// Member is the id its exclusive resource's set lists it by, when
+	// not ID (an OAuth provider's own id), or "".
+	Member string
+	// User is the id of the user whose collection holds it (an OAuth
+	// provider's), or "" for the organization's.
+	User string
 }
 
 // Types are the resource types custody_import_blocks finds objects of, in
@@ -45,13 +51,20 @@ var Types = []string{
 // Header starts the text custody_import_blocks renders.
 const Header = "Written by the custody_import_blocks data source. Next:\n" +
 	"  terraform plan -generate-config-out=generated.tf\n" +
+	"then write its exclusive_hcl beside this file: it declares each collection found here whole.\n" +
 	"Not found here (no query lists them): other users' OAuth providers, other API keys' IP allowlists."
 
-// Excluding is objs without those whose ID or OtherID is in ids.
-func Excluding(objs []Object, ids []string) []Object {
-	return slices.DeleteFunc(objs, func(o Object) bool {
-		return slices.Contains(ids, o.ID) || slices.Contains(ids, o.OtherID)
-	})
+// Exclude splits objs into those whose ID or OtherID ids names
+// (excluded) and the rest (kept), each in the order of objs.
+func Exclude(objs []Object, ids []string) (kept, excluded []Object) {
+	for _, o := range objs {
+		if slices.Contains(ids, o.ID) || (o.OtherID != "" && slices.Contains(ids, o.OtherID)) {
+			excluded = append(excluded, o)
+		} else {
+			kept = append(kept, o)
+		}
+	}
+	return kept, excluded
 }
 
 // Block is one rendered block: the address it imports to.
@@ -178,9 +191,4 @@ func Render(header string, blocks []Block) string {
 }
 
 // writeComment writes text as `#` comment lines, one per line of text.
-func writeComment(b *strings.Builder, text string) {
-	for _, line := range strings.Split(text, "\n") {
-		b.WriteString(strings.TrimRight("# "+line, " "))
-		b.WriteString("\n")
-	}
-}
+func writeComment(b *strings.Builder, text string) { writeIndentedComment(b, "", text) }

@@ -132,14 +132,19 @@ func TestRender(t *testing.T) {
 	}
 }
 
-// TestExcluding: an object is left out by its id or its other id.
-func TestExcluding(t *testing.T) {
+// TestExclude: an object is left out by its id or its other id, and an
+// empty id in the set leaves out no object that has no other id.
+func TestExclude(t *testing.T) {
 	objs := []Object{{ID: "p1"}, {ID: "u/o1", OtherID: "o1"}, {ID: "u/o2", OtherID: "o2"}, {ID: "p2"}}
-	var got []string
-	for _, o := range Excluding(objs, []string{"p2", "o1"}) {
-		got = append(got, o.ID)
+	ids := func(os []Object) string {
+		var out []string
+		for _, o := range os {
+			out = append(out, o.ID)
+		}
+		return strings.Join(out, ",")
 	}
-	if strings.Join(got, ",") != "p1,u/o2" {
-		t.Errorf("Excluding kept %v, want p1 and u/o2", got)
+	kept, excluded := Exclude(objs, []string{"p2", "o1", ""})
+	if ids(kept) != "p1,u/o2" || ids(excluded) != "u/o1,p2" {
+		t.Errorf("Exclude kept %s and left out %s, want p1,u/o2 and u/o1,p2", ids(kept), ids(excluded))
 	}
 }

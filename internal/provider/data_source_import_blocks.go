@@ -32,6 +32,7 @@ type importBlocksModel struct {
 	ResourceTypes types.Set          `tfsdk:"resource_types"`
 	ExcludeIDs    types.Set          `tfsdk:"exclude_ids"`
 	HCL           types.String       `tfsdk:"hcl"`
+	ExclusiveHCL  types.String       `tfsdk:"exclusive_hcl"`
 	Blocks        []importBlockModel `tfsdk:"blocks"`
 }
 
@@ -61,14 +62,26 @@ func importBlocksSchema() schema.Schema {
 			"A policy that `custody_policy`'s plan-time checks refuse (an expression the policy language check refuses, a name " +
 			"beyond the limits: a policy made long ago, before the checks) gets no block, since the configuration Terraform would " +
 			"generate for it could not be planned: a comment in its place names it and quotes the checks' message. Fix the " +
-			"policy, then import it by hand.",
+			"policy, then import it by hand.\n\n" +
+			"`exclusive_hcl` ends the adoption exclusive: for each collection it read whole, an `import` block and a resource " +
+			"block of the collection's exclusive resource (`custody_policies_exclusive`, `custody_private_key_tags_exclusive`, " +
+			"`custody_webhook_endpoints_exclusive`, and `custody_oauth_providers_exclusive` for the provider's own user), " +
+			"which plans the removal of anything its set does not list. Each set lists every object of the collection found: " +
+			"the adopted ones by reference (`custody_policy.signing.id`), and by literal id, after a comment saying why, the " +
+			"ones left out: those `exclude_ids` names (the grant that lets Terraform act, kept outside the configuration) and " +
+			"the policies the plan-time checks refuse. So the plan that adopts the organization removes nothing, and the next " +
+			"one is empty; an object added beside the configuration later is planned for removal. Its references name the " +
+			"resources `terraform plan -generate-config-out` writes, so add it after that command (a reference to a resource " +
+			"not yet written fails the plan).",
 		Attributes: map[string]schema.Attribute{
 			"resource_types": schema.SetAttribute{
 				Optional:    true,
 				ElementType: types.StringType,
 				MarkdownDescription: "The resource types to find objects of, e.g. `[\"custody_policy\"]`. Defaults to all of " +
 					"them: `custody_policy`, `custody_private_key_tag`, `custody_webhook_endpoint`, `custody_ip_allowlist`, " +
-					"`custody_organization_name` and `custody_oauth_provider`.",
+					"`custody_organization_name` and `custody_oauth_provider`. A type left out is not read, so `exclusive_hcl` " +
+					"declares no collection of it whole (a set written without reading the collection could miss an object, " +
+					"and plan its removal): declare it with its exclusive resource by hand, listing every id.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.OneOf(importblocks.Types...))},
 			},
 			"exclude_ids": schema.SetAttribute{
@@ -76,11 +89,17 @@ func importBlocksSchema() schema.Schema {
 				ElementType: types.StringType,
 				MarkdownDescription: "Objects to leave out, by import id (or, for an OAuth provider, its provider id too): " +
 					"for example the policy that lets Terraform act, which is best kept outside the configuration Terraform " +
-					"manages. Defaults to none.",
+					"manages. Defaults to none. An object left out gets no import block, but its collection is still read whole: " +
+					"`exclusive_hcl` lists it by literal id, so that the exclusive resource keeps it.",
 			},
 			"hcl": computedString("The whole rendered text: a comment, then for each object a comment naming it and an " +
 				"`import` block, or, for a policy the plan-time checks refuse, comments saying why it has none. Write it to a " +
 				"`.tf` file and run `terraform plan -generate-config-out=generated.tf`."),
+			"exclusive_hcl": computedString("The exclusive resources of the collections read whole (policies, private key " +
+				"tags, webhook endpoints, the OAuth providers of the provider's own user), each with an `import` block and a set " +
+				"that lists every object found: adopted ones by reference, left-out ones by literal id with a comment saying " +
+				"why. Empty when `resource_types` names none of these. Write it to a `.tf` file once " +
+				"`generated.tf` exists, then apply."),
 			"blocks": computedList("The import blocks rendered in `hcl`, in its order (without the refused policies).",
 				map[string]schema.Attribute{
 					"to":   computedString("The address imported to, e.g. `custody_policy.signing`."),
@@ -106,18 +125,23 @@ func readImportBlocks(ctx context.Context, d *dataSourceBase, m *importBlocksMod
 		return
 	}
 	f := importFinder{ctx: ctx, pd: d.pd, diags: diags}
-	var objs []importblocks.Object
+	var objs, excluded []importblocks.Object
+	var wholes []importblocks.Whole
 	for _, t := range importblocks.Types {
 		if !slices.Contains(wanted, t) {
 			continue
 		}
-		objs = append(objs, importblocks.Excluding(importFinders[t](&f), exclude)...)
+		found := importFinders[t](&f)
 		if diags.HasError() {
 			return
 		}
+		kept, left := importblocks.Exclude(found, exclude)
+		objs, excluded = append(objs, kept...), append(excluded, left...)
+		wholes = append(wholes, f.whole(t)...)
 	}
 	blocks := importblocks.Addresses(objs)
 	m.HCL = types.StringValue(importblocks.Render(importblocks.Header, blocks))
+	m.ExclusiveHCL = types.StringValue(importblocks.RenderExclusive(importblocks.ExclusiveHeader, wholes, blocks, excluded))
 	m.Blocks = []importBlockModel{}
 	for _, b := range blocks {
 		if b.Refused == "" {
@@ -132,6 +156,21 @@ type importFinder struct {
 	pd    *providerData
 	diags *diag.Diagnostics
 	who   *client.WhoamiResponse
+}
+
+// whole is the collection of type t that f has read whole, which its
+// exclusive resource declares: the organization's, or the OAuth providers
+// of the provider's own user (the one user whose providers f reads).
+// None for a type that is no collection.
+func (f *importFinder) whole(t string) []importblocks.Whole {
+	ex, ok := importblocks.Exclusives[t]
+	switch {
+	case !ok:
+		return nil
+	case ex.UserAttr != "":
+		return []importblocks.Whole{{Of: t, ID: f.who.UserID, User: f.who.Username}}
+	}
+	return []importblocks.Whole{{Of: t, ID: f.pd.client.OrganizationID()}}
 }
 
 // importFinders read the objects of each type of importblocks.Types
@@ -293,7 +332,7 @@ func (f *importFinder) oauthProviders() []importblocks.Object {
 	out := importObjects(f, err, "OAuth providers", client.QueryGetOauthProviders, "user "+who.UserID,
 		func() []client.OauthProvider { return list.OauthProviders },
 		func(p client.OauthProvider) importblocks.Object {
-			return importblocks.Object{OtherID: p.ProviderID, Type: "custody_oauth_provider",
+			return importblocks.Object{OtherID: p.ProviderID, Member: p.ProviderID, User: who.UserID, Type: "custody_oauth_provider",
 				ID: who.UserID + "/" + p.ProviderID, Name: p.ProviderName,
 				What: fmt.Sprintf("OAuth provider %q of user %s (%s; issuer %s, audience %s, subject %s)",
 					p.ProviderName, who.UserID, p.ProviderID, p.Issuer, p.Audience, p.Subject)}

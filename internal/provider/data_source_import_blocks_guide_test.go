@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,6 +22,22 @@ import (
 // adoptGuide is the guide whose commands TestAccImportBlocks_adoptOrganization
 // runs as written.
 const adoptGuide = "../../templates/guides/adopting-an-existing-organization.md.tmpl"
+
+// guideFence returns the body of the guide's one fenced block of lang
+// that holds each of marks.
+func guideFence(t *testing.T, lang string, marks ...string) string {
+	t.Helper()
+	var found []string
+	for _, f := range guideFences(t, lang) {
+		if !slices.ContainsFunc(marks, func(m string) bool { return !strings.Contains(f, m) }) {
+			found = append(found, f)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%s has %d ```%s blocks holding %q, want 1", adoptGuide, len(found), lang, marks)
+	}
+	return found[0]
+}
 
 // guideFences returns the bodies of the guide's fenced blocks of lang.
 func guideFences(t *testing.T, lang string) []string {
@@ -179,8 +196,13 @@ func runGuideLine(t *testing.T, c *tfCLI, line string) string {
 
 // TestAccImportBlocks_adoptOrganization runs the guide "Adopting an
 // existing organization" as written, with the real CLI, on an
-// organization made by hand: every object the data source can find is
-// imported, the last plan is empty, and the service is unchanged.
+// organization made by hand (adoptOrg: 300 policies, one of them refused
+// by the plan-time checks, 30 tags, 10 webhook endpoints, 2 OAuth
+// providers, ...): every object the data source can find is imported,
+// the collections end exclusive (each exclusive resource imported, its
+// set listing every object, the refused policy by literal id), the last
+// plan is empty and the service is unchanged. A policy made beside the
+// configuration afterwards is then planned for removal.
 func TestAccImportBlocks_adoptOrganization(t *testing.T) {
 	statePath := filepath.Join(t.TempDir(), "emulator.json")
 	first := newAccEmulator(t, func(o *emulator.Options) { o.StatePath = statePath })
@@ -192,7 +214,7 @@ func TestAccImportBlocks_adoptOrganization(t *testing.T) {
 	before := snapshotOrg(t, e, statePath)
 
 	c := newTFCLI(t, e)
-	writeFile(t, filepath.Join(c.dir, "main.tf"), guideFences(t, "terraform")[0])
+	writeFile(t, filepath.Join(c.dir, "main.tf"), guideFence(t, "terraform", `data "custody_import_blocks" "all"`))
 	lines := strings.Split(strings.TrimSpace(guideFences(t, "shell")[0]), "\n")
 	if len(lines) != 3 {
 		t.Fatalf("the guide's commands are %d lines, want 3: %q", len(lines), lines)
@@ -214,13 +236,61 @@ func TestAccImportBlocks_adoptOrganization(t *testing.T) {
 	checkAdoptImports(t, string(imports))
 	c.mustRun(0, "validate") // the generated configuration, as written
 	out = runGuideLine(t, c, lines[2])
-	if want := fmt.Sprintf("Apply complete! Resources: %d imported, 0 added, 0 changed, 0 destroyed.", objects); !strings.Contains(out, want) {
+	// Each object, and the four exclusive resources.
+	if want := fmt.Sprintf("Apply complete! Resources: %d imported, 0 added, 0 changed, 0 destroyed.", objects+4); !strings.Contains(out, want) {
 		t.Errorf("step 3 is not %q:\n%s", want, lastLines(out, 40))
 	}
+	exclusive := string(mustReadFile(t, filepath.Join(c.dir, "exclusive.tf")))
+	legacy := ""
+	for _, p := range before.Policies.Policies {
+		if p.PolicyName == "legacy" {
+			legacy = p.PolicyID
+		}
+	}
+	checkAdoptExclusive(t, exclusive, legacy, before.Oauth.OauthProviders)
+	c.mustRun(0, "fmt", "-check", "exclusive.tf")
 	c.mustRun(0, "plan", "-detailed-exitcode")
 
 	if after := snapshotOrg(t, e, statePath); !reflect.DeepEqual(before, after) {
 		t.Errorf("the service changed:\nbefore %+v\nafter  %+v", before, after)
+	}
+
+	// Declared whole: a policy made beside the configuration is drift.
+	made, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{
+		{PolicyName: "made elsewhere", Effect: client.EffectDeny}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = c.mustRun(2, "plan", "-detailed-exitcode")
+	if !strings.Contains(out, "custody_policies_exclusive.all will be updated in-place") || !strings.Contains(out, made.Result.PolicyIDs[0]) {
+		t.Errorf("a policy made beside the configuration is not planned for removal:\n%s", lastLines(out, 40))
+	}
+}
+
+// checkAdoptExclusive checks exclusive.tf: each collection of adoptOrg
+// declared whole, its set referencing each imported object, and the
+// legacy policy, which has no import block, kept by its literal id.
+func checkAdoptExclusive(t *testing.T, text, legacy string, oauth []client.OauthProvider) {
+	t.Helper()
+	for typ, want := range map[string]int{"custody_policy": 299, "custody_private_key_tag": 30, "custody_webhook_endpoint": 10,
+		"custody_oauth_provider": len(oauth)} {
+		if n := len(regexp.MustCompile(`(?m)^    `+typ+`\.\w+\.id,$`).FindAllString(text, -1)); n != want {
+			t.Errorf("exclusive.tf references %d %s ids, want %d", n, typ, want)
+		}
+	}
+	for _, want := range []string{
+		"import {\n  to = custody_policies_exclusive.all\n  id = \"" + accOrg + "\"\n}\n",
+		"resource \"custody_policies_exclusive\" \"all\" {\n  policy_ids = [\n",
+		"resource \"custody_private_key_tags_exclusive\" \"all\" {\n  private_key_tag_ids = [\n",
+		"resource \"custody_webhook_endpoints_exclusive\" \"all\" {\n  endpoint_ids = [\n",
+		"import {\n  to = custody_oauth_providers_exclusive.root\n  id = \"user-root\"\n}\n",
+		"resource \"custody_oauth_providers_exclusive\" \"root\" {\n  user_id = \"user-root\"\n  provider_ids = [\n",
+		"    # policy \"legacy\" (" + legacy + "): no import block, since the provider's plan-time checks refuse its condition;",
+		"\n    \"" + legacy + "\",\n  ]\n}\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("exclusive.tf lacks %q", want)
+		}
 	}
 }
 

@@ -184,3 +184,74 @@ func TestAccImportBlocks_filters(t *testing.T) {
 		t.Errorf("blocks to %v, want %v", tos, want)
 	}
 }
+
+// TestAccImportBlocks_exclusive: exclusive_hcl declares whole each
+// collection the data source read, imported by the organization's (or the
+// user's) id, its set referencing each adopted object and listing by
+// literal id, with why, each object exclude_ids left out; a type
+// resource_types leaves out gets no exclusive resource, since its
+// collection was not read.
+func TestAccImportBlocks_exclusive(t *testing.T) {
+	e := newAccEmulator(t)
+	ctx := t.Context()
+	made, err := e.client.CreatePolicies(ctx, client.CreatePoliciesParams{Policies: []client.PolicyParams{
+		{PolicyName: "grant", Effect: client.EffectAllow}, {PolicyName: "Signing", Effect: client.EffectAllow}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	grant := made.Result.PolicyIDs[0]
+	if _, err := e.client.CreatePrivateKeyTag(ctx, client.CreatePrivateKeyTagParams{PrivateKeyTagName: "hot"}); err != nil {
+		t.Fatal(err)
+	}
+	var okta string
+	for _, p := range []client.OauthProviderParams{
+		{ProviderName: "google", OidcClaims: &client.OidcClaims{Iss: "https://accounts.google.com", Sub: "1", Aud: "a"}},
+		{ProviderName: "okta", OidcClaims: &client.OidcClaims{Iss: "https://acme.okta.com", Sub: "2", Aud: "b"}},
+	} {
+		prov, err := e.client.CreateOauthProviders(ctx, client.CreateOauthProvidersParams{UserID: "user-root",
+			OauthProviders: []client.OauthProviderParams{p}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		okta = prov.Result.ProviderIDs[0]
+	}
+
+	m, sent := readImportBlocksOf(t, e, nil, []string{grant, okta})
+	text := m.ExclusiveHCL.ValueString()
+	for _, want := range []string{
+		"import {\n  to = custody_policies_exclusive.all\n  id = \"" + accOrg + "\"\n}\n" +
+			"resource \"custody_policies_exclusive\" \"all\" {\n  policy_ids = [\n    custody_policy.signing.id,\n" +
+			"    # policy \"grant\" (" + grant + "): left out by exclude_ids, as the grant that lets Terraform act is best left " +
+			"outside the configuration Terraform manages; kept by its id\n    \"" + grant + "\",\n  ]\n}\n",
+		"import {\n  to = custody_private_key_tags_exclusive.all\n  id = \"" + accOrg + "\"\n}\n" +
+			"resource \"custody_private_key_tags_exclusive\" \"all\" {\n  private_key_tag_ids = [\n    custody_private_key_tag.hot.id,\n  ]\n}\n",
+		"resource \"custody_webhook_endpoints_exclusive\" \"all\" {\n  endpoint_ids = []\n}\n",
+		"import {\n  to = custody_oauth_providers_exclusive.root\n  id = \"user-root\"\n}\n" +
+			"resource \"custody_oauth_providers_exclusive\" \"root\" {\n  user_id = \"user-root\"\n  provider_ids = [\n" +
+			"    custody_oauth_provider.google.id,\n    # OAuth provider \"okta\" of user user-root (" + okta,
+		"): left out by exclude_ids; kept by its id\n    \"" + okta + "\",\n  ]\n}\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("exclusive_hcl lacks %q:\n%s", want, text)
+		}
+	}
+	if n := strings.Count(text, "\nresource "); n != 4 {
+		t.Errorf("%d exclusive resources, want 4:\n%s", n, text)
+	}
+	// The same reads as hcl's: exclusive_hcl costs no request.
+	want := map[string]int{"query/whoami": 1, "query/list_policies": 1, "query/list_private_key_tags": 1,
+		"query/list_webhook_endpoints": 1, "query/get_ip_allowlist": 2, "query/get_oauth_providers": 1}
+	if !reflect.DeepEqual(sent, want) {
+		t.Errorf("requests sent: %v, want %v", sent, want)
+	}
+
+	m, _ = readImportBlocksOf(t, e, []string{"custody_policy", "custody_ip_allowlist"}, nil)
+	text = m.ExclusiveHCL.ValueString()
+	if strings.Count(text, "\nresource ") != 1 || !strings.Contains(text, "    custody_policy.grant.id,\n    custody_policy.signing.id,\n  ]\n") {
+		t.Errorf("with resource_types policies and allowlists, exclusive_hcl is not custody_policies_exclusive alone, listing both:\n%s", text)
+	}
+	m, _ = readImportBlocksOf(t, e, []string{"custody_organization_name", "custody_ip_allowlist"}, nil)
+	if text = m.ExclusiveHCL.ValueString(); text != "" {
+		t.Errorf("without a collection, exclusive_hcl declares one:\n%s", text)
+	}
+}

@@ -1,11 +1,14 @@
 package provider
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	rschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/importblocks"
@@ -24,6 +27,45 @@ func TestImportFinders(t *testing.T) {
 	}
 	if len(importFinders) != len(importblocks.Types) {
 		t.Errorf("%d finders for %d types", len(importFinders), len(importblocks.Types))
+	}
+}
+
+// TestImportExclusives: each exclusive resource custody_import_blocks
+// renders is one the provider serves, with the set (and user) attribute it
+// writes, its members are a type the data source finds, and every
+// exclusive resource the provider serves is rendered.
+func TestImportExclusives(t *testing.T) {
+	schemas := map[string]rschema.Schema{}
+	for _, f := range resourceFactories {
+		r := f()
+		var meta resource.MetadataResponse
+		r.Metadata(t.Context(), resource.MetadataRequest{ProviderTypeName: "custody"}, &meta)
+		var resp resource.SchemaResponse
+		r.Schema(t.Context(), resource.SchemaRequest{}, &resp)
+		schemas[meta.TypeName] = resp.Schema
+	}
+	rendered := map[string]bool{}
+	for of, ex := range importblocks.Exclusives {
+		rendered[ex.Type] = true
+		if !slices.Contains(importblocks.Types, of) {
+			t.Errorf("%s declares %s whole, which custody_import_blocks does not find", ex.Type, of)
+		}
+		s, ok := schemas[ex.Type]
+		if !ok {
+			t.Errorf("the provider serves no %s", ex.Type)
+			continue
+		}
+		for _, attr := range []string{ex.IDsAttr, ex.UserAttr} {
+			if a, ok := s.Attributes[attr]; attr != "" && (!ok || !a.IsRequired()) {
+				t.Errorf("%s has no required attribute %s", ex.Type, attr)
+			}
+		}
+	}
+	// The data source reads every collection an exclusive resource claims.
+	for typ := range schemas {
+		if strings.HasSuffix(typ, "_exclusive") && !rendered[typ] {
+			t.Errorf("custody_import_blocks renders no %s", typ)
+		}
 	}
 }
 

@@ -15,8 +15,10 @@ import (
 
 // TestAccAllResources_query adopts an organization made by hand with
 // terraform query as the adopting guide shows it (its list blocks, its
-// commands): -generate-config-out writes a configuration that imports
-// every object and then plans no change.
+// exclusive resources' import blocks, its commands): -generate-config-out
+// writes a configuration that imports every object, and declares each
+// collection whole with every id (the list blocks' limit aside), and then
+// plans no change.
 func TestAccAllResources_query(t *testing.T) {
 	requireCLI(t, testclis.Query)
 	e := newAccEmulator(t)
@@ -24,6 +26,7 @@ func TestAccAllResources_query(t *testing.T) {
 	c := newTFCLI(t, e)
 	c.write("")
 	writeFile(t, filepath.Join(c.dir, "adopt.tfquery.hcl"), guideFences(t, "hcl")[0])
+	writeFile(t, filepath.Join(c.dir, "exclusive.tf"), guideFence(t, "terraform", "to       = custody_policies_exclusive.all"))
 	if cmds := guideFences(t, "sh"); len(cmds) != 1 || cmds[0] != guideQueryCommands {
 		t.Fatalf("the guide's terraform query commands are %q; this test runs %q", cmds, guideQueryCommands)
 	}
@@ -33,8 +36,13 @@ func TestAccAllResources_query(t *testing.T) {
 	if n := strings.Count(generated, "\nimport {"); n != 345 {
 		t.Errorf("generated %d import blocks, want 345", n)
 	}
-	out := c.mustRun(0, "apply", "-auto-approve")
-	if !regexp.MustCompile(`345 imported, 0 added, 0 changed, 0 destroyed`).MatchString(out) {
+	out := c.mustRun(0, "plan", "-generate-config-out=generated_exclusive.tf")
+	if !strings.Contains(out, "Plan: 349 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Errorf("plan: %s", out[max(0, len(out)-2000):])
+	}
+	checkQueryExclusive(t, string(mustReadFile(t, filepath.Join(c.dir, "generated_exclusive.tf"))))
+	out = c.mustRun(0, "apply", "-auto-approve")
+	if !regexp.MustCompile(`349 imported, 0 added, 0 changed, 0 destroyed`).MatchString(out) {
 		t.Errorf("apply: %s", out[max(0, len(out)-2000):])
 	}
 	c.mustRun(0, "plan", "-detailed-exitcode") // no change
@@ -57,8 +65,33 @@ list "custody_policy" "first" {
 	}
 }
 
+// checkQueryExclusive checks the generated exclusive resources: each set
+// lists every id of its collection, as a literal.
+func checkQueryExclusive(t *testing.T, text string) {
+	t.Helper()
+	for _, c := range []struct {
+		to, attr string
+		n        int
+	}{
+		{"custody_policies_exclusive\" \"all", "policy_ids", 300},
+		{"custody_private_key_tags_exclusive\" \"all", "private_key_tag_ids", 30},
+		{"custody_webhook_endpoints_exclusive\" \"all", "endpoint_ids", 10},
+		{"custody_oauth_providers_exclusive\" \"sso", "provider_ids", 2},
+	} {
+		m := regexp.MustCompile(`resource "` + regexp.QuoteMeta(c.to) + `" \{[^}]*?\n  ` + c.attr + ` +=\s*\[([^\]]*)\]`).FindStringSubmatch(text)
+		if m == nil {
+			t.Errorf("no %s with %s in the generated configuration:\n%s", c.to, c.attr, text)
+			continue
+		}
+		if n := strings.Count(m[1], `"`) / 2; n != c.n {
+			t.Errorf("%s lists %d ids, want %d", c.attr, n, c.n)
+		}
+	}
+}
+
 // guideQueryCommands are the commands the guide runs, and this test.
 const guideQueryCommands = `terraform query -generate-config-out=generated.tf
+terraform plan -generate-config-out=generated_exclusive.tf
 terraform apply
 terraform plan -detailed-exitcode
 `
