@@ -107,41 +107,69 @@ resource "custody_webhook_endpoint" "security_alerts" {
 }
 
 # ---------------------------------------------------------------------------
-# What the organization holds
+# The organization's policies, declared whole
 # ---------------------------------------------------------------------------
 
-# Every policy of the organization, read back after the policies above, so
-# that tests/decisions.tftest.hcl decides with what the service holds.
-data "custody_policies" "organization" {
-  depends_on = [
-    custody_policy.deny_key_export,
-    custody_policy.signing_quorum,
-    custody_policy.small_transfers,
-    custody_policy.cold_storage_frozen,
-    custody_policy.policies_through_terraform,
-  ]
-}
+# Every policy of the organization is one of the policies above or one
+# listed in var.policies_managed_elsewhere; a policy added above goes into
+# this list too. Any other (made from the dashboard, or left behind by an
+# apply whose answer was lost) is drift: the plan names it in removals,
+# with its access change, `terraform plan -detailed-exitcode` exits 2,
+# which the scheduled drift job reports, and the apply removes it.
+# Destroying this resource deletes no policy. The provider's controls
+# (versions.tf) are judged here on the organization as the removals leave
+# it.
+resource "custody_policies_exclusive" "all" {
+  policy_ids = local.policy_ids
 
-# Policies that exist in the organization but not in this configuration: one
-# made from the dashboard, or one left behind by an apply whose answer was
-# lost. A plan shows it as a warning ("Check block assertion failed"), which
-# the scheduled drift job reports like any other drift.
-check "every_policy_is_managed_here" {
-  assert {
-    condition     = length(local.unmanaged_policies) == 0
-    error_message = "The organization holds policies this configuration does not manage: ${join("; ", local.unmanaged_policies)}. Import them (an import block) or delete them; list in policies_managed_elsewhere those that are managed elsewhere on purpose."
+  lifecycle {
+    # The provider refuses a removal that would take away Terraform's own
+    # policy changes. The grant the README has the root quorum make lets
+    # the Terraform user manage the tag, the allowlist and the webhook as
+    # well: removing it would leave Terraform unable to change or destroy
+    # them.
+    precondition {
+      condition     = length(local.terraform_grants_removed) == 0
+      error_message = "custody_policies_exclusive would remove ${join(", ", local.terraform_grants_removed)}, which lets the Terraform user act alone on what this configuration manages (${join(", ", local.terraform_activity_types)}). List its id in policies_managed_elsewhere (the POLICIES_MANAGED_ELSEWHERE variable, README.md)."
+    }
   }
 }
 
 locals {
-  managed_policy_ids = concat(var.policies_managed_elsewhere, [
+  policy_ids = concat(var.policies_managed_elsewhere, [
     custody_policy.deny_key_export.id,
     custody_policy.signing_quorum.id,
     custody_policy.small_transfers.id,
     custody_policy.cold_storage_frozen.id,
     custody_policy.policies_through_terraform.id,
   ])
-  unmanaged_policies = [
-    for p in data.custody_policies.organization.policies : "\"${p.name}\" (${p.id})" if !contains(local.managed_policy_ids, p.id)
+
+  # What the Terraform user submits for the tag, the allowlist and the
+  # webhook above (its policy changes are the provider's to guard).
+  terraform_activity_types = [
+    "ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG", "ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG", "ACTIVITY_TYPE_DELETE_PRIVATE_KEY_TAGS",
+    "ACTIVITY_TYPE_SET_IP_ALLOWLIST", "ACTIVITY_TYPE_REMOVE_IP_ALLOWLIST",
+    "ACTIVITY_TYPE_CREATE_WEBHOOK_ENDPOINT", "ACTIVITY_TYPE_UPDATE_WEBHOOK_ENDPOINT", "ACTIVITY_TYPE_DELETE_WEBHOOK_ENDPOINT",
   ]
+  kept_policies = [for p in data.custody_policies.found.policies : p if contains(local.policy_ids, p.id)]
+  # Each policy the removals take that alone lets the Terraform user do
+  # one of those, which the policies kept do not.
+  terraform_grants_removed = [
+    for p in data.custody_policies.found.policies : "\"${p.name}\" (${p.id})"
+    if !contains(local.policy_ids, p.id) && anytrue([
+      for type in local.terraform_activity_types :
+      provider::custody::policy_decision(concat(local.kept_policies, [p]), { type = type, approvers = [{ id = data.custody_organization.current.user_id }] }).outcome == "OUTCOME_ALLOW" &&
+      provider::custody::policy_decision(local.kept_policies, { type = type, approvers = [{ id = data.custody_organization.current.user_id }] }).outcome != "OUTCOME_ALLOW"
+    ])
+  ]
+}
+
+# The organization's policies as the plan finds them.
+data "custody_policies" "found" {}
+
+# Every policy of the organization, read back once the apply has made the
+# policies above and removed the others, so that
+# tests/decisions.tftest.hcl decides with what the service holds.
+data "custody_policies" "organization" {
+  depends_on = [custody_policies_exclusive.all]
 }

@@ -16,6 +16,7 @@ output "managed" {
     cold_storage_tag = custody_private_key_tag.cold_storage
     ip_allowlist     = custody_ip_allowlist.organization
     security_webhook = custody_webhook_endpoint.security_alerts
+    all_policies     = custody_policies_exclusive.all
   }
 }
 
@@ -25,6 +26,6 @@ output "organization_policies" {
 }
 
 output "policies_managed_elsewhere" {
-  description = "The policies the drift check leaves alone although this configuration does not manage them (var.policies_managed_elsewhere)."
+  description = "The policies custody_policies_exclusive keeps although this configuration does not manage them (var.policies_managed_elsewhere)."
   value       = var.policies_managed_elsewhere
 }

@@ -57,10 +57,13 @@ variable "policies_managed_elsewhere" {
   description = <<-EOT
     Ids of the policies that are meant to live outside this configuration,
     such as the root quorum's grant that lets Terraform act (README.md, "Set
-    up the real organization"). Every other policy of the organization that
-    this configuration does not manage is reported by the drift check: when
-    Terraform runs as a user who is not root, as the README sets it up, the
-    grant's id is required here. The default (none) is for the emulator,
+    up the real organization"). They go into custody_policies_exclusive's
+    policy_ids as literal ids: every other policy of the organization that
+    this configuration does not manage is drift, which a plan shows as a
+    removal and an apply removes. When Terraform runs as a user who is not
+    root, as the README sets it up, the grant's id is required here: the
+    plan would otherwise remove the grant, which the provider refuses, as
+    it would lock Terraform out. The default (none) is for the emulator,
     where Terraform runs as a root user and no grant exists.
   EOT
   type        = list(string)

@@ -81,7 +81,10 @@ func (a *accessReview) judgeOrganization(ctx context.Context, where orgJudgment,
 			diags.AddWarning("Control broken outside this configuration: "+b.Control.Name, a.mendedText(b))
 		default:
 			text := a.brokenText(b, where)
-			if b.Control.WarnOutsideBreach {
+			// The exclusive resource judges the organization as its
+			// removals leave it: what still breaks the control is listed or
+			// managed here, so on_outside_breach does not excuse it.
+			if b.Control.WarnOutsideBreach && where.exclusive == nil {
 				diags.AddWarning("Control broken: "+b.Control.Name, text+"\n\nThe control's on_outside_breach = \"warning\" lets the plan "+
 					"go on. Where custody_policies_exclusive declares the policies whole, its plan removes those outside it and judges the "+
 					"control again.")

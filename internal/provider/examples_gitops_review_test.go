@@ -40,14 +40,17 @@ func copyReviewScript(t *testing.T, dir string) {
 // (testdata/gitops_review/limit.jsonl and controls.jsonl, each with its
 // table in a .md), and one written by hand (plan.jsonl). The job summary
 // gets, after what it held, the table of the .md file. The hand-written
-// one has (testdata/gitops_review/summary.md) one row for each
-// "Control broken" (first), "Control broken before this plan", "Access
-// review not made", "Access change" and "Policy finding", each with its
-// resource's address, the lines of each detail that say what changes,
-// Markdown's special characters in a policy name escaped, and nothing of
-// the plan's other diagnostics (a failed check, a lockout guard warning),
-// of a repeated diagnostic or of a line that is not JSON. A plan without
-// them says so.
+// one has (testdata/gitops_review/summary.md) one row for each "Control
+// broken" (the error first, then the warning of a control whose
+// on_outside_breach says so, which the removals do not mend), "Control
+// broken outside this configuration" (with the outside policy that breaks
+// it), "Access review not made", "Access change" and "Policy finding",
+// each with its resource's address, the lines of each detail that say
+// what changes, Markdown's special characters in a policy name escaped,
+// and nothing of the plan's other diagnostics (a failed check, a lockout
+// guard warning), of the warning "Control broken" of a control that the
+// removals mend (the same breach, seen before them), of a repeated
+// diagnostic or of a line that is not JSON. A plan without them says so.
 func TestGitOpsKitReviewStep(t *testing.T) {
 	needJQ(t)
 	script := workflowStep(t, "plan", "review")
@@ -95,8 +98,10 @@ func TestGitOpsKitReviewStep(t *testing.T) {
 	}
 	want := []string{
 		"| `custody_policy.raw_payloads` | Control broken (error)",
-		"| `custody_policy.signing_quorum` | Control broken before this plan",
+		"| `custody_policies_exclusive.all` | Control broken (warning)",
+		"| `custody_policies_exclusive.all` | Control broken outside this configuration",
 		"| `custody_policy.old` | Access review not made",
+		"| `custody_policies_exclusive.all` | Access change",
 		"| `custody_policy.signing_quorum` | Access change",
 		"| `custody_policy.small_transfers` | Access change",
 		"| `custody_policy.raw_payloads` | Policy finding",
@@ -104,15 +109,23 @@ func TestGitOpsKitReviewStep(t *testing.T) {
 	if !slices.Equal(rows, want) {
 		t.Errorf("testdata/gitops_review/summary.md should have the rows %q, has %q", want, rows)
 	}
+	// The mended control's row names the breach and the policy the
+	// removals take.
+	mended := "| `custody_policies_exclusive.all` | Control broken outside this configuration | key export denied | " +
+		"`ACTIVITY_TYPE_EXPORT_WALLET: OUTCOME_ALLOW` – one non-root user alone, ACTIVITY\\_TYPE\\_EXPORT\\_WALLET<br>" +
+		`"Export everything" (6b1f0c2e-0000-4000-8000-00000000e0e0) |`
+	if !strings.Contains(string(mustReadFile(t, "testdata/gitops_review/summary.md")), mended+"\n") {
+		t.Errorf("testdata/gitops_review/summary.md should have the row\n%s", mended)
+	}
 }
 
 // TestAccGitOpsKitPlanStep runs the plan job's plan and review steps, as
 // the workflow has them, with the real terraform on a configuration
 // without a provider: plan.log holds the changes (from the saved plan)
-// and every diagnostic in full, the exit code is recorded as the comment
-// step reads it, and the job summary says there was nothing to review. A
-// plan that fails (a precondition) fails the step, and its log still has
-// the error.
+// and every diagnostic in full (a failed check's warning among them), the
+// exit code is recorded as the comment step reads it, and the job summary
+// says there was nothing to review. A plan that fails (a precondition)
+// fails the step, and its log still has the error.
 func TestAccGitOpsKitPlanStep(t *testing.T) {
 	needTerraform(t)
 	needJQ(t)
@@ -123,7 +136,7 @@ func TestAccGitOpsKitPlanStep(t *testing.T) {
 		wantLog  []string
 	}{
 		{x: 2, wantCode: "2", wantLog: []string{"# terraform_data.a will be created", "Plan: 1 to add, 0 to change, 0 to destroy.",
-			"WARNING: Check block assertion failed\n\nThe organization holds policies this configuration does not manage."}},
+			"WARNING: Check block assertion failed\n\nx is not 1."}},
 		{x: 3, wantCode: "1", wantLog: []string{"ERROR: Resource precondition failed\n\nx must not be 3."}},
 	} {
 		dir := t.TempDir()
@@ -138,7 +151,7 @@ resource "terraform_data" "a" {
     }
   }
 }
-`, tc.x)+kitDriftCheck)
+`, tc.x)+xIsOne)
 		checkStepExit(t, "plan", plan, dir, tc.x, tc.wantCode, tc.wantCode != "1")
 		summary := filepath.Join(dir, "step_summary")
 		log := string(mustReadFile(t, filepath.Join(dir, "plan.log")))
@@ -163,22 +176,16 @@ resource "terraform_data" "a" {
 // an access change on small_transfers (a transfer between the limits,
 // which waited for a second approver, needs none) and passes. A policy
 // that lets one person sign any raw payload, and one that lets three
-// approvers export a wallet, break the kit's two controls (versions.tf):
-// the plan fails, with a "Control broken" row for each, on its resource.
+// approvers export a wallet, both added to the exclusive resource's
+// policy_ids as a pull request adds them, break the kit's two controls
+// (versions.tf): the plan fails, with one "Control broken" row for each
+// (the error; the organization's warning of the same breach is left
+// out), on its resource.
 func TestAccGitOpsKitReview(t *testing.T) {
 	e := newAccEmulator(t)
 	c := newTFCLI(t, e)
 	needJQ(t)
-	copyGitOpsKit(t, c)
-	// No state backend: the state stays in the working directory.
-	versions := filepath.Join(c.dir, "versions.tf")
-	backend := regexp.MustCompile(`(?s)\n  backend "s3" \{.*?\n  \}\n`)
-	if !backend.Match(mustReadFile(t, versions)) {
-		t.Fatal("the kit's versions.tf has no backend \"s3\" block to leave out")
-	}
-	writeFile(t, versions, backend.ReplaceAllString(string(mustReadFile(t, versions)), "\n"))
-	c.env = append(c.env, `TF_VAR_terraform_runner_cidrs=["127.0.0.1/32"]`, "TF_VAR_security_webhook_url=https://127.0.0.1:9/security-alerts")
-	c.mustRun(0, "apply", "-auto-approve")
+	applyGitOpsKit(t, c)
 
 	mainTF := filepath.Join(c.dir, "main.tf")
 	const limit = "  transfer_limit_eth = 10\n"
@@ -214,6 +221,14 @@ func TestAccGitOpsKitReview(t *testing.T) {
 		t.Errorf("raising the transfer limit should plan changes (exitcode=2, got %s), with the row\n%s\nand no broken control; plan.log:\n%s", code, wantRow, log)
 	}
 
+	// The two new policies, and in main.tf their ids in the exclusive
+	// resource's policy_ids, as a pull request adds them.
+	const lastID = "    custody_policy.policies_through_terraform.id,\n"
+	if !strings.Contains(string(mustReadFile(t, mainTF)), lastID) {
+		t.Fatalf("the kit's main.tf should list %q in policy_ids", lastID)
+	}
+	writeFile(t, mainTF, strings.Replace(string(mustReadFile(t, mainTF)), lastID,
+		lastID+"    custody_policy.sign_anything.id,\n    custody_policy.wallet_backup.id,\n", 1))
 	writeFile(t, filepath.Join(c.dir, "review_breaks.tf"), `resource "custody_policy" "sign_anything" {
   name      = "Anyone signs raw payloads"
   effect    = "EFFECT_ALLOW"
@@ -237,7 +252,26 @@ resource "custody_policy" "wallet_backup" {
 			t.Errorf("the job summary should have a row starting %s", want)
 		}
 	}
+	if strings.Contains(summary, "Control broken (warning)") {
+		t.Errorf("the job summary should leave out the warning of a breach the plan fails on:\n%s", summary)
+	}
 	if code != "exitcode=1" || !strings.Contains(log, "ERROR: Control broken: raw payloads never signed alone (custody_policy.sign_anything)") {
 		t.Errorf("a plan that breaks the kit's controls should fail (exitcode=1, got %s) with the error on its resource; plan.log:\n%s", code, log)
 	}
+}
+
+// applyGitOpsKit copies the kit into c's directory without its state
+// backend (the state stays in the working directory), with the variables
+// the kit's tests set, and applies it.
+func applyGitOpsKit(t *testing.T, c *tfCLI) {
+	t.Helper()
+	copyGitOpsKit(t, c)
+	versions := filepath.Join(c.dir, "versions.tf")
+	backend := regexp.MustCompile(`(?s)\n  backend "s3" \{.*?\n  \}\n`)
+	if !backend.Match(mustReadFile(t, versions)) {
+		t.Fatal("the kit's versions.tf has no backend \"s3\" block to leave out")
+	}
+	writeFile(t, versions, backend.ReplaceAllString(string(mustReadFile(t, versions)), "\n"))
+	c.env = append(c.env, `TF_VAR_terraform_runner_cidrs=["127.0.0.1/32"]`, "TF_VAR_security_webhook_url=https://127.0.0.1:9/security-alerts")
+	c.mustRun(0, "apply", "-auto-approve")
 }

@@ -68,9 +68,17 @@ func TestAccGitOpsKit_consensus(t *testing.T) {
 // the grant the README gives (its exact text, for that user's id), with
 // the grant's id in policies_managed_elsewhere as the README says
 // (TF_VAR_policies_managed_elsewhere, as the workflow sets it). Without
-// the variable the drift check reports the grant, which is why the README
-// calls it required; with it the suite passes, every change it made was
-// the Terraform user's, and the grant is all that is left.
+// the variable, custody_policies_exclusive would remove the grant: the
+// drift test's first apply fails naming it, and the grant stays, which is
+// why the README calls the variable required. (The provider's lockout
+// guard refuses that first removal: it counts the kit's "Policy changes
+// go through Terraform", which the same apply creates, as not yet made.
+// In a later plan the guard lets the grant go, as that policy allows
+// Terraform's policy changes, and the kit's precondition refuses it for
+// the tag, allowlist and webhook changes it allows, which
+// tests/drift.tftest.hcl checks.) With the
+// variable the suite passes, every change it made was the Terraform
+// user's, and the grant is all that is left.
 func TestAccGitOpsKit_asTerraformUser(t *testing.T) {
 	w := newGuardWorld(t)
 	created, err := w.e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{readmeGrant(t, guardUser)}})
@@ -85,7 +93,10 @@ func TestAccGitOpsKit_asTerraformUser(t *testing.T) {
 	out, _ := c.run(nil, "test", "-filter=tests/drift.tftest.hcl")
 	reported := fmt.Sprintf(`"Terraform manages the custody controls" (%s)`, grant)
 	if !strings.Contains(strings.Join(strings.Fields(out), " "), reported) || !strings.Contains(out, "Failure!") {
-		t.Errorf("without policies_managed_elsewhere, the drift test should fail on the grant, %s:\n%s", reported, out)
+		t.Errorf("without policies_managed_elsewhere, the drift test should fail on the grant's removal, naming %s:\n%s", reported, out)
+	}
+	if _, err := w.e.client.GetPolicy(t.Context(), client.GetPolicyRequest{PolicyID: grant}); err != nil {
+		t.Fatalf("the grant should survive a suite run without policies_managed_elsewhere: %v", err)
 	}
 
 	for _, row := range strings.Split(string(mustReadFile(t, filepath.Join(gitopsKit, "README.md"))), "\n") {

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
 // The kit's GitHub workflow: its shape, its drift step, and running a
@@ -94,30 +96,171 @@ func TestGitOpsKitWorkflow(t *testing.T) {
 	}
 }
 
-// TestAccGitOpsKitDriftStep runs the drift job's plan step, as the
-// workflow has it, with the real terraform: a failed check block (the
-// kit's every_policy_is_managed_here) is drift although plan exits 0 for
-// it, and a clean plan is not.
-func TestAccGitOpsKitDriftStep(t *testing.T) {
-	needTerraform(t)
-	script := workflowStep(t, "drift", "plan")
+// TestGitOpsKitDriftStep runs the drift job's plan step, as the workflow
+// has it, on plans whose output and exit code a stand-in terraform gives:
+// what the step records (exitcode and found, for the issue step), whether
+// it passes, and the controls it lists. A clean plan passes. Drift (exit
+// code 2) fails it, and a control that the plan's removals mend ("Control
+// broken outside this configuration") is drift, listed as mended. A
+// broken control the apply would not mend fails it as a broken control,
+// whatever the exit code: "Error: Control broken" in a failed plan, or
+// the warning of a control whose on_outside_breach says so, unless the
+// same plan mends that control. Any other failed plan is a failure. The
+// issue step then opens an issue for drift and for a broken control,
+// each with its own title, and lists the controls.
+func TestGitOpsKitDriftStep(t *testing.T) {
+	plan, issue := workflowStep(t, "drift", "plan"), workflowStep(t, "drift", "issue")
+	const (
+		mendedLog = "Warning: Control broken: raw payloads never signed alone\n\n  with custody_policy.signing_quorum,\n\n" +
+			"Warning: Access change: Anyone signs raw payloads alone (outside this configuration)\n\n" +
+			"Warning: Control broken outside this configuration: raw payloads never signed alone\n\n" +
+			"Plan: 0 to add, 1 to change, 0 to destroy.\n"
+		keptLog = "Warning: Control broken: raw payloads never signed alone\n\n  with custody_policy.signing_quorum,\n\n" +
+			"Warning: Control broken: raw payloads never signed alone\n\n  with custody_policies_exclusive.all,\n\n" +
+			"No changes. Your infrastructure matches the configuration.\n"
+	)
 	for _, tc := range []struct {
-		x        int
-		wantCode string
-	}{{x: 1, wantCode: "0"}, {x: 2, wantCode: "2"}} {
-		dir := t.TempDir()
-		// A check that fails unless x is 1; nothing to change, no provider.
-		writeFile(t, filepath.Join(dir, "main.tf"), fmt.Sprintf("variable \"x\" { default = %d }\n", tc.x)+kitDriftCheck)
-		checkStepExit(t, "drift", script, dir, tc.x, tc.wantCode, tc.wantCode == "0")
+		name, log               string
+		exit                    int
+		found                   string
+		unmended, mended, title string
+	}{
+		{name: "clean", log: "No changes. Your infrastructure matches the configuration.\n", exit: 0, found: "none"},
+		{name: "drift", log: "Warning: Access change: Made from the dashboard (outside this configuration)\n\nPlan: 0 to add, 1 to change, 0 to destroy.\n",
+			exit: 2, found: "drift", title: "custody: drift between main and the organization"},
+		{name: "mended control", log: mendedLog, exit: 2, found: "drift", mended: "raw payloads never signed alone",
+			title: "custody: drift between main and the organization"},
+		{name: "broken control", log: "Error: Control broken: key export denied\n\n  with custody_policies_exclusive.all,\n", exit: 1,
+			found: "control", unmended: "key export denied", title: "custody: a control is broken in the organization"},
+		{name: "broken control as a warning", log: keptLog, exit: 0, found: "control", unmended: "raw payloads never signed alone",
+			title: "custody: a control is broken in the organization"},
+		{name: "failed plan", log: "Error: Invalid provider configuration\n", exit: 1, found: "failure"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			bin := filepath.Join(dir, "bin")
+			writeFile(t, filepath.Join(dir, "canned.log"), tc.log)
+			// A terraform that prints the canned plan, and a gh that keeps
+			// what it is asked.
+			writeExecutable(t, filepath.Join(bin, "terraform"), fmt.Sprintf("#!/bin/sh\ncat %q\nexit %d\n", filepath.Join(dir, "canned.log"), tc.exit))
+			writeExecutable(t, filepath.Join(bin, "gh"), fmt.Sprintf("#!/bin/sh\necho \"$*\" >>%q\n", filepath.Join(dir, "gh.log")))
+			path := "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")
+			outputs := filepath.Join(dir, "github_output")
+			out, err := runScript(dir, plan, path, "GITHUB_OUTPUT="+outputs)
+			want := fmt.Sprintf("exitcode=%d\nfound=%s", tc.exit, tc.found)
+			if got := strings.TrimSpace(string(mustReadFile(t, outputs))); got != want || (err == nil) != (tc.found == "none") {
+				t.Fatalf("the drift step should record %q and %s; it recorded %q (%v):\n%s", want,
+					map[bool]string{true: "pass", false: "fail"}[tc.found == "none"], got, err, out)
+			}
+			for file, want := range map[string]string{"unmended-controls.txt": tc.unmended, "mended-controls.txt": tc.mended} {
+				if got := strings.TrimSpace(string(mustReadFile(t, filepath.Join(dir, file)))); got != want {
+					t.Errorf("%s should hold %q, holds %q", file, want, got)
+				}
+			}
+			if tc.title == "" {
+				return
+			}
+			if out, err := runScript(dir, issue, path, "FOUND="+tc.found, "RUN_URL=https://example.com/run/1"); err != nil {
+				t.Fatalf("the issue step failed: %v\n%s", err, out)
+			}
+			gh, body := string(mustReadFile(t, filepath.Join(dir, "gh.log"))), string(mustReadFile(t, filepath.Join(dir, "issue.md")))
+			if !strings.Contains(gh, "issue create --title "+tc.title+" --body-file issue.md") {
+				t.Errorf("the issue step should create an issue titled %q; gh was asked:\n%s", tc.title, gh)
+			}
+			for _, name := range []string{tc.unmended, tc.mended} {
+				if name != "" && !strings.Contains(body, "- "+name+"\n") {
+					t.Errorf("the issue should list the control %q:\n%s", name, body)
+				}
+			}
+			if !strings.Contains(body, tc.log) {
+				t.Errorf("the issue should hold the plan's log:\n%s", body)
+			}
+		})
 	}
 }
 
-// kitDriftCheck is the kit's drift check as the step tests write it: it fails
-// unless var.x is 1.
-const kitDriftCheck = `check "every_policy_is_managed_here" {
+// TestAccGitOpsKitDrift runs the drift job's plan step, as the workflow
+// has it, on the kit applied to an emulator. The unchanged organization
+// passes. A policy made outside the configuration that lets one person
+// sign a raw payload alone is drift (exit code 2), planned for removal,
+// with the control "raw payloads never signed alone" listed as mended.
+// Listed in policies_managed_elsewhere, the apply would keep it, and the
+// step reports a broken control, whether the provider warns of it (the
+// kit's controls set on_outside_breach = "warning") or fails the plan.
+func TestAccGitOpsKitDrift(t *testing.T) {
+	e := newAccEmulator(t)
+	c := newTFCLI(t, e)
+	applyGitOpsKit(t, c)
+	script := workflowStep(t, "drift", "plan")
+	step := func(name string, env ...string) (outputs, log string) {
+		t.Helper()
+		file := filepath.Join(c.dir, name+".output")
+		out, err := runStepIn(t, c.dir, script, append(slices.Clone(c.env), env...), "GITHUB_OUTPUT="+file)
+		outputs = strings.TrimSpace(string(mustReadFile(t, file)))
+		if (err == nil) != strings.HasSuffix(outputs, "found=none") {
+			t.Errorf("%s: the step should pass exactly when it found nothing (%v):\n%s", name, err, out)
+		}
+		return outputs, string(mustReadFile(t, filepath.Join(c.dir, "plan.log")))
+	}
+	if got, log := step("unchanged"); got != "exitcode=0\nfound=none" {
+		t.Fatalf("the unchanged organization should pass the drift check, recorded %q:\n%s", got, log)
+	}
+
+	const control = "raw payloads never signed alone"
+	created, err := e.client.CreatePolicies(t.Context(), client.CreatePoliciesParams{Policies: []client.PolicyParams{{
+		PolicyName: "Anyone signs raw payloads alone", Effect: client.EffectAllow, Condition: "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2'"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.Result.PolicyIDs[0]
+	got, log := step("outside")
+	for _, want := range []string{`- "` + id + `"`, "Warning: Control broken outside this configuration: " + control} {
+		if !strings.Contains(flat(log), want) {
+			t.Errorf("the plan should show %q:\n%s", want, log)
+		}
+	}
+	if mended := strings.TrimSpace(string(mustReadFile(t, filepath.Join(c.dir, "mended-controls.txt")))); got != "exitcode=2\nfound=drift" || mended != control {
+		t.Errorf("a policy made outside the configuration should be drift (recorded %q) with the control %q mended (listed %q):\n%s",
+			got, control, mended, log)
+	}
+
+	got, log = step("kept", fmt.Sprintf("TF_VAR_policies_managed_elsewhere=[%q]", id))
+	unmended := strings.TrimSpace(string(mustReadFile(t, filepath.Join(c.dir, "unmended-controls.txt"))))
+	if !strings.HasSuffix(got, "\nfound=control") || unmended != control {
+		t.Errorf("a policy that breaks a control, kept, should be a broken control (recorded %q), the control %q listed (%q):\n%s",
+			got, control, unmended, log)
+	}
+	t.Logf("kept: the step recorded %q", got)
+}
+
+// runScript runs a workflow step's script with bash -e in dir, as
+// GitHub's runner does, in the test's environment with env added (the
+// last value of a name wins).
+func runScript(dir, script string, env ...string) (string, error) {
+	cmd := exec.Command("bash", "-e", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// writeExecutable writes a script that runs.
+func writeExecutable(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// xIsOne is a check block as the step tests write it: it fails unless
+// var.x is 1.
+const xIsOne = `check "x_is_one" {
   assert {
     condition     = var.x == 1
-    error_message = "The organization holds policies this configuration does not manage."
+    error_message = "x is not 1."
   }
 }
 `

@@ -263,3 +263,19 @@ func TestExclusiveCLI_replacedPolicyIsNotOutside(t *testing.T) {
 	// found to need a replacement, then its create): one claim, not two.
 	w.cli.mustRun(0, "apply", "-auto-approve", "-replace=custody_policies_exclusive.all")
 }
+
+// TestExclusiveCLI_listedGrantStillBreaks: an outside grant listed in
+// policy_ids is kept by the apply, so the exclusive resource, judging the
+// organization as its removals leave it, fails the plan on it, whatever
+// on_outside_breach says.
+func TestExclusiveCLI_listedGrantStillBreaks(t *testing.T) {
+	w := newReviewWorldOf(t, signingNeedsTwo, "")
+	id := addOutsideGrant(t, w)
+	hcl := strings.Replace(exclusiveHCL(t, w, signingNeedsTwo), "policy_ids = [", `policy_ids = ["`+id+`", `, 1)
+	w.cli.write(signingNeverAlone(`on_outside_breach = "warning"`) + reviewResources(signingNeedsTwo) + hcl)
+	out, code := w.cli.run(nil, "plan", "-detailed-exitcode")
+	if code != 1 || !strings.Contains(out, "Error: Control broken: signing never alone") ||
+		!strings.Contains(flat(out), `"ops signs alone" (`+id+`), listed in policy_ids, not managed by this configuration`) {
+		t.Fatalf("the listed grant should fail the plan at the exclusive resource (exit %d):\n%s", code, out)
+	}
+}

@@ -1,9 +1,8 @@
 # Mistakes that must be refused at plan, before anything reaches the
 # service. Each run plans with one bad value and expects its variable's
-# validation to fail. Each plans only the resource that reads the variable:
-# a whole plan of new policies would also hold the drift check
-# (every_policy_is_managed_here), which cannot be known before the apply,
-# and terraform test fails a plan whose check is not known.
+# validation to fail. Each plans only the resource that reads the
+# variable, so that the run is about that refusal alone, not a review of
+# the kit's new policies as well.
 
 variables {
   terraform_runner_cidrs = ["127.0.0.1/32"]
