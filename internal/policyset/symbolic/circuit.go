@@ -32,6 +32,8 @@ type circuit struct {
 	// spareOcc is a released circuit's index, whose memory the first
 	// indexing reuses.
 	spareOcc *occurrences
+	// whyNot is why the last solve answered timedOut.
+	whyNot string
 }
 
 func newCircuit() *circuit {

@@ -163,7 +163,7 @@ func alreadyIn(q *question, slice []policyset.Policy, alone bool, replay func(po
 	assume := []lit{who, q.e.c.or(applies...), q.verdict(members)[client.OutcomeAllow]}
 	switch ans, model := q.e.c.solve(assume...); ans {
 	case timedOut:
-		return Breach{NotProved: "the question ran past its time limit"}, true
+		return Breach{NotProved: q.e.c.notProved()}, true
 	case sat:
 		req, ok, why := q.bestWitness(assume, model, replay)
 		if !ok {
@@ -254,7 +254,7 @@ func ControlNewly(typ string, full ControlState, sliced *ControlState, around *C
 	assume := []lit{who, where, allowNow, -allowBefore}
 	switch ans, model := q.e.c.solve(assume...); ans {
 	case timedOut:
-		return Breach{NotProved: "the question ran past its time limit"}
+		return Breach{NotProved: q.e.c.notProved()}
 	case sat:
 		// The witness is replayed over the whole organization and every
 		// counted change, not the slice.

@@ -35,7 +35,7 @@ func moves(typ string, before, after []policyset.Policy, rootIDs []string) (out 
 			switch ans {
 			case timedOut:
 				guarded = true
-				out = append(out, Move{Type: typ, Before: x, After: y, NotProved: "the question ran past its time limit"})
+				out = append(out, Move{Type: typ, Before: x, After: y, NotProved: q.e.c.notProved()})
 			case sat:
 				m := Move{Type: typ, Before: x, After: y}
 				req, err := q.witness(model)

@@ -63,7 +63,7 @@ func Regions(typ string, before, after []policyset.Policy, changed []policyset.P
 				ans, model := q.e.c.solve(sel, vb[x], va[y])
 				if ans == timedOut {
 					guarded = true
-					out = append(out, Region{Type: typ, Before: x, After: y, NotProved: "the question ran past its time limit"})
+					out = append(out, Region{Type: typ, Before: x, After: y, NotProved: q.e.c.notProved()})
 					break
 				}
 				if ans == unsat {

@@ -1,20 +1,6 @@
 package symbolic
 
-import (
-	"slices"
-	"sync/atomic"
-	"time"
-
-	"github.com/crillab/gophersat/solver"
-)
-
-// QueryGuard is how long one question may take on the wall clock. Past
-// it the answer is "not proved": gophersat's Solve has no budget and no
-// cancellation, so the abandoned search goes on in its goroutine until it
-// ends or the process does. Queries are kept small (each asks about the
-// policies a change's guards admit), so the guard should never fire; the
-// differential test and the bench count how often it does.
-var QueryGuard = 2 * time.Second
+import "slices"
 
 // answer is what one question gave.
 type answer int
@@ -22,23 +8,17 @@ type answer int
 const (
 	unsat answer = iota
 	sat
+	// timedOut is "not proved": the circuit's whyNot says why.
 	timedOut
 )
 
-// guardFired counts the questions that ran past QueryGuard.
-var guardFired atomic.Int64
-
-// GuardFired is how many questions ran past QueryGuard in this process.
-func GuardFired() int64 { return guardFired.Load() }
-
-// gophersatCalls counts the questions handed to gophersat, for tests.
-var gophersatCalls atomic.Int64
-
 // solve asks whether the circuit's constraints, with the assumptions as
 // units, have a model; the model (by variable, 1-based) when they do.
+// When it answers timedOut, c.whyNot says why.
 // Assumptions are checked for a literal beside its negation first:
 // gophersat v1.4.0 answers SAT wrongly to such a set.
 func (c *circuit) solve(assume ...lit) (answer, []bool) {
+	c.whyNot = ""
 	units := slices.Clone(assume)
 	slices.Sort(units)
 	units = slices.Compact(units)
@@ -85,8 +65,11 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 		}
 	}
 	if len(reduced) > 0 {
-		switch ans, sub := solveReduced(reduced); ans {
-		case unsat, timedOut:
+		switch ans, sub, why := solveReduced(reduced); ans {
+		case unsat:
+			return ans, nil
+		case timedOut:
+			c.whyNot = why
 			return ans, nil
 		default:
 			for v, b := range sub {
@@ -99,16 +82,29 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	// mistake must not become a witness.
 	for _, k := range c.cnf {
 		if !satisfied(model, k) {
+			c.whyNot = badModel
 			return timedOut, nil
 		}
 	}
 	for _, u := range units {
 		if !modelValue(model, u) {
+			c.whyNot = badModel
 			return timedOut, nil
 		}
 	}
 	c.last = model
 	return sat, model
+}
+
+// badModel is why a question whose model fails the check is not proved.
+const badModel = "the solver's model does not satisfy the question"
+
+// notProved says why the last solve answered timedOut, for "not proved".
+func (c *circuit) notProved() string {
+	if c.whyNot == "" {
+		return ranPastGuard
+	}
+	return c.whyNot
 }
 
 // startingModel is the circuit's last model with the literals set
@@ -159,70 +155,6 @@ func (c *circuit) guessModel(units []lit, reduced [][]lit, model []bool) []bool 
 			return nil
 		}
 		model = c.startingModel(set)
-	}
-}
-
-// solveReduced hands the clauses propagation left to gophersat, under
-// QueryGuard, with their variables renumbered 1..k: the solver allocates
-// per variable, and a question's circuit holds every policy's gates while
-// few are still open after propagation. The model is by the circuit's
-// variables.
-func solveReduced(reduced [][]lit) (answer, map[int]bool) {
-	gophersatCalls.Add(1)
-	local := map[int]int{}
-	var circuitVar []int // by local variable - 1
-	cnf := make([][]int, len(reduced))
-	for i, k := range reduced {
-		out := make([]int, len(k))
-		for j, l := range k {
-			v := abs(l)
-			n, ok := local[v]
-			if !ok {
-				circuitVar = append(circuitVar, v)
-				n = len(circuitVar)
-				local[v] = n
-			}
-			if l < 0 {
-				n = -n
-			}
-			out[j] = n
-		}
-		cnf[i] = out
-	}
-	type result struct {
-		status solver.Status
-		model  []bool
-	}
-	done := make(chan result, 1)
-	go func() {
-		pb := solver.ParseSliceNb(cnf, len(circuitVar))
-		if pb.Status == solver.Unsat {
-			done <- result{status: solver.Unsat}
-			return
-		}
-		s := solver.New(pb)
-		st := s.Solve()
-		var m []bool
-		if st == solver.Sat {
-			m = s.Model()
-		}
-		done <- result{st, m}
-	}()
-	timer := time.NewTimer(QueryGuard)
-	defer timer.Stop()
-	select {
-	case r := <-done:
-		if r.status != solver.Sat {
-			return unsat, nil
-		}
-		model := make(map[int]bool, len(circuitVar))
-		for i, v := range circuitVar {
-			model[v] = i < len(r.model) && r.model[i]
-		}
-		return sat, model
-	case <-timer.C:
-		guardFired.Add(1)
-		return timedOut, nil
 	}
 }
 
