@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -61,10 +60,12 @@ func TestAccFirstErrorNamesTheCause(t *testing.T) {
 	// reads (prefetch) go out beside it, each at most once, never retried;
 	// one may not be sent at all, when the process ends on the error
 	// before it is (on a busy machine), and that is no retry.
-	var asked sync.Map // path -> *atomic.Int32
+	var mu sync.Mutex
+	asked := map[string]int{}
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n, _ := asked.LoadOrStore(r.URL.Path, new(atomic.Int32))
-		n.(*atomic.Int32).Add(1)
+		mu.Lock()
+		asked[r.URL.Path]++
+		mu.Unlock()
 		w.Header().Set("Content-Type", "text/html")
 		w.WriteHeader(http.StatusNotImplemented)
 		_, _ = fmt.Fprint(w, "<!DOCTYPE HTML>\n<html><head><title>501 Not Implemented</title></head><body><h1>Not Implemented</h1>"+
@@ -81,15 +82,16 @@ func TestAccFirstErrorNamesTheCause(t *testing.T) {
 		first["/public/v1/query/"+string(q)] = true
 	}
 	whoami := "/public/v1/query/" + string(client.QueryWhoami)
-	if _, ok := asked.Load(whoami); !ok {
+	mu.Lock()
+	if asked[whoami] == 0 {
 		t.Errorf("the credentials check (%s) was not asked", whoami)
 	}
-	asked.Range(func(path, times any) bool {
-		if k := times.(*atomic.Int32).Load(); !first[path.(string)] || k != 1 {
+	for path, k := range asked {
+		if !first[path] || k != 1 {
 			t.Errorf("%s asked %d times: each of the command's first reads (%d) is asked once at most, nothing else", path, k, firstReads)
 		}
-		return true
-	})
+	}
+	mu.Unlock()
 
 	plain := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	t.Cleanup(plain.Close)
