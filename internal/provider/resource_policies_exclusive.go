@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -122,27 +123,25 @@ func (r *policiesExclusiveResource) Read(ctx context.Context, req resource.ReadR
 
 func (r *policiesExclusiveResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan policiesExclusiveModel
-	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Create, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	r.apply(ctx, &plan, timeout, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	}
+	r.applyPlan(ctx, req.Plan, &resp.State, timeouts.Value.Create, &resp.Diagnostics)
 }
 
 func (r *policiesExclusiveResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.identify(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	r.applyPlan(ctx, req.Plan, &resp.State, timeouts.Value.Update, &resp.Diagnostics)
+}
+
+// applyPlan is Create and Update: the removals, then the plan as the
+// state.
+func (r *policiesExclusiveResource) applyPlan(ctx context.Context, from tfsdk.Plan, state *tfsdk.State, which timeoutOf, diags *diag.Diagnostics) {
 	var plan policiesExclusiveModel
-	timeout, ok := r.readTimed(ctx, req.Plan, &plan, timeouts.Value.Update, &resp.Diagnostics)
+	timeout, ok := r.readTimed(ctx, from, &plan, which, diags)
 	if !ok {
 		return
 	}
-	r.apply(ctx, &plan, timeout, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.apply(ctx, &plan, timeout, diags)
+	if !diags.HasError() {
+		diags.Append(state.Set(ctx, &plan)...)
 	}
 }
 
