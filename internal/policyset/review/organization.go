@@ -35,9 +35,13 @@ type OrgBreach struct {
 
 // JudgeOrganization holds the controls to the organization as the plan
 // leaves it: as found, with each change counted so far (CheckControls) in
-// its after version, and the policies removed (by id) gone. At most one
-// breach per control and type: the first type's witness is enough to say
-// the control is broken, and the rest are asked too, since a reviewer
+// its after version, and the policies removed (by id) gone. It names the
+// breaches the organization had as found and the plan leaves: a request
+// both allow (symbolic.ControlStill). What the plan newly lets through is
+// CheckControls' to say, once, on the change that does it; between them
+// they name every breach the plan leaves, and never one twice. At most
+// one breach per control and type: the first type's witness is enough to
+// say the control is broken, and the rest are asked too, since a reviewer
 // fixing one type should see the others.
 func (o *Org) JudgeOrganization(controls []Control, removed []string) []OrgBreach {
 	o.mu.Lock()
@@ -49,24 +53,19 @@ func (o *Org) JudgeOrganization(controls []Control, removed []string) []OrgBreac
 	}
 	var out []OrgBreach
 	cache := map[string]symbolic.Breach{}
-	ask := func(policies []policyset.Policy, key, typ string, alone bool) symbolic.Breach {
+	ask := func(left []policyset.Policy, key, typ string, alone bool) symbolic.Breach {
 		k := key + "\x00" + typ + "\x00" + boolKey(alone)
 		if b, ok := cache[k]; ok {
 			return b
 		}
-		var b symbolic.Breach
-		if key == "kept" && len(o.planned) == 0 {
-			b = o.alreadyBroken(typ, alone) // the organization as found, asked once per command
-		} else {
-			b = symbolic.ControlAlready(typ, byType(policies, []string{typ})[typ], alone, o.rootIDs)
-		}
+		b := o.stillBroken(left, typ, alone)
 		cache[k] = b
 		return b
 	}
 	for _, ctl := range controls {
 		alone := ctl.AtMost == AtMostConsensus
 		for _, typ := range ctl.ActivityTypes {
-			got := ask(asLeft, leftKey(removed), typ, alone)
+			got := ask(asLeft, "left", typ, alone)
 			switch {
 			case got.NotProved != "":
 				out = append(out, OrgBreach{Control: ctl, Row: Row{Type: typ, Types: []string{typ}}, NotProved: got.NotProved})
@@ -75,7 +74,7 @@ func (o *Org) JudgeOrganization(controls []Control, removed []string) []OrgBreac
 			case before != nil:
 				// Holds as the plan leaves it: say so when the removals
 				// are what mends it.
-				was := ask(before, "kept", typ, alone)
+				was := ask(before, "restored", typ, alone)
 				if was.Already != nil {
 					out = append(out, o.orgBreach(ctl, typ, *was.Already, removedOf(before, removed), true))
 				}
@@ -83,6 +82,22 @@ func (o *Org) JudgeOrganization(controls []Control, removed []string) []OrgBreac
 		}
 	}
 	return out
+}
+
+// stillBroken is a request of typ, approved as the control says, that
+// the organization as found allows and left allows too. The organization
+// as found is asked once per command (alreadyBroken): where it holds, or
+// where its witness is still allowed, nothing more is asked. o.mu is held.
+func (o *Org) stillBroken(left []policyset.Policy, typ string, alone bool) symbolic.Breach {
+	found := o.alreadyBroken(typ, alone)
+	if found.NotProved == "" && found.Already == nil {
+		return found
+	}
+	leftOfType := byType(left, []string{typ})[typ]
+	if found.Already != nil && policyset.Decide(leftOfType, *found.Already).Verdict == client.OutcomeAllow {
+		return found
+	}
+	return symbolic.ControlStill(typ, o.typeIndex()[typ], leftOfType, alone, o.rootIDs)
 }
 
 // orgBreach is the breach of ctl on typ that req witnesses, naming the
@@ -140,15 +155,6 @@ func (o *Org) asLeft(removed []string, restore bool) []policyset.Policy {
 // removedOf keeps the policies of ps whose id is removed.
 func removedOf(ps []policyset.Policy, removed []string) []policyset.Policy {
 	return slices.DeleteFunc(slices.Clone(ps), func(p policyset.Policy) bool { return !slices.Contains(removed, p.ID) })
-}
-
-// leftKey names the state asLeft(removed) builds, for the cache of one
-// judgment: the removals are the only thing that differs.
-func leftKey(removed []string) string {
-	if len(removed) == 0 {
-		return "kept"
-	}
-	return "removed"
 }
 
 func boolKey(b bool) string {

@@ -44,8 +44,9 @@ func TestJudgeOrganization(t *testing.T) {
 }
 
 // TestJudgeOrganizationCountsThePlan: a planned change that takes the
-// grant back mends the organization as the plan leaves it; one that
-// makes a breach shows in it.
+// grant back mends the organization as the plan leaves it. A grant the
+// plan makes is the change's breach, not the organization's: each breach
+// is named once, by the judgment whose it is.
 func TestJudgeOrganizationCountsThePlan(t *testing.T) {
 	ops := policyset.Policy{ID: "p-ops", Name: "ops signs alone", Effect: client.EffectAllow, Condition: "activity.type == '" + signTx + "'"}
 	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
@@ -59,9 +60,47 @@ func TestJudgeOrganizationCountsThePlan(t *testing.T) {
 	}
 
 	o = NewOrg(nil, nil)
-	o.CheckControls(Change{After: &ops}, controls)
-	if got := o.JudgeOrganization(controls, nil); len(got) != 1 || got[0].TakingPart[0].Name != "ops signs alone" {
-		t.Errorf("a created grant breaks the organization as the plan leaves it: %+v", got)
+	created := ops
+	created.ID = ""
+	if newly := o.CheckControls(Change{After: &created}, controls); len(newly) != 1 || newly[0].NotProved != "" {
+		t.Fatalf("a created grant newly breaks the control: %+v", newly)
+	}
+	if got := o.JudgeOrganization(controls, nil); len(got) != 0 {
+		t.Errorf("the created grant is the change's breach, named there; the organization's judgment names it again: %+v", got)
+	}
+}
+
+// TestJudgeOrganizationKeepsWhatWasBroken: a grant outside the plan and a
+// grant the plan widens each break the control; the plan's change names
+// its own, and the organization's judgment the one that was there. A
+// managed grant whose new version still breaks the control, as its old
+// one did, is the organization's: nothing new is let through.
+func TestJudgeOrganizationKeepsWhatWasBroken(t *testing.T) {
+	controls := []Control{{Name: "signing never alone", ActivityTypes: []string{signTx}, AtMost: AtMostConsensus}}
+	outside := policyset.Policy{ID: "p-out", Name: "ops signs to A alone", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && eth.tx.to == '0xaa'"}
+	managed := policyset.Policy{ID: "p-pay", Name: "payroll", Effect: client.EffectAllow,
+		Condition: "activity.type == '" + signTx + "' && eth.tx.to == '0xbb'", Consensus: "approvers.count() >= 2"}
+	widened := managed
+	widened.Consensus = ""
+	o := NewOrg([]policyset.Policy{outside, managed}, nil)
+	newly := o.CheckControls(Change{Before: &managed, After: &widened}, controls)
+	if len(newly) != 1 || txTo(newly[0].Row.Request) != "0xbb" {
+		t.Fatalf("the widened payroll newly breaks the control, to 0xbb: %+v", newly)
+	}
+	got := o.JudgeOrganization(controls, nil)
+	if len(got) != 1 || len(got[0].TakingPart) != 1 || got[0].TakingPart[0].ID != "p-out" {
+		t.Fatalf("the organization's judgment names the outside grant alone: %+v", got)
+	}
+
+	renamed := outside
+	renamed.Condition += " && eth.tx.value <= 10"
+	o = NewOrg([]policyset.Policy{outside}, nil)
+	if newly := o.CheckControls(Change{Before: &outside, After: &renamed}, controls); len(newly) != 0 {
+		t.Fatalf("narrowing a grant lets nothing new through: %+v", newly)
+	}
+	if got := o.JudgeOrganization(controls, nil); len(got) != 1 || got[0].TakingPart[0].Condition != renamed.Condition {
+		t.Errorf("the narrowed grant still breaks the control, in its new version: %+v", got)
 	}
 }
 
@@ -95,4 +134,11 @@ func TestJudgeOrganizationReadsRefusedTexts(t *testing.T) {
 	if d := policyset.Decide(ps, got[0].Row.Request); d.Verdict != client.OutcomeAllow {
 		t.Errorf("the witness should be allowed by the engine: %s", d.Verdict)
 	}
+}
+
+// txTo is the destination of a witness's Ethereum transaction.
+func txTo(r policyset.Request) any {
+	tx, _ := r.Keyword("eth.tx")
+	m, _ := tx.(map[string]any)
+	return m["to"]
 }

@@ -2,9 +2,7 @@ package symbolic
 
 import (
 	"maps"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -49,129 +47,6 @@ func CheckControl(typ string, org []policyset.Policy, counted []Counted, alone b
 		b.NotProved = already.NotProved
 	}
 	return b
-}
-
-// alreadyBatch is how many groups of allows one ControlAlready question
-// asks about: enough to spread a circuit's fixed cost, few enough to keep
-// each question small. A variable for the test that compares it with 1.
-var alreadyBatch = 32
-
-// alreadySliceCap ends a batch early once the union of its groups'
-// slices holds this many policies: where many allows share a destination,
-// each group's slice is already large, and a union of 32 such slices is
-// the whole type, whose every integer constant each comparison must tell
-// apart (ten shared destinations: 600 ms for one batch, against 60 for
-// ten). Every allow is still asked about. A variable for the test that
-// compares batches.
-var alreadySliceCap = 64
-
-// ControlAlready is the already-broken half of CheckControl: a request of
-// typ, approved as the control says, that the organization as it is
-// allows. It depends on the organization alone, so a command asks it once
-// per type.
-//
-// A request is allowed only where some allow applies, so the question is
-// asked about groups of allows with the same guards, about the requests
-// where one of them applies, over the policies those guards admit
-// (SliceByGuards), alreadyBatch groups to a circuit: the same answer as
-// one question over the whole organization, without a formula of every
-// policy at once (TestControlAlreadyBatched).
-func ControlAlready(typ string, org []policyset.Policy, alone bool, rootIDs []string) Breach {
-	org = canonical(org)
-	idx := NewGuardIndex(org)
-	var keys []string
-	groups := map[string][]policyset.Policy{}
-	for _, p := range org {
-		if p.Effect != client.EffectAllow || (alone && skipNeedingOthers && needsOthers(p.Consensus)) {
-			continue
-		}
-		k := guardsOf(p).key()
-		if _, ok := groups[k]; !ok {
-			keys = append(keys, k)
-		}
-		groups[k] = append(groups[k], p)
-	}
-	replay := func(r policyset.Request) bool { return policyset.Decide(org, r).Verdict == client.OutcomeAllow }
-	// Groups are asked alreadyBatch at a time, over the union of their
-	// slices: where a group's allow applies, what its guards leave out
-	// counts for nothing, so the union decides as the group's own slice
-	// does, and one circuit serves many groups.
-	for from := 0; from < len(keys); {
-		var slice, allows []policyset.Policy
-		inSlice := map[string]bool{}
-		for n := 0; from < len(keys) && n < alreadyBatch && (n == 0 || len(slice) < alreadySliceCap); n++ {
-			k := keys[from]
-			from++
-			for _, p := range idx.Slice(groups[k]) {
-				if !inSlice[p.ID] {
-					inSlice[p.ID] = true
-					slice = append(slice, p)
-				}
-			}
-			allows = append(allows, groups[k]...)
-		}
-		q := newQuestion(typ, append(slices.Clone(slice), allows...), rootIDs)
-		b, found := alreadyIn(q, slice, alone, replay)
-		q.e.c.release()
-		if found {
-			return b
-		}
-	}
-	return Breach{}
-}
-
-// atLeastApprovers is a consensus that asks only for a number of
-// approvers.
-var atLeastApprovers = regexp.MustCompile(`^\s*approvers\.count\(\)\s*>=\s*([0-9]+)\s*$`)
-
-// skipNeedingOthers: ControlAlready leaves out the allows that need
-// others (a variable for the test that compares it with asking them).
-var skipNeedingOthers = true
-
-// needsOthers tells whether an allow's consensus can never hold for one
-// approver alone: approvers.count() >= k with k of 2 or more. Such an allow
-// never allows a request alone, so the requests where it applies need not
-// be asked about: one allowed there is allowed by another allow, and is
-// asked about with that one's group. (The most common consensus; any
-// other is asked about.)
-func needsOthers(consensus string) bool {
-	m := atLeastApprovers.FindStringSubmatch(consensus)
-	if m == nil {
-		return false
-	}
-	k, err := strconv.Atoi(m[1])
-	return err == nil && k >= 2
-}
-
-// alreadyIn asks q, whose policies are slice and then a batch of allows,
-// for a request approved as the control says (one non-root user when
-// alone) that the organization allows where one of the allows applies;
-// found is false when there is none.
-func alreadyIn(q *question, slice []policyset.Policy, alone bool, replay func(policyset.Request) bool) (_ Breach, found bool) {
-	members := make([]member, len(slice))
-	for i := range slice {
-		members[i] = member{a: q.pols[i]}
-	}
-	var applies []lit
-	for _, pl := range q.pols[len(slice):] {
-		applies = append(applies, pl.applies)
-	}
-	who := litTrue
-	if alone {
-		who = q.alone()
-	}
-	assume := []lit{who, q.e.c.or(applies...), q.verdict(members)[client.OutcomeAllow]}
-	switch ans, model := q.e.c.solve(assume...); ans {
-	case timedOut:
-		return Breach{NotProved: q.e.c.notProved()}, true
-	case sat:
-		req, ok, why := q.bestWitness(assume, model, replay)
-		if !ok {
-			return Breach{NotProved: why}, true
-		}
-		return Breach{Already: &req}, true
-	}
-	return Breach{}, false
 }
 
 // key names a set of guards: the same key, the same guards.
