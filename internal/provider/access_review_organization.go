@@ -60,7 +60,11 @@ func (a *accessReview) judgeOrganization(ctx context.Context, where orgJudgment,
 	org, err := a.organization(ctx)
 	if err != nil {
 		for _, ctl := range a.pd.controls {
-			controlNotProved(ctl, "this plan", "the organization's policies could not be read: "+err.Error(), diags)
+			// The policy's own change, judged just before, may have said
+			// so already: the same read failed for both.
+			if !saidNotProved(ctl, *diags) {
+				controlNotProved(ctl, "this plan", "the organization's policies could not be read: "+err.Error(), diags)
+			}
 		}
 		return
 	}
@@ -170,4 +174,15 @@ func pluralWord(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// saidNotProved tells whether diags already hold "Control not proved" for
+// ctl.
+func saidNotProved(ctl review.Control, diags diag.Diagnostics) bool {
+	for _, d := range diags {
+		if d.Summary() == "Control not proved: "+ctl.Name {
+			return true
+		}
+	}
+	return false
 }

@@ -59,10 +59,12 @@ func controlsAttribute() schema.Attribute {
 			"found them, managed and unmanaged, with each changed policy in whichever version allows more (so the verdict does " +
 			"not depend on the order Terraform applies the changes in), and asks a solver for a request that breaks the control; " +
 			"one that a planned change newly lets through fails the plan on that resource (`Control broken: <name>`, with the " +
-			"request as HCL that `provider::custody::policy_decision` accepts). **Broken by the organization:** the organization " +
-			"as the plan leaves it (a grant added outside Terraform, or one the configuration holds) fails the plan too " +
-			"(`Control broken: <name>`, naming each policy that lets the request through), unless the control's " +
-			"`on_outside_breach` says `warning`; it is judged once per command, at the first `custody_policy` planned (on the " +
+			"request as HCL that `provider::custody::policy_decision` accepts). **Broken by the organization:** a request the " +
+			"organization allowed as found and still allows as the plan leaves it (a grant added outside Terraform, or one the " +
+			"configuration holds) fails the plan too (`Control broken: <name>`, naming each policy that lets the request " +
+			"through), unless the control's " +
+			"`on_outside_breach` says `warning`. Between them the two name every request the plan leaves that breaks the " +
+			"control, each breach once. The second is judged once per command, at the first `custody_policy` planned (on the " +
 			"organization as found, with the changes planned so far), and again by `custody_policies_exclusive`, which counts " +
 			"its removals as done. It is not judged by destroy plans, `-refresh-only` plans or the apply of a saved plan " +
 			"(Terraform plans no unchanged resource again there); with `-target`, only when a policy or the exclusive resource " +

@@ -27,6 +27,10 @@ type reviewKind struct {
 	atMost     string // the control on typ that the change breaks
 	request    string // the hand-written request, HCL
 	wantBefore string // its outcome before; after, it is allowed
+	// brokenBefore, when the policies before already break the control:
+	// the policy that does, and a hand-written request it lets through
+	// (HCL). The plan names that breach apart, as the organization's.
+	brokenBefore, brokenRequest string
 }
 
 const (
@@ -84,7 +88,12 @@ func reviewKinds() []reviewKind {
 		typ:      signTx, atMost: "consensus", wantBefore: client.OutcomeRequiresConsensus,
 		request: ethTransfer("1", "0x", "tag-approved"),
 	}, {
-		name: "keys with several tags",
+		name:         "keys with several tags",
+		brokenBefore: "hot keys sign alone", brokenRequest: `{
+    type        = "` + signRaw + `"
+    approvers   = [{ id = "alice" }]
+    private_key = { id = "key-1", tags = ["tag-hot"] }
+  }`,
 		before: map[string]reviewPolicy{
 			"hot_alone": {"hot keys sign alone", client.EffectAllow, "activity.type == '" + signRaw + "' && private_key.tags.contains('tag-hot')", ""},
 			"freeze":    {"frozen keys", client.EffectDeny, "activity.resource == 'PRIVATE_KEY' && private_key.tags.contains('tag-frozen')", ""},
@@ -107,7 +116,8 @@ func reviewKinds() []reviewKind {
 		typ: "ACTIVITY_TYPE_CREATE_WALLET", atMost: "consensus", wantBefore: client.OutcomeRequiresConsensus,
 		request: `{ type = "ACTIVITY_TYPE_CREATE_WALLET", approvers = [{ id = "alice", tags = ["tag-agent", "tag-human"] }] }`,
 	}, {
-		name:     "counts above a threshold",
+		name:         "counts above a threshold",
+		brokenBefore: "wallets need three", brokenRequest: `{ type = "ACTIVITY_TYPE_CREATE_WALLET", approvers = [{ id = "alice" }, { id = "bob" }, { id = "carol" }] }`,
 		before:   walletsByThree,
 		resource: "wallets",
 		after: reviewPolicy{"wallets need three", client.EffectAllow, "activity.resource == 'WALLET' && activity.action == 'CREATE'",
@@ -129,21 +139,24 @@ func reviewKinds() []reviewKind {
     private_key = { id = "key-1" }
   }`,
 	}, {
-		name:     "many similar policies",
+		name:         "many similar policies",
+		brokenBefore: "transfers alone", brokenRequest: ethTransfer("1", "0x"),
 		before:   blocked,
 		resource: "over_limit",
 		after:    raisedLimit,
 		typ:      signTx, atMost: "consensus", wantBefore: client.OutcomeDenyExplicit,
 		request: ethTransfer("15"+tenETH[2:], "0x"),
 	}, {
-		name:     "selector lists",
+		name:         "selector lists",
+		brokenBefore: "token calls alone", brokenRequest: ethTransfer("0", transfer+strings.Repeat("0", 128)),
 		before:   map[string]reviewPolicy{"tokens": {"token calls alone", client.EffectAllow, "activity.type == '" + signTx + "' && eth.tx.data[0..10] in ['" + transfer + "']", ""}},
 		resource: "tokens",
 		after:    reviewPolicy{"token calls alone", client.EffectAllow, "activity.type == '" + signTx + "' && eth.tx.data[0..10] in ['" + transfer + "', '" + approve + "']", ""},
 		typ:      signTx, atMost: "consensus", wantBefore: client.OutcomeRequiresConsensus,
 		request: ethTransfer("0", approve+strings.Repeat("0", 128)),
 	}, {
-		name: "combinations of three or more fields",
+		name:         "combinations of three or more fields",
+		brokenBefore: "hot payouts alone", brokenRequest: ethTransfer("1", "0x", "tag-hot"),
 		before: map[string]reviewPolicy{"hot_payouts": {"hot payouts alone", client.EffectAllow,
 			"activity.type == '" + signTx + "' && eth.tx.chain_id == 1 && eth.tx.to == '" + payee + "' && eth.tx.value <= " + tenETH[:len(tenETH)-1] + " && private_key.tags.contains('tag-hot')", ""}},
 		resource: "hot_payouts",
@@ -173,6 +186,11 @@ func TestAccessReviewCLI_kinds(t *testing.T) {
 			if got := w.decideEach(k.before, after, []string{k.request})[0]; !slices.Equal(got, []string{k.wantBefore, client.OutcomeAllow}) {
 				t.Fatalf("ground truth: policy_decision decides the hand-written request %v, want [%s %s]", got, k.wantBefore, client.OutcomeAllow)
 			}
+			if k.brokenBefore != "" {
+				if got := w.decideEach(k.before, after, []string{k.brokenRequest})[0]; got[0] != client.OutcomeAllow {
+					t.Fatalf("ground truth: the policies before should break the control for %s, but decide it %v", k.brokenRequest, got)
+				}
+			}
 			rows, diags := w.checkChange(k.before, after, "custody_policy."+k.resource, 1)
 			widening := false
 			for _, r := range rows {
@@ -181,9 +199,27 @@ func TestAccessReviewCLI_kinds(t *testing.T) {
 			if !widening {
 				t.Errorf("no row widens %s to %s: %+v", k.typ, client.OutcomeAllow, rows)
 			}
+			// The change's breach, on its resource; and the organization's,
+			// where the policies before already broke the control.
+			var newly, kept int
 			broken := reviewDiags(diags, "Control broken: ")
-			if len(broken) != 1 || broken[0].Severity != "error" || broken[0].Summary != "Control broken: "+control {
-				t.Errorf("want the plan failed by \"Control broken: %s\"; got %+v", control, broken)
+			for _, d := range broken {
+				switch {
+				case d.Severity != "error" || d.Summary != "Control broken: "+control:
+				case strings.HasPrefix(d.Detail, "After ") && d.Address == "custody_policy."+k.resource:
+					newly++
+				case strings.HasPrefix(d.Detail, "The organization's policies break") && k.brokenBefore != "" &&
+					strings.Contains(d.Detail, "- \""+k.brokenBefore+"\" ("):
+					kept++
+				}
+			}
+			wantKept := 0
+			if k.brokenBefore != "" {
+				wantKept = 1
+			}
+			if newly != 1 || kept != wantKept || len(broken) != newly+kept {
+				t.Errorf("want the plan failed by one \"Control broken: %s\" on the change and %d naming %q as the organization's; got %+v",
+					control, wantKept, k.brokenBefore, broken)
 			}
 		})
 	}
