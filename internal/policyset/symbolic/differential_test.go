@@ -41,11 +41,17 @@ type gen struct {
 	consA []int // the consensus atoms it draws from
 	// guarded: most policies start with a guard on eth.tx.to (even seeds).
 	guarded bool
+	// officers: half the consensus atoms compare two approvers' ids
+	// (diffOfficers, for TestDifferentialSameUser).
+	officers bool
 }
+
+// diffOfficers makes newGen's cases compare approvers' ids.
+var diffOfficers bool
 
 func newGen(seed uint64) gen {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	g := gen{r: r, guarded: seed%2 == 0}
+	g := gen{r: r, guarded: seed%2 == 0, officers: diffOfficers}
 	g.cond = r.Perm(9)[:2+r.IntN(3)]
 	g.consA = r.Perm(7)[:1+r.IntN(3)]
 	return g
@@ -74,6 +80,11 @@ func (g gen) condAtom() string {
 }
 
 func (g gen) consAtom() string {
+	if g.officers && g.r.IntN(2) == 0 {
+		// Two distinct holders of a tag, or one who is also the other.
+		return fmt.Sprintf("approvers.any(u, u.tags.contains('%s') && approvers.any(v, v.id %s u.id && v.tags.contains('%s')))",
+			g.pick(tagConsts), g.pick([]string{"!=", "=="}), g.pick(tagConsts))
+	}
 	switch g.consA[g.r.IntN(len(g.consA))] {
 	case 0:
 		return fmt.Sprintf("approvers.count() %s %d", g.pick([]string{">=", "<", "=="}), 1+g.r.IntN(2))

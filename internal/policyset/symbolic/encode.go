@@ -113,6 +113,9 @@ func (e *encoder) form(f *form) value {
 // element, its errors those of what it reads, and any error at all where
 // its value's type is not known.
 func (e *encoder) free(f *form) value {
+	if v, ok := e.sameUserDecided(f); ok {
+		return v
+	}
 	e.overs[f.why] = true
 	key := f.key
 	for _, id := range slices.Sorted(maps.Keys(e.env)) {

@@ -95,6 +95,9 @@ func (r *reader) comparison(n *policylang.Binary) *form {
 	if y.kind != tConst || (x.kind != tPath && x.kind != tCount) {
 		f := withReads(free("a comparison of two of the request's values", n.String()), x, y)
 		f.errFree = false // values of one type (the checker saw to it) compare without error
+		if userIDs(x, y) && (n.Op == "==" || n.Op == "!=") {
+			f.sameUser, f.left, f.right = n.Op, x, y
+		}
 		return f
 	}
 	if x.kind == tPath && x.typ.Kind != policylang.KindString && x.typ.Kind != policylang.KindBool && !numeric(x.typ) &&

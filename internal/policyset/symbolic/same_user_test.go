@@ -1,0 +1,76 @@
+package symbolic
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// TestDifferentialSameUser: consensus atoms that compare two approvers'
+// ids (two distinct officers) are answered exactly on the small domains,
+// as every other atom: each move enumeration finds is a proved row, and
+// none is "not proved".
+func TestDifferentialSameUser(t *testing.T) {
+	defer func() { diffOfficers = false }()
+	diffOfficers = true
+	compared := 0
+	for seed := uint64(1); seed <= 40; seed++ {
+		g := newGen(seed)
+		before, after := g.policySets()
+		for _, p := range append(before, after...) {
+			if strings.Contains(p.Consensus, "v.id") {
+				compared++
+				break
+			}
+		}
+		if why := checkDifferential(seed); why != "" {
+			t.Fatal(why)
+		}
+	}
+	if compared < 10 {
+		t.Errorf("only %d cases compare approvers' ids: the test compares too little", compared)
+	}
+}
+
+// TestTwoOfficersRewritten: "two distinct officers" written the nested way
+// is the filter count it replaces (no row), and one officer alone is a
+// proved widening.
+func TestTwoOfficersRewritten(t *testing.T) {
+	cond := "activity.type == '" + diffType + "'"
+	counted := policyset.Policy{ID: "p", Name: "two officers", Effect: client.EffectAllow, Condition: cond,
+		Consensus: "approvers.filter(u, u.tags.contains('officer')).count() >= 2"}
+	nested := counted
+	nested.Consensus = "approvers.any(u, u.tags.contains('officer') && approvers.any(v, v.id != u.id && v.tags.contains('officer')))"
+	viaCredentials := counted
+	viaCredentials.Consensus = "approvers.any(u, u.tags.contains('officer') && credentials.any(c, c.user_id != u.id && " +
+		"approvers.any(w, w.id == c.user_id && w.tags.contains('officer'))))"
+	one := counted
+	one.Consensus = "approvers.any(u, u.tags.contains('officer'))"
+
+	if rs, _, guarded := Regions(diffType, []policyset.Policy{counted}, []policyset.Policy{nested}, []policyset.Policy{counted, nested}, nil); len(rs) != 0 || guarded {
+		t.Errorf("the nested rewrite is the same consensus, yet %d regions: %+v", len(rs), rs)
+	}
+	rs, _, _ := Regions(diffType, []policyset.Policy{nested}, []policyset.Policy{one}, []policyset.Policy{nested, one}, nil)
+	widened := false
+	for _, r := range rs {
+		if r.NotProved != "" {
+			t.Errorf("not proved: %s", r.NotProved)
+		}
+		if r.Proved && r.Before == client.OutcomeRequiresConsensus && r.After == client.OutcomeAllow {
+			widened = true
+			if d := policyset.Decide([]policyset.Policy{one}, r.Witness); d.Verdict != client.OutcomeAllow {
+				t.Errorf("the witness %+v is not allowed by one officer", r.Witness)
+			}
+		}
+	}
+	if !widened {
+		t.Errorf("one officer alone should widen consensus to allow: %+v", rs)
+	}
+	// A credential's user is its approver: an officer and the credential
+	// of another approver who is one are two officers.
+	if rs, _, guarded := Regions(diffType, []policyset.Policy{counted}, []policyset.Policy{viaCredentials}, []policyset.Policy{counted, viaCredentials}, nil); len(rs) != 0 || guarded {
+		t.Errorf("compared through credentials, the same consensus, yet %d regions: %+v", len(rs), rs)
+	}
+}
