@@ -218,7 +218,7 @@ func requests(policies []policyset.Policy) []policyset.Request {
 		users = []policyset.User{{ID: "fresh"}, {ID: "fresh", Tags: []string{"t1"}}, {ID: "fresh", Tags: []string{"t2"}},
 			{ID: "fresh", Tags: []string{"t1", "t2"}}}
 	}
-	if reads("u.id") {
+	if reads("'" + userConsts[0] + "'") { // a named id; ids compared with each other need none
 		for _, u := range slices.Clone(users) {
 			u.ID = "alice"
 			users = append(users, u)
