@@ -155,6 +155,24 @@ func reviewKinds() []reviewKind {
 		typ:      signTx, atMost: "consensus", wantBefore: client.OutcomeRequiresConsensus,
 		request: ethTransfer("0", approve+strings.Repeat("0", 128)),
 	}, {
+		name:         "the sender compared with the destination",
+		brokenBefore: "transfers alone", brokenRequest: ethTransfer("1", "0x"),
+		before: map[string]reviewPolicy{
+			"alone": {"transfers alone", client.EffectAllow, "activity.type == '" + signTx + "'", ""},
+			"self":  {"no self-sends", client.EffectDeny, "activity.type == '" + signTx + "' && eth.tx.to == eth.tx.from", ""},
+		},
+		resource: "self",
+		after: reviewPolicy{"no self-sends", client.EffectDeny,
+			"activity.type == '" + signTx + "' && eth.tx.to == eth.tx.from && eth.tx.to != '" + payee + "'", ""},
+		typ: signTx, atMost: "consensus", wantBefore: client.OutcomeDenyExplicit,
+		request: `{
+    type        = "` + signTx + `"
+    approvers   = ` + aliceAlone + `
+    params      = { type = "TRANSACTION_TYPE_ETHEREUM" }
+    private_key = { id = "key-1" }
+    eth = { tx = { type = "TYPE_2", chain_id = 1, to = "` + payee + `", from = "` + payee + `", value = "1", data = "0x" } }
+  }`,
+	}, {
 		name:         "combinations of three or more fields",
 		brokenBefore: "hot payouts alone", brokenRequest: ethTransfer("1", "0x", "tag-hot"),
 		before: map[string]reviewPolicy{"hot_payouts": {"hot payouts alone", client.EffectAllow,
@@ -222,5 +240,34 @@ func TestAccessReviewCLI_kinds(t *testing.T) {
 					control, wantKept, k.brokenBefore, broken)
 			}
 		})
+	}
+}
+
+// Exact rewrites that compare two of the request's values give no row and
+// no "not proved": "two distinct officers" written with nested
+// quantifiers for the filter count it replaces, and the self-send deny
+// with its operands swapped.
+func TestAccessReviewCLI_quietRewrites(t *testing.T) {
+	officers := "approvers.all(u, u.tags.contains('tag-officer') || u.tags.contains('tag-ops'))"
+	before := map[string]reviewPolicy{
+		"wallets": {"wallets by two officers", client.EffectAllow, "activity.resource == 'WALLET' && activity.action == 'CREATE'",
+			"approvers.filter(u, u.tags.contains('tag-officer')).count() >= 2 && " + officers},
+		"self": {"no self-sends", client.EffectDeny, "activity.type == '" + signTx + "' && eth.tx.to == eth.tx.from", ""},
+	}
+	after := with(before, "wallets", reviewPolicy{"wallets by two officers", client.EffectAllow, "activity.resource == 'WALLET' && activity.action == 'CREATE'",
+		"approvers.any(u, u.tags.contains('tag-officer') && approvers.any(v, v.id != u.id && v.tags.contains('tag-officer'))) && " + officers})
+	after = with(after, "self", reviewPolicy{"no self-sends", client.EffectDeny, "activity.type == '" + signTx + "' && eth.tx.from == eth.tx.to", ""})
+	w := newReviewWorldOf(t, before, "")
+	code, diags := w.planJSON(reviewResources(after))
+	if code != 2 {
+		t.Fatalf("plan exited %d, want 2: %+v", code, diags)
+	}
+	for _, d := range diags {
+		if strings.HasPrefix(d.Summary, "Access change") || strings.Contains(d.Detail, "not proved") {
+			t.Errorf("an exact rewrite changes no decision: %+v", d)
+		}
+	}
+	if rows := w.functionRows(before, after); len(rows) != 0 {
+		t.Errorf("policy_changes should find no row for exact rewrites: %+v", rows)
 	}
 }

@@ -38,6 +38,10 @@ type domains struct {
 	// it may need (k+1 for a count compared with k) and be encoded
 	// exactly; a count that needs more is bounded (count.go).
 	exactNeed map[string]int64
+	// compared are pairs of generic string paths compared with each
+	// other: finish gives each the other's constants
+	// (strings_equal.go).
+	compared [][2]string
 }
 
 // countDemand is one count compared with k: need is k+1, the elements
@@ -79,6 +83,10 @@ func (d *domains) addForm(f *form) {
 	switch f.op {
 	case fBoolPath:
 		d.addPath(f.path)
+	case fFree:
+		if f.pathEq != "" {
+			d.compared = append(d.compared, [2]string{f.left.gen, f.right.gen})
+		}
 	case fCmp:
 		d.addCmp(f)
 	case fAny, fAll:
@@ -206,6 +214,7 @@ func (d *domains) addConst(p *term, c *term) {
 // gives each list's counts their elements (exactCounts).
 func (d *domains) finish() {
 	d.exactCounts()
+	d.shareCompared()
 	for gen, lens := range d.strLens {
 		if _, sliced := d.ints[lenPath(gen)]; sliced {
 			d.ints[lenPath(gen)] = append(d.ints[lenPath(gen)], lens...)

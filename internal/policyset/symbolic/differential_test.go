@@ -44,14 +44,18 @@ type gen struct {
 	// officers: half the consensus atoms compare two approvers' ids
 	// (diffOfficers, for TestDifferentialSameUser).
 	officers bool
+	// sends: a third of the condition atoms compare eth.tx.from with
+	// eth.tx.to or a constant (diffSends, for TestDifferentialStringsEqual).
+	sends bool
 }
 
-// diffOfficers makes newGen's cases compare approvers' ids.
-var diffOfficers bool
+// diffOfficers makes newGen's cases compare approvers' ids; diffSends
+// compares the sender.
+var diffOfficers, diffSends bool
 
 func newGen(seed uint64) gen {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	g := gen{r: r, guarded: seed%2 == 0, officers: diffOfficers}
+	g := gen{r: r, guarded: seed%2 == 0, officers: diffOfficers, sends: diffSends}
 	g.cond = r.Perm(9)[:2+r.IntN(3)]
 	g.consA = r.Perm(7)[:1+r.IntN(3)]
 	return g
@@ -62,6 +66,12 @@ func (g gen) pick(xs []string) string { return xs[g.r.IntN(len(xs))] }
 // atom is a random comparison or quantifier, some reading a keyword the
 // request may lack.
 func (g gen) condAtom() string {
+	if g.sends && g.r.IntN(3) == 0 {
+		if g.r.IntN(3) == 0 {
+			return fmt.Sprintf("eth.tx.from == '%s'", g.pick(toConsts))
+		}
+		return "eth.tx.to " + g.pick([]string{"==", "!="}) + " eth.tx.from"
+	}
 	switch g.cond[g.r.IntN(len(g.cond))] {
 	case 0, 1:
 		return fmt.Sprintf("eth.tx.value %s %d", g.pick([]string{"<", "<=", ">", ">=", "==", "!="}), valueConsts[g.r.IntN(len(valueConsts))])
@@ -188,7 +198,7 @@ func requests(policies []policyset.Policy) []policyset.Request {
 	var eths []map[string]any
 	eths = append(eths, nil)
 	if reads("eth.tx") {
-		values, chains, tos := []int64{0}, []int64{0}, []string{"0xcc"}
+		values, chains, tos, froms := []int64{0}, []int64{0}, []string{"0xcc"}, []string{""}
 		if reads("eth.tx.value") {
 			values = ints(valueConsts)
 		}
@@ -198,10 +208,20 @@ func requests(policies []policyset.Policy) []policyset.Request {
 		if reads("eth.tx.to") {
 			tos = append(slices.Clone(toConsts), "0xcc")
 		}
+		if reads("eth.tx.from") {
+			// Each value a destination takes, and one none does.
+			froms = append(slices.Clone(tos), "0xdd")
+		}
 		for _, v := range values {
 			for _, c := range chains {
 				for _, to := range tos {
-					eths = append(eths, map[string]any{"value": big.NewInt(v), "chain_id": big.NewInt(c), "to": to})
+					for _, from := range froms {
+						tx := map[string]any{"value": big.NewInt(v), "chain_id": big.NewInt(c), "to": to}
+						if from != "" {
+							tx["from"] = from
+						}
+						eths = append(eths, tx)
+					}
 				}
 			}
 		}

@@ -34,6 +34,8 @@ type encoder struct {
 	// scalarPaths are scalars' keys, sorted, while their count is as
 	// when sorted (scalarsSorted): each region's witness walks them.
 	scalarPaths []string
+	// eq are the strings compared with each other (strings_equal.go).
+	eq equalities
 }
 
 // scalar is one path's value, as a class.
@@ -56,7 +58,7 @@ type slots struct {
 func newEncoder(typ string, d *domains, model requestModel, rootIDs []string) *encoder {
 	return &encoder{c: newCircuit(), typ: typ, d: d, model: model, scalars: map[string]*scalar{}, lists: map[string]*slots{},
 		pres: map[string]lit{}, frees: map[string]lit{}, env: map[string]string{}, overs: map[string]bool{}, bounds: map[string]*countBound{},
-		rootIDs: rootIDs}
+		rootIDs: rootIDs, eq: equalities{vars: map[string]lit{}, in: map[string]bool{}}}
 }
 
 // concrete is a term's path with its bound variable replaced by the
@@ -114,6 +116,9 @@ func (e *encoder) form(f *form) value {
 // its value's type is not known.
 func (e *encoder) free(f *form) value {
 	if v, ok := e.sameUserDecided(f); ok {
+		return v
+	}
+	if v, ok := e.stringsEqual(f); ok {
 		return v
 	}
 	e.overs[f.why] = true

@@ -48,10 +48,11 @@ type form struct {
 	// errFree: the construct may err beyond what it reads (a value whose
 	// type only an uploaded ABI gives may not compare).
 	errFree bool
-	// sameUser: an fFree that compares two users' ids (== or !=), with
-	// left and right the two paths; decided where both are approvers
-	// (same_user.go).
-	sameUser string
+	// pathEq: an fFree that compares two strings read whole (== or !=),
+	// with left and right the two paths; decided where both are
+	// approvers' ids (same_user.go) or neither is an id, a tag or a
+	// sliced string (strings_equal.go).
+	pathEq string
 }
 
 // termKind is the kind of a non-boolean term.

@@ -95,8 +95,8 @@ func (r *reader) comparison(n *policylang.Binary) *form {
 	if y.kind != tConst || (x.kind != tPath && x.kind != tCount) {
 		f := withReads(free("a comparison of two of the request's values", n.String()), x, y)
 		f.errFree = false // values of one type (the checker saw to it) compare without error
-		if userIDs(x, y) && (n.Op == "==" || n.Op == "!=") {
-			f.sameUser, f.left, f.right = n.Op, x, y
+		if wholeStrings(x, y) && (n.Op == "==" || n.Op == "!=") {
+			f.pathEq, f.left, f.right = n.Op, x, y
 		}
 		return f
 	}

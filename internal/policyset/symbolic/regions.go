@@ -140,6 +140,12 @@ func (q *question) atoms(from, to int) []atom {
 			if f.list.path.path[0] == '$' {
 				return
 			}
+		case fFree:
+			// Two strings compared with each other, where decided
+			// (strings_equal.go): "eth.tx.to == eth.tx.from" holds or not.
+			if f.pathEq == "" || f.left.path[0] == '$' || f.right.path[0] == '$' || !q.e.eligible(f.left) || !q.e.eligible(f.right) {
+				return
+			}
 		default:
 			return
 		}

@@ -3,6 +3,8 @@ package symbolic
 import (
 	"strconv"
 	"strings"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
 
 // Two users' ids compared with each other ("two distinct officers":
@@ -14,21 +16,25 @@ import (
 // exactly when i == j. Elsewhere (a user id listed in the activity's
 // parameters, say) the comparison stays over-approximated.
 
-// userIDs tells whether x and y are both a user's id: an approver's or a
-// credential's user, read whole.
-func userIDs(x, y *term) bool {
+// wholeStrings tells whether x and y are both a string read whole from
+// the request.
+func wholeStrings(x, y *term) bool {
 	for _, t := range []*term{x, y} {
-		if t.kind != tPath || t.slice != nil || (t.gen != "approvers[*].id" && t.gen != "credentials[*].user_id") {
+		if t.kind != tPath || t.slice != nil || t.typ.Kind != policylang.KindString {
 			return false
 		}
 	}
 	return true
 }
 
+// userID tells whether t is a user's id: an approver's or a credential's
+// user.
+func userID(t *term) bool { return t.gen == "approvers[*].id" || t.gen == "credentials[*].user_id" }
+
 // sameUserDecided is f's value where f compares two approvers' ids; ok is
 // false where it is not decided here.
 func (e *encoder) sameUserDecided(f *form) (_ value, ok bool) {
-	if f.sameUser == "" {
+	if f.pathEq == "" || !userID(f.left) || !userID(f.right) {
 		return value{}, false
 	}
 	i, ok1 := approverSlot(e.concrete(f.left.path))
@@ -36,7 +42,7 @@ func (e *encoder) sameUserDecided(f *form) (_ value, ok bool) {
 	if !ok1 || !ok2 {
 		return value{}, false
 	}
-	same := (i == j) == (f.sameUser == "==")
+	same := (i == j) == (f.pathEq == "==")
 	// The value's error is what its reads raise (an element read by a
 	// literal index that the request lacks).
 	var errs []lit

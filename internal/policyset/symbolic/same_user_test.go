@@ -1,6 +1,7 @@
 package symbolic
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ func TestDifferentialSameUser(t *testing.T) {
 	defer func() { diffOfficers = false }()
 	diffOfficers = true
 	compared := 0
-	for seed := uint64(1); seed <= 40; seed++ {
+	for seed := uint64(1); seed <= 30; seed++ {
 		g := newGen(seed)
 		before, after := g.policySets()
 		for _, p := range append(before, after...) {
@@ -72,5 +73,61 @@ func TestTwoOfficersRewritten(t *testing.T) {
 	// of another approver who is one are two officers.
 	if rs, _, guarded := Regions(diffType, []policyset.Policy{counted}, []policyset.Policy{viaCredentials}, []policyset.Policy{counted, viaCredentials}, nil); len(rs) != 0 || guarded {
 		t.Errorf("compared through credentials, the same consensus, yet %d regions: %+v", len(rs), rs)
+	}
+}
+
+// TestDifferentialStringsEqual: condition atoms that compare the sender
+// with the destination (the self-send deny) or with a constant are
+// answered exactly on the small domains: each move enumeration finds is a
+// proved row, and none is "not proved".
+func TestDifferentialStringsEqual(t *testing.T) {
+	defer func() { diffSends = false }()
+	diffSends = true
+	compared := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		g := newGen(seed)
+		before, after := g.policySets()
+		for _, p := range append(before, after...) {
+			if strings.Contains(p.Condition, " eth.tx.from") {
+				compared++
+				break
+			}
+		}
+		if why := checkDifferential(seed); why != "" {
+			t.Fatal(why)
+		}
+	}
+	if compared < 6 {
+		t.Errorf("only %d cases compare the sender with the destination: the test compares too little", compared)
+	}
+}
+
+// TestSelfSendDecided: removing the self-send deny widens exactly the
+// requests whose sender is their destination, a proved row whose witness
+// shares the value; narrowing it to leave one address out widens that
+// address alone.
+func TestSelfSendDecided(t *testing.T) {
+	cond := "activity.type == '" + diffType + "'"
+	allow := policyset.Policy{ID: "a", Name: "a", Effect: client.EffectAllow, Condition: cond}
+	deny := policyset.Policy{ID: "d", Name: "no self-send", Effect: client.EffectDeny, Condition: cond + " && eth.tx.to == eth.tx.from"}
+	narrowed := deny
+	narrowed.Condition += " && eth.tx.to != '0xaa'"
+	for _, c := range []struct {
+		after  []policyset.Policy
+		sameTo string // the witness's destination, "" for any
+	}{{[]policyset.Policy{allow}, ""}, {[]policyset.Policy{allow, narrowed}, "0xaa"}} {
+		before := []policyset.Policy{allow, deny}
+		rs, _, guarded := Regions(diffType, before, c.after, append(slices.Clone(before), c.after...), nil)
+		if len(rs) != 1 || guarded || !rs[0].Proved || rs[0].Before != client.OutcomeDenyExplicit || rs[0].After != client.OutcomeAllow {
+			t.Fatalf("want one proved DENY_EXPLICIT -> ALLOW row, got %+v (guarded %v)", rs, guarded)
+		}
+		tx, _ := rs[0].Witness.Keyword("eth.tx")
+		m, _ := tx.(map[string]any)
+		if m["to"] != m["from"] || (c.sameTo != "" && m["to"] != c.sameTo) {
+			t.Errorf("the witness should send from its destination (%q): %v", c.sameTo, m)
+		}
+		if w := rs[0].Words(); !strings.Contains(w, "eth.tx.to == eth.tx.from") {
+			t.Errorf("the region's words should say the sender is the destination: %q", w)
+		}
 	}
 }

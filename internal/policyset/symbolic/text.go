@@ -10,6 +10,11 @@ import (
 // policies read it, the operator and the constant.
 func formText(f *form) string {
 	switch f.op {
+	case fFree:
+		if f.pathEq != "" {
+			return f.left.gen + " " + f.pathEq + " " + f.right.gen
+		}
+		return f.key
 	case fBoolPath:
 		return f.path.gen
 	case fCmp:

@@ -38,6 +38,7 @@ func (q *question) witness(model []bool) (policyset.Request, error) {
 		setPath(tree, p, make([]any, n))
 	}
 	strs := map[string]string{}
+	equal := q.equalValues(model)
 	for _, p := range e.scalarsSorted() {
 		s := e.scalars[p]
 		if strings.HasPrefix(p, "len(") || s.typ.Kind == policylang.KindString && strings.HasSuffix(p, "]") && strings.Contains(p[strings.LastIndexByte(p, '['):], "..") {
@@ -51,6 +52,9 @@ func (q *question) witness(model []bool) (policyset.Request, error) {
 			setPath(tree, p, modelValue(model, s.boolLit))
 		case policylang.KindString:
 			strs[p] = q.stringValue(model, s)
+			if v, ok := equal[p]; ok {
+				strs[p] = v
+			}
 			setPath(tree, p, strs[p])
 		default:
 			cl := s.ints[classOf(model, s.classes)]
