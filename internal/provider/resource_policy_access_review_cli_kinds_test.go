@@ -173,6 +173,23 @@ func reviewKinds() []reviewKind {
     eth = { tx = { type = "TYPE_2", chain_id = 1, to = "` + payee + `", from = "` + payee + `", value = "1", data = "0x" } }
   }`,
 	}, {
+		name:         "an ABI argument's cap raised",
+		brokenBefore: "transfers alone", brokenRequest: ethTransfer("1", "0x"),
+		before: map[string]reviewPolicy{
+			"alone":  {"transfers alone", client.EffectAllow, "activity.type == '" + signTx + "'", ""},
+			"unwrap": {"unwrap cap", client.EffectDeny, "activity.type == '" + signTx + "' && eth.tx.contract_call_args['wad'] > " + tenETH, ""},
+		},
+		resource: "unwrap",
+		after:    reviewPolicy{"unwrap cap", client.EffectDeny, "activity.type == '" + signTx + "' && eth.tx.contract_call_args['wad'] > " + tenETH + "0", ""},
+		typ:      signTx, atMost: "consensus", wantBefore: client.OutcomeDenyExplicit,
+		request: `{
+    type        = "` + signTx + `"
+    approvers   = ` + aliceAlone + `
+    params      = { type = "TRANSACTION_TYPE_ETHEREUM" }
+    private_key = { id = "key-1" }
+    eth = { tx = { type = "TYPE_2", chain_id = 1, to = "` + payee + `", value = "0", data = "0x", contract_call_args = { wad = "50000000000000000000" } } }
+  }`,
+	}, {
 		name:         "combinations of three or more fields",
 		brokenBefore: "hot payouts alone", brokenRequest: ethTransfer("1", "0x", "tag-hot"),
 		before: map[string]reviewPolicy{"hot_payouts": {"hot payouts alone", client.EffectAllow,

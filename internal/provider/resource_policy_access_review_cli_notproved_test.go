@@ -59,17 +59,18 @@ func checkNotProved(t *testing.T, name, typ, body, address, why string, env ...s
 	}
 }
 
-// A new allow of transactions alone where an ABI argument has one value:
-// the analysis finds a request that the control forbids, but its witness
-// cannot carry the argument (its type comes only from an uploaded ABI), so
-// the engine does not decide it as claimed. The control is neither broken
-// nor proved: "Control not proved", naming the argument.
+// A new allow of transactions alone where an ABI argument, read as a
+// bool, holds: the analysis finds a request that the control forbids, but
+// its witness cannot carry the argument (its type comes only from an
+// uploaded ABI, and a bool read is not typed), so the engine does not
+// decide it as claimed. The control is neither broken nor proved:
+// "Control not proved", naming the argument.
 func TestAccessReviewCLI_controlNotProved(t *testing.T) {
 	body := `
 resource "custody_policy" "wad" {
   name      = "wad limit alone"
   effect    = "EFFECT_ALLOW"
-  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.contract_call_args['wad'] == 5"
+  condition = "activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.contract_call_args['approved']"
 }
 `
 	checkNotProved(t, "transactions never alone", "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", body, "custody_policy.wad", "contract_call_args")

@@ -42,6 +42,10 @@ type domains struct {
 	// other: finish gives each the other's constants
 	// (strings_equal.go).
 	compared [][2]string
+	// typedKinds are, per generic path of a value only an uploaded ABI
+	// types, the kinds of the constants it is compared with
+	// (typed_values.go).
+	typedKinds map[string]map[policylang.Kind]bool
 }
 
 // countDemand is one count compared with k: need is k+1, the elements
@@ -55,7 +59,7 @@ type countDemand struct {
 func newDomains() *domains {
 	return &domains{strs: map[string][]string{}, ints: map[string][]*big.Int{}, types: map[string]*policylang.Type{},
 		demand: map[string]int{}, reserve: map[string]int{}, seen: map[string]bool{}, strLens: map[string][]*big.Int{},
-		counts: map[string][]countDemand{}, exactNeed: map[string]int64{}}
+		counts: map[string][]countDemand{}, exactNeed: map[string]int64{}, typedKinds: map[string]map[policylang.Kind]bool{}}
 }
 
 // The small model. Whatever a list holds, a sublist of it decides every
@@ -88,6 +92,9 @@ func (d *domains) addForm(f *form) {
 			d.compared = append(d.compared, [2]string{f.left.gen, f.right.gen})
 		}
 	case fCmp:
+		if f.untyped != nil {
+			d.addTyped(f)
+		}
 		d.addCmp(f)
 	case fAny, fAll:
 		// One element that satisfies (any) or fails (all) the body, and

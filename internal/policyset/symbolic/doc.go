@@ -8,7 +8,8 @@
 // concrete request and decided by policyset.Decide before anything is
 // said of it. A witness that does not decide as claimed came from an
 // over-approximated construct (CronSpan, a value whose type only an
-// uploaded ABI gives, a comparison of two of the request's values other
+// uploaded ABI gives where no comparison with constants of one kind types
+// it, a comparison of two of the request's values other
 // than two approvers' ids or two strings read whole that are no ids or
 // tags, a count too large for its list's slots), and is reported as "not
 // proved", never as a fact.

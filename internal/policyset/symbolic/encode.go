@@ -102,6 +102,9 @@ func (e *encoder) form(f *form) value {
 		p := e.concrete(f.path.path)
 		return value{e.scalar(p, f.path).boolLit, -e.presence(p)}
 	case fCmp:
+		if f.untyped != nil && !e.d.oneKind(f.left.gen) {
+			return e.free(f.untyped)
+		}
 		return e.cmp(f)
 	case fAny, fAll:
 		return e.quantifier(f)

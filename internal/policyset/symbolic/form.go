@@ -48,6 +48,11 @@ type form struct {
 	// errFree: the construct may err beyond what it reads (a value whose
 	// type only an uploaded ABI gives may not compare).
 	errFree bool
+	// untyped: an fCmp whose left is a value only an uploaded ABI types,
+	// typed by the constant it is compared with; untyped is the
+	// over-approximated form it stays where the question compares that
+	// path with constants of two kinds (typed_values.go).
+	untyped *form
 	// pathEq: an fFree that compares two strings read whole (== or !=),
 	// with left and right the two paths; decided where both are
 	// approvers' ids (same_user.go) or neither is an id, a tag or a

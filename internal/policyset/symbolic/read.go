@@ -71,6 +71,9 @@ func (r *reader) comparison(n *policylang.Binary) *form {
 	if x.kind == tErr || y.kind == tErr {
 		return &form{op: fErr}
 	}
+	if f, ok := typedValueCmp(n, x, y); ok {
+		return f
+	}
 	for _, t := range []*term{x, y} {
 		if t.kind == tFree {
 			return withReads(free(t.why, n.String()), x, y)

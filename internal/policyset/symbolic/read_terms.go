@@ -80,7 +80,9 @@ func (r *reader) pathTerm(path, gen string, t *policylang.Type) *term {
 	case policylang.KindList:
 		return &term{kind: tListRef, typ: t, list: &listRef{path: p}}
 	case policylang.KindAny:
-		return &term{kind: tFree, typ: t, why: "a value whose type depends on an uploaded ABI or IDL (" + gen + ")"}
+		// Its path is kept: compared with constants, it takes their type
+		// (typed_values.go).
+		return &term{kind: tFree, typ: t, path: path, gen: gen, why: "a value whose type depends on an uploaded ABI or IDL (" + gen + ")"}
 	}
 	return p
 }
