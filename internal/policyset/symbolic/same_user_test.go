@@ -14,24 +14,29 @@ import (
 // as every other atom: each move enumeration finds is a proved row, and
 // none is "not proved".
 func TestDifferentialSameUser(t *testing.T) {
-	defer func() { diffOfficers = false }()
-	diffOfficers = true
-	compared := 0
-	for seed := uint64(1); seed <= 30; seed++ {
-		g := newGen(seed)
-		before, after := g.policySets()
-		for _, p := range append(before, after...) {
-			if strings.Contains(p.Consensus, "v.id") {
-				compared++
-				break
-			}
+	differentialDrawing(t, &diffOfficers, 30, 10, "compare approvers' ids",
+		func(p policyset.Policy) bool { return strings.Contains(p.Consensus, "v.id") })
+}
+
+// differentialDrawing runs the differential test over seeds 1..seeds
+// with the generator's *flag set, and wants at least least cases whose
+// policies drew the atoms it adds (drew tells), so that it compares them.
+func differentialDrawing(t *testing.T, flag *bool, seeds uint64, least int, what string, drew func(policyset.Policy) bool) {
+	t.Helper()
+	defer func() { *flag = false }()
+	*flag = true
+	drawn := 0
+	for seed := uint64(1); seed <= seeds; seed++ {
+		before, after := newGen(seed).policySets()
+		if slices.ContainsFunc(append(before, after...), drew) {
+			drawn++
 		}
 		if why := checkDifferential(seed); why != "" {
 			t.Fatal(why)
 		}
 	}
-	if compared < 10 {
-		t.Errorf("only %d cases compare approvers' ids: the test compares too little", compared)
+	if drawn < least {
+		t.Errorf("only %d cases %s: the test compares too little", drawn, what)
 	}
 }
 
@@ -81,25 +86,8 @@ func TestTwoOfficersRewritten(t *testing.T) {
 // answered exactly on the small domains: each move enumeration finds is a
 // proved row, and none is "not proved".
 func TestDifferentialStringsEqual(t *testing.T) {
-	defer func() { diffSends = false }()
-	diffSends = true
-	compared := 0
-	for seed := uint64(1); seed <= 20; seed++ {
-		g := newGen(seed)
-		before, after := g.policySets()
-		for _, p := range append(before, after...) {
-			if strings.Contains(p.Condition, " eth.tx.from") {
-				compared++
-				break
-			}
-		}
-		if why := checkDifferential(seed); why != "" {
-			t.Fatal(why)
-		}
-	}
-	if compared < 6 {
-		t.Errorf("only %d cases compare the sender with the destination: the test compares too little", compared)
-	}
+	differentialDrawing(t, &diffSends, 20, 6, "compare the sender",
+		func(p policyset.Policy) bool { return strings.Contains(p.Condition, " eth.tx.from") })
 }
 
 // TestSelfSendDecided: removing the self-send deny widens exactly the
