@@ -163,3 +163,31 @@ func (c *cronSpan) holds(now time.Time) bool {
 	}
 	return false
 }
+
+// CronWindow is a checked CronSpan as the access review's analysis reads
+// it (internal/policyset/symbolic): the evaluator's own rule, so that the
+// two never differ.
+type CronWindow struct{ c *cronSpan }
+
+// ParseCronWindow checks a CronSpan's three literal arguments; ok is false
+// where the checker refuses them.
+func ParseCronWindow(cron, dur, zone string) (_ *CronWindow, ok bool) {
+	c, errs := parseCronSpan(cron, dur, zone)
+	if errs != nil {
+		return nil, false
+	}
+	return &CronWindow{c: c}, true
+}
+
+// Weekly tells whether the window repeats every week of local time: its
+// day-of-month and month fields are *.
+func (w *CronWindow) Weekly() bool { return !w.c.spec.restricted[2] && !w.c.spec.restricted[3] }
+
+// Fires tells whether the cron fires at the minute of t, in its zone.
+func (w *CronWindow) Fires(t time.Time) bool { return w.c.spec.matches(t.In(w.c.loc)) }
+
+// Minutes is the window's length in whole minutes.
+func (w *CronWindow) Minutes() int { return int(w.c.span / time.Minute) }
+
+// Holds is CronSpan's value at now, as the evaluator computes it.
+func (w *CronWindow) Holds(now time.Time) bool { return w.c.holds(now) }

@@ -26,10 +26,12 @@ func guideFiles(t *testing.T) (config, test string) {
 
 // TestAccPolicyChangesGuideAssertion runs the guide's assertion in
 // `terraform test` with the real CLI (and in the compatibility suite with
-// `tofu test`): a change that only narrows passes, a new allow fails, and
-// a change whose effect hangs on CronSpans, which the analysis does not
-// evaluate, fails as NOT_PROVED: "cannot be proved" is never taken for
-// "no new access".
+// `tofu test`): a change that only narrows passes (a business-hours
+// policy tightened included), a new allow fails, office hours moved fail
+// on a proved row (17:00 to 18:00 is new), and a change whose effect hangs
+// on CronSpans that name days of the month, which the analysis does not
+// decide, fails as NOT_PROVED: "cannot be proved" is never taken for "no
+// new access".
 func TestAccPolicyChangesGuideAssertion(t *testing.T) {
 	cli := newTFCLI(t, newAccEmulator(t))
 	config, test := guideFiles(t)
@@ -41,9 +43,9 @@ output "not_proved" {
 }
 `)
 	const tags = `{ name = "tags", effect = "EFFECT_ALLOW", condition = "activity.type == 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG'" }`
-	hours := func(cron string) string {
+	hours := func(cron, extra string) string {
 		return `[{ name = "tags in office hours", effect = "EFFECT_ALLOW", ` +
-			`condition = "activity.type == 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG'", time = "CronSpan('` + cron + `', '8h', 'UTC')" }]`
+			`condition = "activity.type == 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG'", time = "CronSpan('` + cron + `', '8h', 'UTC')"` + extra + ` }]`
 	}
 	for _, tc := range []struct {
 		name, today, proposed string
@@ -51,9 +53,14 @@ output "not_proved" {
 	}{
 		{name: "narrowing", today: "[" + tags + "]", proposed: "[]", holds: true},
 		{name: "new allow", today: "[]", proposed: "[" + tags + "]"},
-		// Office hours moved from 9-17 to 10-18: whether a request at 17:30
-		// moves hangs on two CronSpans.
-		{name: "office hours moved", today: hours("0 9 * * 1-5"), proposed: hours("0 10 * * 1-5"), notProved: true},
+		// Office hours tightened to two approvers: narrowing only.
+		{name: "office hours tightened", today: hours("0 9 * * 1-5", ""), proposed: hours("0 9 * * 1-5", `, consensus = "approvers.count() >= 2"`), holds: true},
+		// Office hours moved from 9-17 to 10-18: 17:00 to 18:00 on weekdays
+		// is new, a proved row.
+		{name: "office hours moved", today: hours("0 9 * * 1-5", ""), proposed: hours("0 10 * * 1-5", "")},
+		// The first of the month moved from 9-17 to 10-18: a CronSpan that
+		// names days of the month is not decided.
+		{name: "monthly hours moved", today: hours("0 9 1 * *", ""), proposed: hours("0 10 1 * *", ""), notProved: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tests := filepath.Join(cli.dir, "tests")

@@ -46,6 +46,11 @@ type domains struct {
 	// types, the kinds of the constants it is compared with
 	// (typed_values.go).
 	typedKinds map[string]map[policylang.Kind]bool
+	// spans are the weekly CronSpans, by their key (spanKeys, sorted in
+	// finish): time.now's classes are cut by their values
+	// (time_classes.go).
+	spanKeys []string
+	spans    []*policylang.CronWindow
 }
 
 // countDemand is one count compared with k: need is k+1, the elements
@@ -90,6 +95,10 @@ func (d *domains) addForm(f *form) {
 	case fFree:
 		if f.pathEq != "" {
 			d.compared = append(d.compared, [2]string{f.left.gen, f.right.gen})
+		}
+		if f.cron != nil && !slices.Contains(d.spanKeys, f.key) {
+			d.spanKeys = append(d.spanKeys, f.key)
+			d.spans = append(d.spans, f.cron)
 		}
 	case fCmp:
 		if f.untyped != nil {
@@ -221,6 +230,7 @@ func (d *domains) addConst(p *term, c *term) {
 // gives each list's counts their elements (exactCounts).
 func (d *domains) finish() {
 	d.exactCounts()
+	d.sortSpans()
 	d.shareCompared()
 	for gen, lens := range d.strLens {
 		if _, sliced := d.ints[lenPath(gen)]; sliced {

@@ -7,12 +7,12 @@
 // that no request exists; a satisfiable one gives a model, rebuilt as a
 // concrete request and decided by policyset.Decide before anything is
 // said of it. A witness that does not decide as claimed came from an
-// over-approximated construct (CronSpan, a value whose type only an
-// uploaded ABI gives where no comparison with constants of one kind types
-// it, a comparison of two of the request's values other
-// than two approvers' ids or two strings read whole that are no ids or
-// tags, a count too large for its list's slots), and is reported as "not
-// proved", never as a fact.
+// over-approximated construct (a CronSpan naming days of the month or
+// months, a value only an uploaded ABI types where no comparison with
+// constants of one kind types it, a comparison of two of the request's
+// values other than two approvers' ids or two whole strings that are no
+// ids or tags, a count too large for its list's slots), and is reported
+// as "not proved", never as a fact.
 //
 // The encoding is a second statement of the engine's semantics; the
 // differential test (random policy sets, every request of a small domain

@@ -46,6 +46,8 @@ type scalar struct {
 	strs      []string // string classes; the last class is "another value"
 	ints      []intClass
 	classes   []lit
+	// cut: time.now's classes cut by weekly CronSpans (time_classes.go).
+	cut *timeCut
 }
 
 // slots are a list's elements: active[i] says element i exists; active
@@ -122,6 +124,9 @@ func (e *encoder) free(f *form) value {
 		return v
 	}
 	if v, ok := e.stringsEqual(f); ok {
+		return v
+	}
+	if v, ok := e.cronDecided(f); ok {
 		return v
 	}
 	e.overs[f.why] = true

@@ -53,6 +53,9 @@ type form struct {
 	// over-approximated form it stays where the question compares that
 	// path with constants of two kinds (typed_values.go).
 	untyped *form
+	// cron: an fFree CronSpan whose window repeats every week, decided
+	// by time.now's classes (time_classes.go).
+	cron *policylang.CronWindow
 	// pathEq: an fFree that compares two strings read whole (== or !=),
 	// with left and right the two paths; decided where both are
 	// approvers' ids (same_user.go) or neither is an id, a tag or a

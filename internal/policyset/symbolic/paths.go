@@ -228,6 +228,10 @@ func (e *encoder) scalar(path string, t *term) *scalar {
 	default:
 		lo, hi := intDomain(gen, t.typ)
 		s.ints = intClasses(e.d.ints[gen], lo, hi)
+		if gen == "time.now" && len(e.d.spans) > 0 && len(e.d.spans) <= 64 {
+			s.cut = cutTime(e.d.ints[gen], e.d.spanKeys, e.d.spans)
+			s.ints = s.cut.ints
+		}
 		s.classes = e.oneHot(len(s.ints))
 	}
 	e.scalars[path] = s

@@ -161,6 +161,7 @@ func (r *reader) call(n *policylang.Call) *form {
 			f.errFree = false // it reads time.now, which every request has
 			f.args = append(f.args, &form{op: fCmp, cmp: "read", left: &term{kind: tPath, typ: &policylang.Type{Kind: policylang.KindTimestamp},
 				path: "time.now", gen: "time.now"}})
+			f.cron = weeklyWindow(n)
 			return f
 		}
 		return free(n.Name+"()", n.String())

@@ -142,7 +142,11 @@ func (q *question) atoms(from, to int) []atom {
 			}
 		case fFree:
 			// Two strings compared with each other, where decided
-			// (strings_equal.go): "eth.tx.to == eth.tx.from" holds or not.
+			// (strings_equal.go): "eth.tx.to == eth.tx.from" holds or not;
+			// a weekly CronSpan (time_classes.go).
+			if f.cron != nil {
+				break
+			}
 			if f.pathEq == "" || f.left.path[0] == '$' || f.right.path[0] == '$' || !q.e.eligible(f.left) || !q.e.eligible(f.right) {
 				return
 			}
@@ -158,7 +162,9 @@ func (q *question) atoms(from, to int) []atom {
 		}
 		seen[v] = true
 		path := ""
-		if f.left != nil && f.left.kind == tPath {
+		if f.cron != nil {
+			path = "time.now"
+		} else if f.left != nil && f.left.kind == tPath {
 			path = f.left.gen
 		} else if f.path != nil {
 			path = f.path.gen

@@ -2,6 +2,9 @@ package symbolic
 
 import (
 	"math/big"
+	"time"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"strconv"
 	"strings"
 )
@@ -14,7 +17,7 @@ func formText(f *form) string {
 		if f.pathEq != "" {
 			return f.left.gen + " " + f.pathEq + " " + f.right.gen
 		}
-		return f.key
+		return strings.TrimPrefix(f.key, "CronSpan:")
 	case fBoolPath:
 		return f.path.gen
 	case fCmp:
@@ -54,6 +57,9 @@ func termText(t *term) string {
 		case string:
 			return "'" + v + "'"
 		case *big.Int:
+			if t.typ != nil && t.typ.Kind == policylang.KindTimestamp {
+				return "Timestamp('" + nanosTime(v).Format(time.RFC3339Nano) + "')"
+			}
 			return v.String()
 		case bool:
 			return strconv.FormatBool(v)

@@ -60,6 +60,9 @@ func (q *question) witness(model []bool) (policyset.Request, error) {
 			cl := s.ints[classOf(model, s.classes)]
 			if s.typ.Kind == policylang.KindTimestamp {
 				req.Now = nanosTime(cl.lo)
+				if s.cut != nil {
+					req.Now = nanosTime(s.cut.at[classOf(model, s.classes)])
+				}
 				continue
 			}
 			setPath(tree, p, new(big.Int).Set(pick(cl)))
