@@ -101,17 +101,7 @@ func TestTypedValuesDifferential(t *testing.T) {
 				brute[[2]string{x, y}] = true
 			}
 		}
-		rs, _, guarded := Regions(diffType, before, after, changedVersions(before, after), nil)
-		if guarded {
-			t.Fatalf("seed %d: guarded", seed)
-		}
-		got := map[[2]string]bool{}
-		for _, reg := range rs {
-			if !reg.Proved {
-				t.Fatalf("seed %d: %s -> %s not proved (%s)\nbefore %q\nafter %q", seed, reg.Before, reg.After, reg.NotProved, before, after)
-			}
-			got[[2]string{reg.Before, reg.After}] = true
-		}
+		got := provedPairs(t, seed, before, after)
 		for pair := range brute {
 			if !got[pair] {
 				t.Fatalf("seed %d: enumeration finds %s -> %s, the analysis does not\nbefore %q\nafter %q", seed, pair[0], pair[1], before, after)
@@ -184,4 +174,23 @@ func TestTypedValueNotByDigits(t *testing.T) {
 			t.Errorf("%s: typed %v, want %v", cond, got, typed)
 		}
 	}
+}
+
+// provedPairs are the verdict pairs of the regions between before and
+// after, each of which must be proved (its witness replayed), with no
+// question past its guard.
+func provedPairs(t *testing.T, seed uint64, before, after []policyset.Policy) map[[2]string]bool {
+	t.Helper()
+	rs, _, guarded := Regions(diffType, before, after, changedVersions(before, after), nil)
+	if guarded {
+		t.Fatalf("seed %d: guarded", seed)
+	}
+	got := map[[2]string]bool{}
+	for _, reg := range rs {
+		if !reg.Proved {
+			t.Fatalf("seed %d: %s -> %s not proved (%s)\nbefore %q\nafter %q", seed, reg.Before, reg.After, reg.NotProved, before, after)
+		}
+		got[[2]string{reg.Before, reg.After}] = true
+	}
+	return got
 }
