@@ -55,7 +55,7 @@ func (o *Org) Findings(c Change) []Finding {
 		disprove(w)
 	}
 	if !shown.Applies {
-		never, byCatalogue, applying := symbolic.NeverApplies(p, o.rootIDs)
+		never, byCatalogue, applying := symbolic.NeverApplies(p, o.rootIDs, o.budget)
 		if never {
 			why := "for every request of every activity type, its outcome is not applicable, an error or time-inactive"
 			if byCatalogue {
@@ -71,13 +71,13 @@ func (o *Org) Findings(c Change) []Finding {
 		}
 	}
 	if !shown.NotShadowed {
-		if shadowed, denies := symbolic.Shadowed(p, others, o.rootIDs); shadowed {
+		if shadowed, denies := symbolic.Shadowed(p, others, o.rootIDs, o.budget); shadowed {
 			out = append(out, Finding{Kind: FindingShadowed, Detail: fmt.Sprintf(
 				"  %q allows nothing: every request it would allow or wait for is denied explicitly by %s.", name(p), strings.Join(denies, ", "))})
 			return out
 		}
 	}
-	if !shown.NotRedundant && symbolic.Redundant(p, append(others, p), o.rootIDs) {
+	if !shown.NotRedundant && symbolic.Redundant(p, append(others, p), o.rootIDs, o.budget) {
 		out = append(out, Finding{Kind: FindingRedundant, Detail: fmt.Sprintf(
 			"  Removing %q would change no request's verdict: the organization's other policies already decide every request it "+
 				"applies to as it does.", name(p))})

@@ -42,6 +42,9 @@ type Org struct {
 	planned       []symbolic.Counted         // the counted changes, in the order counted (JudgeOrganization)
 	reported      map[string]bool            // breaches returned, by control, type and kind
 	already       map[string]symbolic.Breach // alreadyBroken's answers, by type and approvers
+	// budget bounds the searches of every question the command asks
+	// (budgets.go).
+	budget *symbolic.Budget
 }
 
 // NewOrg holds the organization's policies and its root users' ids.
@@ -49,7 +52,7 @@ func NewOrg(policies []policyset.Policy, rootIDs []string) *Org {
 	o := &Org{policies: policies, rootIDs: rootIDs, byID: map[string]int{}, keys: map[string]bool{}, reported: map[string]bool{},
 		guardIndex: map[string]*symbolic.GuardIndex{}, counted: map[string]*countedIndex{},
 		already: map[string]symbolic.Breach{}, witnesses: map[string][]policyset.Request{},
-		allows: map[string]map[string]newlyAllowed{}}
+		allows: map[string]map[string]newlyAllowed{}, budget: symbolic.NewBudget(PlanBudget, "this plan", nil)}
 	for i, p := range policies {
 		o.byID[p.ID] = i
 	}

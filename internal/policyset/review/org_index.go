@@ -62,8 +62,8 @@ func (o *Org) countedOf(typ string) *countedIndex {
 func (o *Org) controlState(typ string, change symbolic.Counted) (full, sliced symbolic.ControlState) {
 	around := change.Versions()
 	counted := o.countedOf(typ)
-	full = symbolic.ControlState{Org: o.typeIndex()[typ], Counted: counted.changes}
-	sliced = symbolic.ControlState{Org: o.orgIndex(typ).Slice(around), Counted: counted.slice(around)}
+	full = symbolic.ControlState{Org: o.typeIndex()[typ], Counted: counted.changes, Budget: o.budget}
+	sliced = symbolic.ControlState{Org: o.orgIndex(typ).Slice(around), Counted: counted.slice(around), Budget: o.budget}
 	return full, sliced
 }
 

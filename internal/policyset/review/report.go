@@ -41,7 +41,7 @@ func (o *Org) Report(c Change) Report {
 		}
 		afterOf[t] = after
 	}
-	r := compare(beforeOf, afterOf, types, changed, o.rootIDs)
+	r := compare(beforeOf, afterOf, types, changed, o.rootIDs, o.budget)
 	key := changeKey(before, c.After)
 	if c.After != nil {
 		o.keepWitnesses(key, r)
@@ -56,7 +56,7 @@ func (o *Org) Report(c Change) Report {
 func Compare(before, after []policyset.Policy, rootIDs []string) Report {
 	changed := changedPolicies(before, after)
 	types := typesOf(changed...)
-	return compare(byType(before, types), byType(after, types), types, changed, rootIDs)
+	return compare(byType(before, types), byType(after, types), types, changed, rootIDs, symbolic.NewBudget(PlanBudget, "this call", nil))
 }
 
 func changedVersions(ps ...*policyset.Policy) []*policyset.Policy {
@@ -71,7 +71,7 @@ func changedVersions(ps ...*policyset.Policy) []*policyset.Policy {
 
 // compare is the report over types (the types a changed version can
 // apply to), given the policies before and after that count for each.
-func compare(beforeOf, afterOf map[string][]policyset.Policy, types []string, changed []*policyset.Policy, rootIDs []string) Report {
+func compare(beforeOf, afterOf map[string][]policyset.Policy, types []string, changed []*policyset.Policy, rootIDs []string, plan *symbolic.Budget) Report {
 	var r Report
 	var changedSet []policyset.Policy
 	for _, p := range changed {
@@ -105,7 +105,7 @@ func compare(beforeOf, afterOf map[string][]policyset.Policy, types []string, ch
 		group := groups[k]
 		typ := group[0]
 		b, a := beforeOf[typ], afterOf[typ]
-		regions, more, _ := symbolic.Regions(typ, b, a, changedSet, rootIDs)
+		regions, more, _ := symbolic.RegionsWithin(symbolic.NewBudget(TypeBudget, typ+" of this change", plan), typ, b, a, changedSet, rootIDs)
 		r.More += more * len(group)
 		for _, other := range group {
 			allows := newlyAllowed{proved: more == 0}

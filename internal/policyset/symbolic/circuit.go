@@ -34,6 +34,9 @@ type circuit struct {
 	spareOcc *occurrences
 	// whyNot is why the last solve answered timedOut.
 	whyNot string
+	// budget bounds its searches with those of other questions (nil:
+	// QueryGuard alone).
+	budget *Budget
 }
 
 func newCircuit() *circuit {

@@ -91,6 +91,7 @@ func ControlNewly(typ string, full ControlState, sliced *ControlState, around *C
 	// around's versions last, for their "applies" only.
 	all = append(all, aroundVersions...)
 	q := newQuestion(typ, all, rootIDs)
+	q.e.c.budget = full.Budget
 	defer q.e.c.release()
 	absent := &polLits{deny: litFalse, allow: litFalse, cons: litFalse, applies: litFalse, err: litFalse}
 	var stateMembers, beforeMembers []member
@@ -151,6 +152,9 @@ func ControlNewly(typ string, full ControlState, sliced *ControlState, around *C
 type ControlState struct {
 	Org     []policyset.Policy
 	Counted []Counted
+	// Budget bounds the question's searches with others (nil:
+	// QueryGuard alone).
+	Budget *Budget
 }
 
 // Versions are the change's versions that exist; none for a nil change.

@@ -162,7 +162,7 @@ func checkCountCase(t *testing.T, c countCase, allow, deny policyset.Policy, k *
 func TestFindingsPastTheSlots(t *testing.T) {
 	deny := policyset.Policy{ID: "deny", Name: "mass delete", Effect: client.EffectDeny,
 		Condition: "activity.type == '" + deleteUsers + "' && activity.params.user_ids.count() > 70000"}
-	never, _, applying := NeverApplies(deny, nil)
+	never, _, applying := NeverApplies(deny, nil, nil)
 	if never || applying == nil {
 		t.Fatalf("never applies %v, shown to apply to %v", never, applying != nil)
 	}

@@ -333,9 +333,9 @@ func checkDifferentialOf(seed uint64, bounded bool) string {
 func checkFindings(seed uint64, set []policyset.Policy, reqs []policyset.Request) string {
 	for i, p := range set {
 		others := slices.Delete(slices.Clone(set), i, i+1)
-		never, _, _ := NeverApplies(p, nil)
-		shadowed, _ := Shadowed(p, others, nil)
-		redundant := Redundant(p, set, nil)
+		never, _, _ := NeverApplies(p, nil, nil)
+		shadowed, _ := Shadowed(p, others, nil, nil)
+		redundant := Redundant(p, set, nil, nil)
 		for _, req := range reqs {
 			d := DisproveAt(p, others, req)
 			switch {
@@ -375,7 +375,7 @@ func changedVersions(before, after []policyset.Policy) []policyset.Policy {
 // or slices of them) with brute, the enumeration's moves between before
 // and after; bounded allows "not proved" moves.
 func checkMoves(seed uint64, before, after, askBefore, askAfter []policyset.Policy, brute map[[2]string]policyset.Request, bounded bool) string {
-	got, guarded := moves(diffType, askBefore, askAfter, nil)
+	got, guarded := moves(nil, diffType, askBefore, askAfter, nil)
 	if guarded {
 		return "a question ran past its time limit"
 	}

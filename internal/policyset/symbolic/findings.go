@@ -16,11 +16,12 @@ import (
 // the catalogue: p reads a field the catalogue does not know, which the
 // engine evaluates as an error (the service may know it). When p applies,
 // applying is a request it was shown to apply to, if one was built.
-func NeverApplies(p policyset.Policy, rootIDs []string) (never, byCatalogue bool, applying *policyset.Request) {
+func NeverApplies(p policyset.Policy, rootIDs []string, b *Budget) (never, byCatalogue bool, applying *policyset.Request) {
 	for _, strict := range []bool{false, true} {
 		applies := false
 		for _, typ := range MayApply(p) {
 			q := newQuestionStrict(typ, []policyset.Policy{p}, rootIDs, strict)
+			q.e.c.budget = b
 			ans, model := q.e.c.solve(q.pols[0].applies)
 			if ans == timedOut {
 				return false, false, nil
@@ -85,7 +86,7 @@ func DisproveAt(p policyset.Policy, others []policyset.Policy, req policyset.Req
 // allow or wait for consensus, by the deny policies of others; denies are
 // those that deny some request p would count for. False where p never
 // counts (that is NeverApplies) or the analysis cannot decide.
-func Shadowed(p policyset.Policy, others []policyset.Policy, rootIDs []string) (shadowed bool, denies []string) {
+func Shadowed(p policyset.Policy, others []policyset.Policy, rootIDs []string, b *Budget) (shadowed bool, denies []string) {
 	if p.Effect != client.EffectAllow {
 		return false, nil
 	}
@@ -100,6 +101,7 @@ func Shadowed(p policyset.Policy, others []policyset.Policy, rootIDs []string) (
 	for _, typ := range MayApply(p) {
 		ds := ofType(ds, typ)
 		q := newQuestion(typ, append([]policyset.Policy{p}, ds...), rootIDs)
+		q.e.c.budget = b
 		pl := q.pols[0]
 		grants := q.e.c.or(pl.allow, pl.cons)
 		var denying []lit
@@ -128,7 +130,7 @@ func Shadowed(p policyset.Policy, others []policyset.Policy, rootIDs []string) (
 
 // Redundant tells whether removing p from set (which holds it, found by
 // id) changes no request's verdict, of any type p can apply to.
-func Redundant(p policyset.Policy, set []policyset.Policy, rootIDs []string) bool {
+func Redundant(p policyset.Policy, set []policyset.Policy, rootIDs []string, b *Budget) bool {
 	var without []policyset.Policy
 	for _, o := range SliceByGuards(set, []policyset.Policy{p}) {
 		if o.ID != p.ID {
@@ -137,7 +139,7 @@ func Redundant(p policyset.Policy, set []policyset.Policy, rootIDs []string) boo
 	}
 	withIt := append(slices.Clone(without), p)
 	for _, typ := range MayApply(p) {
-		ms, guarded := moves(typ, ofType(withIt, typ), ofType(without, typ), rootIDs)
+		ms, guarded := moves(b, typ, ofType(withIt, typ), ofType(without, typ), rootIDs)
 		if guarded || len(ms) > 0 {
 			return false
 		}

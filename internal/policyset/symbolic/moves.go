@@ -21,10 +21,11 @@ type Move struct {
 // one. A pair that no request gets is absent: that absence is the proof.
 // guarded is true when a question ran out of time: the moves are then
 // incomplete, and the caller must not say "no change".
-func moves(typ string, before, after []policyset.Policy, rootIDs []string) (out []Move, guarded bool) {
+func moves(b *Budget, typ string, before, after []policyset.Policy, rootIDs []string) (out []Move, guarded bool) {
 	before, after = canonical(before), canonical(after)
 	all := append(append([]policyset.Policy(nil), before...), after...)
 	q := newQuestion(typ, all, rootIDs)
+	q.e.c.budget = b
 	vb, va := q.twoSets(len(before), len(after))
 	for _, y := range verdictOrder {
 		for _, x := range verdictOrder {

@@ -46,9 +46,16 @@ const MaxRegions = 10
 // out of time, so the regions may be incomplete: no caller may then say
 // "no change".
 func Regions(typ string, before, after []policyset.Policy, changed []policyset.Policy, rootIDs []string) (out []Region, more int, guarded bool) {
+	return RegionsWithin(nil, typ, before, after, changed, rootIDs)
+}
+
+// RegionsWithin is Regions with its searches within b: past it, a
+// question that needs one is a not-proved region, and guarded is true.
+func RegionsWithin(b *Budget, typ string, before, after []policyset.Policy, changed []policyset.Policy, rootIDs []string) (out []Region, more int, guarded bool) {
 	before, after, changed = canonical(before), canonical(after), canonical(changed)
 	all := append(append(append([]policyset.Policy(nil), before...), after...), changed...)
 	q := newQuestion(typ, all, rootIDs)
+	q.e.c.budget = b
 	defer q.e.c.release() // a report asks one question per change
 	atoms := q.atoms(len(before)+len(after), len(all))
 	vb, va := q.twoSets(len(before), len(after))

@@ -92,11 +92,11 @@ type searchResult struct {
 }
 
 // solveReduced hands the clauses propagation left to gophersat, under
-// QueryGuard, with their variables renumbered 1..k: the solver allocates
+// limit (QueryGuard, or less where a Budget leaves less), with their variables renumbered 1..k: the solver allocates
 // per variable, and a question's circuit holds every policy's gates while
 // few are still open after propagation. The model is by the circuit's
 // variables; why says what stopped a timedOut answer.
-func solveReduced(reduced [][]lit) (_ answer, _ map[int]bool, why string) {
+func solveReduced(reduced [][]lit, limit time.Duration) (_ answer, _ map[int]bool, why string) {
 	if n := len(reduced); n > searchBudget.clauses {
 		return timedOut, nil, fmt.Sprintf("the question needs %d clauses, more than the %d the analysis gives one question", n, searchBudget.clauses)
 	}
@@ -129,7 +129,7 @@ func solveReduced(reduced [][]lit) (_ answer, _ map[int]bool, why string) {
 	if liveAbandoned.Load() > 0 {
 		return timedOut, nil, abandonedStill
 	}
-	timer := time.NewTimer(QueryGuard)
+	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	select {
 	case searchSlot <- struct{}{}:

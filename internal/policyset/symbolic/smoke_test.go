@@ -15,7 +15,7 @@ func TestSmoke(t *testing.T) {
 	lim10 := policyset.Policy{ID: "lim", Name: "limit", Effect: "EFFECT_ALLOW", Condition: "activity.action == 'SIGN' && eth.tx.value <= 10000000000000000000"}
 	lim20 := lim10
 	lim20.Condition = "activity.action == 'SIGN' && eth.tx.value <= 20000000000000000000"
-	ms, g := moves(sign, append(base[:1:1], lim10), append(base[:1:1], lim20), nil)
+	ms, g := moves(nil, sign, append(base[:1:1], lim10), append(base[:1:1], lim20), nil)
 	for _, m := range ms {
 		t.Logf("%+v", m)
 	}
@@ -23,7 +23,7 @@ func TestSmoke(t *testing.T) {
 		t.Fatalf("moves %v", ms)
 	}
 	newAllow := policyset.Policy{ID: "new", Name: "new", Effect: "EFFECT_ALLOW", Condition: "activity.action == 'SIGN'"}
-	ms, _ = moves(sign, base, append(base[:2:2], newAllow), nil)
+	ms, _ = moves(nil, sign, base, append(base[:2:2], newAllow), nil)
 	for _, m := range ms {
 		t.Logf("%+v", m)
 	}

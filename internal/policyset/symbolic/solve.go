@@ -1,6 +1,15 @@
 package symbolic
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
+
+// SearchAlways sends every question that propagation leaves open to the
+// search, past the last model and the guesses that settle most: the
+// questions that reach it are rare, and the tests of what bounds searches
+// (Budget, QueryGuard) set it to make them. Tests only.
+var SearchAlways bool
 
 // answer is what one question gave.
 type answer int
@@ -56,16 +65,26 @@ func (c *circuit) solve(assume ...lit) (answer, []bool) {
 	// is not needed. Failing that, a few guesses, each propagated
 	// (guessModel). Either model is checked below like any other.
 	model := c.startingModel(set)
-	if len(reduced) > 0 && !slices.ContainsFunc(reduced, func(k []lit) bool { return !satisfied(model, k) }) {
+	if len(reduced) > 0 && !SearchAlways && !slices.ContainsFunc(reduced, func(k []lit) bool { return !satisfied(model, k) }) {
 		reduced = nil
 	}
-	if len(reduced) > 0 {
+	if len(reduced) > 0 && !SearchAlways {
 		if guessed := c.guessModel(units, reduced, model); guessed != nil {
 			model, reduced = guessed, nil
 		}
 	}
 	if len(reduced) > 0 {
-		switch ans, sub, why := solveReduced(reduced); ans {
+		limit, spent := c.searchLimit()
+		if spent != "" {
+			c.whyNot = spent
+			return timedOut, nil
+		}
+		start := time.Now()
+		ans, sub, why := solveReduced(reduced, limit)
+		if c.budget != nil {
+			c.budget.spend(time.Since(start))
+		}
+		switch ans {
 		case unsat:
 			return ans, nil
 		case timedOut:
