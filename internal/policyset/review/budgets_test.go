@@ -51,4 +51,9 @@ func TestReportBudgets(t *testing.T) {
 	if len(got) != 1 || !strings.Contains(got[0].NotProved, "time budget for this plan ran out") {
 		t.Errorf("a control past the command's budget: %+v", got)
 	}
+	// The organization's own judgment too.
+	judged := NewOrg(ps, nil).JudgeOrganization(controls, nil)
+	if len(judged) != 1 || !strings.Contains(judged[0].NotProved, "time budget for this plan ran out") {
+		t.Errorf("the organization judged past the command's budget: %+v", judged)
+	}
 }

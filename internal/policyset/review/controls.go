@@ -90,7 +90,7 @@ func (o *Org) alreadyBroken(typ string, alone bool) symbolic.Breach {
 	if b, ok := o.already[k]; ok {
 		return b
 	}
-	b := symbolic.ControlAlready(typ, o.typeIndex()[typ], alone, o.rootIDs)
+	b := symbolic.ControlAlready(typ, o.typeIndex()[typ], alone, o.rootIDs, o.budget)
 	o.already[k] = b
 	return b
 }

@@ -97,7 +97,7 @@ func (o *Org) stillBroken(left []policyset.Policy, typ string, alone bool) symbo
 	if found.Already != nil && policyset.Decide(leftOfType, *found.Already).Verdict == client.OutcomeAllow {
 		return found
 	}
-	return symbolic.ControlStill(typ, o.typeIndex()[typ], leftOfType, alone, o.rootIDs)
+	return symbolic.ControlStill(typ, o.typeIndex()[typ], leftOfType, alone, o.rootIDs, o.budget)
 }
 
 // orgBreach is the breach of ctl on typ that req witnesses, naming the

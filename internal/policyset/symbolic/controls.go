@@ -41,7 +41,7 @@ func CheckControl(typ string, org []policyset.Policy, counted []Counted, alone b
 	if b.NotProved != "" {
 		return b
 	}
-	already := ControlAlready(typ, org, alone, rootIDs)
+	already := ControlAlready(typ, org, alone, rootIDs, nil)
 	b.Already = already.Already
 	if b.Newly == nil {
 		b.NotProved = already.NotProved

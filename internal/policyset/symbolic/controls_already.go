@@ -34,8 +34,8 @@ var alreadySliceCap = 64
 // (SliceByGuards), alreadyBatch groups to a circuit: the same answer as
 // one question over the whole organization, without a formula of every
 // policy at once (TestControlAlreadyBatched).
-func ControlAlready(typ string, org []policyset.Policy, alone bool, rootIDs []string) Breach {
-	return allowedByEach(typ, [][]policyset.Policy{org}, alone, rootIDs)
+func ControlAlready(typ string, org []policyset.Policy, alone bool, rootIDs []string, b *Budget) Breach {
+	return allowedByEach(b, typ, [][]policyset.Policy{org}, alone, rootIDs)
 }
 
 // ControlStill is a request of typ, approved as the control says, that
@@ -45,16 +45,17 @@ func ControlAlready(typ string, org []policyset.Policy, alone bool, rootIDs []st
 // are every breach of left, and the two never name the same request, so
 // a plan that both keeps a breach and makes one says each once
 // (TestControlStill).
-func ControlStill(typ string, found, left []policyset.Policy, alone bool, rootIDs []string) Breach {
-	return allowedByEach(typ, [][]policyset.Policy{left, found}, alone, rootIDs)
+func ControlStill(typ string, found, left []policyset.Policy, alone bool, rootIDs []string, b *Budget) Breach {
+	return allowedByEach(b, typ, [][]policyset.Policy{left, found}, alone, rootIDs)
 }
 
 // allowedByEach finds a request of typ, approved as the control says,
-// that every state (a list of policies) allows. Such a request is allowed
-// by states[0], so some allow of it applies: the groups are its allows,
-// and each state is sliced by a batch's guards (where a group's allow
-// applies, what its guards leave out counts for nothing in any state).
-func allowedByEach(typ string, states [][]policyset.Policy, alone bool, rootIDs []string) Breach {
+// that every state (a list of policies) allows, its searches within b.
+// Such a request is allowed by states[0], so some allow of it applies:
+// the groups are its allows, and each state is sliced by a batch's
+// guards (where a group's allow applies, what its guards leave out
+// counts for nothing in any state).
+func allowedByEach(b *Budget, typ string, states [][]policyset.Policy, alone bool, rootIDs []string) Breach {
 	idx := make([]*GuardIndex, len(states))
 	for i := range states {
 		states[i] = canonical(states[i])
@@ -113,6 +114,7 @@ func allowedByEach(typ string, states [][]policyset.Policy, alone bool, rootIDs 
 			allows = append(allows, groups[k]...)
 		}
 		q := newQuestion(typ, append(slices.Clone(union), allows...), rootIDs)
+		q.e.c.budget = b
 		b, found := allowedIn(q, len(union), members, alone, replay)
 		q.e.c.release()
 		if found {

@@ -34,9 +34,9 @@ func TestControlAlreadySkipsAllowsNeedingOthers(t *testing.T) {
 			org = append(org, g.policy(fmt.Sprint("p", i)))
 		}
 		skipNeedingOthers = true
-		fast := ControlAlready(diffType, org, true, nil)
+		fast := ControlAlready(diffType, org, true, nil, nil)
 		skipNeedingOthers = false
-		full := ControlAlready(diffType, org, true, nil)
+		full := ControlAlready(diffType, org, true, nil, nil)
 		if (fast.Already != nil) != (full.Already != nil) || (fast.NotProved == "") != (full.NotProved == "") {
 			t.Fatalf("seed %d: skipping %+v, asking %+v\norg %q", seed, fast, full, org)
 		}
@@ -50,7 +50,7 @@ func TestControlAlreadySkipsAllowsNeedingOthers(t *testing.T) {
 	for consensus, want := range map[string]bool{"approvers.count() >= 1": true, "approvers.count() >= 2": false} {
 		org := []policyset.Policy{{ID: "a", Name: "a", Effect: client.EffectAllow, Condition: "activity.type == '" + diffType + "'", Consensus: consensus}}
 		skipNeedingOthers = true
-		if got := ControlAlready(diffType, org, true, nil); (got.Already != nil) != want {
+		if got := ControlAlready(diffType, org, true, nil, nil); (got.Already != nil) != want {
 			t.Errorf("an allow whose consensus is %q: broken %v, want %v", consensus, got.Already != nil, want)
 		}
 	}

@@ -28,7 +28,7 @@ func TestControlStill(t *testing.T) {
 			if seed%3 == 0 {
 				alreadyBatch, alreadySliceCap = 1, 2
 			}
-			still := ControlStill(diffType, before, after, alone, nil)
+			still := ControlStill(diffType, before, after, alone, nil, nil)
 			if still.NotProved != "" {
 				continue
 			}
@@ -50,7 +50,7 @@ func TestControlStill(t *testing.T) {
 				}
 			}
 			newly := ControlNewly(diffType, ControlState{Org: before, Counted: countedBetween(before, after)}, nil, nil, alone, nil)
-			broken := ControlAlready(diffType, after, alone, nil)
+			broken := ControlAlready(diffType, after, alone, nil, nil)
 			if newly.NotProved != "" || broken.NotProved != "" {
 				continue
 			}

@@ -77,12 +77,12 @@ func TestControlAlreadyBatched(t *testing.T) {
 		}
 		for _, alone := range []bool{true, false} {
 			alreadyBatch = 32
-			batched := ControlAlready(diffType, org, alone, nil)
+			batched := ControlAlready(diffType, org, alone, nil, nil)
 			alreadySliceCap = 2
-			capped := ControlAlready(diffType, org, alone, nil)
+			capped := ControlAlready(diffType, org, alone, nil, nil)
 			alreadySliceCap = 64
 			alreadyBatch = 1
-			each := ControlAlready(diffType, org, alone, nil)
+			each := ControlAlready(diffType, org, alone, nil, nil)
 			if (batched.Already != nil) != (each.Already != nil) || (batched.NotProved == "") != (each.NotProved == "") {
 				t.Fatalf("seed %d alone %v: batched %+v, each group %+v\norg %q", seed, alone, batched, each, org)
 			}
