@@ -139,10 +139,7 @@ func (e *encoder) free(f *form) value {
 		v = e.c.fresh()
 		e.frees[key] = v
 	}
-	errs := []lit{}
-	for _, a := range f.args {
-		errs = append(errs, e.form(a).err)
-	}
+	errs := []lit{e.readsErr(f)}
 	if f.errFree {
 		ek, ok := e.frees["err:"+key]
 		if !ok {
@@ -289,4 +286,15 @@ func (e *encoder) scalarsSorted() []string {
 		e.scalarPaths = slices.Sorted(maps.Keys(e.scalars))
 	}
 	return e.scalarPaths
+}
+
+// readsErr is the error of what a free form reads (its args: an absent
+// keyword, an element read by index that the request lacks), which it
+// raises whether it is decided or over-approximated.
+func (e *encoder) readsErr(f *form) lit {
+	errs := make([]lit, len(f.args))
+	for i, a := range f.args {
+		errs[i] = e.form(a).err
+	}
+	return e.c.or(errs...)
 }

@@ -43,17 +43,11 @@ func (e *encoder) sameUserDecided(f *form) (_ value, ok bool) {
 		return value{}, false
 	}
 	same := (i == j) == (f.pathEq == "==")
-	// The value's error is what its reads raise (an element read by a
-	// literal index that the request lacks).
-	var errs []lit
-	for _, a := range f.args {
-		errs = append(errs, e.form(a).err)
-	}
 	v := litFalse
 	if same {
 		v = litTrue
 	}
-	return value{v, e.c.or(errs...)}, true
+	return value{v, e.readsErr(f)}, true
 }
 
 // approverSlot is the approver whose id path is: approvers[i].id, or

@@ -65,10 +65,6 @@ func (e *encoder) stringsEqual(f *form) (_ value, ok bool) {
 	px, py := e.concrete(f.left.path), e.concrete(f.right.path)
 	x, y := e.scalar(px, &term{kind: tPath, typ: f.left.typ, path: px, gen: f.left.gen}),
 		e.scalar(py, &term{kind: tPath, typ: f.right.typ, path: py, gen: f.right.gen})
-	var errs []lit
-	for _, a := range f.args {
-		errs = append(errs, e.form(a).err)
-	}
 	eq := litTrue
 	if px != py {
 		var same []lit
@@ -83,7 +79,7 @@ func (e *encoder) stringsEqual(f *form) (_ value, ok bool) {
 	if f.pathEq == "!=" {
 		eq = -eq
 	}
-	return value{eq, e.c.or(errs...)}, true
+	return value{eq, e.readsErr(f)}, true
 }
 
 // another is the literal of s's last class: a value no constant names.

@@ -168,11 +168,7 @@ func (e *encoder) cronDecided(f *form) (_ value, ok bool) {
 			in = append(in, s.classes[i])
 		}
 	}
-	var errs []lit
-	for _, a := range f.args {
-		errs = append(errs, e.form(a).err)
-	}
-	return value{e.c.or(in...), e.c.or(errs...)}, true
+	return value{e.c.or(in...), e.readsErr(f)}, true
 }
 
 // sortSpans orders the spans by key, so that a question's classes do not
