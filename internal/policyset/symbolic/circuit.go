@@ -181,6 +181,12 @@ func (c *circuit) or(ls ...lit) lit {
 
 func (c *circuit) implies(a, b lit) lit { return c.or(-a, b) }
 
+// iff requires a and b to be equal (a constraint, not a gate).
+func (c *circuit) iff(a, b lit) {
+	c.clause(-a, b)
+	c.clause(a, -b)
+}
+
 // atLeast is a literal equivalent to "at least k of ls hold", a
 // pseudo-boolean constraint in both directions: counts over symmetric
 // approver slots stay native, where a CNF cardinality encoding would

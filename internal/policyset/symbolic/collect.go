@@ -51,6 +51,9 @@ type domains struct {
 	// (time_classes.go).
 	spanKeys []string
 	spans    []*policylang.CronWindow
+	// sliceBounds are, per generic string path, the ranges read of it
+	// (slice_positions.go).
+	sliceBounds map[string][][2]int64
 }
 
 // countDemand is one count compared with k: need is k+1, the elements
@@ -64,7 +67,7 @@ type countDemand struct {
 func newDomains() *domains {
 	return &domains{strs: map[string][]string{}, ints: map[string][]*big.Int{}, types: map[string]*policylang.Type{},
 		demand: map[string]int{}, reserve: map[string]int{}, seen: map[string]bool{}, strLens: map[string][]*big.Int{},
-		counts: map[string][]countDemand{}, exactNeed: map[string]int64{}, typedKinds: map[string]map[policylang.Kind]bool{}}
+		counts: map[string][]countDemand{}, exactNeed: map[string]int64{}, typedKinds: map[string]map[policylang.Kind]bool{}, sliceBounds: map[string][][2]int64{}}
 }
 
 // The small model. Whatever a list holds, a sublist of it decides every
@@ -125,10 +128,15 @@ func (d *domains) addPath(t *term) {
 	for _, r := range t.reads {
 		d.reserve[r.gen] = max(d.reserve[r.gen], int(r.pos)+1)
 	}
-	if t.slice != nil {
-		d.addPath(t.slice.base)
-		// The base's length is cut at each slice's end.
-		d.ints[lenPath(t.slice.base.gen)] = append(d.ints[lenPath(t.slice.base.gen)], big.NewInt(t.slice.hi))
+	if sl := t.slice; sl != nil {
+		d.addPath(sl.base)
+		// The base's length is cut at each slice's end, and at the end of
+		// the slice a slice is read of.
+		lp := lenPath(sl.base.gen)
+		d.ints[lp] = append(d.ints[lp], big.NewInt(sl.hi), big.NewInt(sl.need))
+		if sl.lo >= 0 && sl.lo <= sl.hi && !slices.Contains(d.sliceBounds[sl.base.gen], [2]int64{sl.lo, sl.hi}) {
+			d.sliceBounds[sl.base.gen] = append(d.sliceBounds[sl.base.gen], [2]int64{sl.lo, sl.hi})
+		}
 	}
 }
 

@@ -47,15 +47,19 @@ type gen struct {
 	// sends: a third of the condition atoms compare eth.tx.from with
 	// eth.tx.to or a constant (diffSends, for TestDifferentialStringsEqual).
 	sends bool
+	// slices: the condition atoms read eth.tx.data whole, by slices and
+	// by index, or eth.tx.value; no consensus, no guard (diffSlices, for
+	// TestDifferentialSlices).
+	slices bool
 }
 
 // diffOfficers makes newGen's cases compare approvers' ids; diffSends
-// compares the sender.
-var diffOfficers, diffSends bool
+// compares the sender; diffSlices reads eth.tx.data.
+var diffOfficers, diffSends, diffSlices bool
 
 func newGen(seed uint64) gen {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	g := gen{r: r, guarded: seed%2 == 0, officers: diffOfficers, sends: diffSends}
+	g := gen{r: r, guarded: seed%2 == 0 && !diffSlices, officers: diffOfficers, sends: diffSends, slices: diffSlices}
 	g.cond = r.Perm(9)[:2+r.IntN(3)]
 	g.consA = r.Perm(7)[:1+r.IntN(3)]
 	return g
@@ -66,6 +70,9 @@ func (g gen) pick(xs []string) string { return xs[g.r.IntN(len(xs))] }
 // atom is a random comparison or quantifier, some reading a keyword the
 // request may lack.
 func (g gen) condAtom() string {
+	if g.slices {
+		return g.sliceAtom()
+	}
 	if g.sends && g.r.IntN(3) == 0 {
 		if g.r.IntN(3) == 0 {
 			return fmt.Sprintf("eth.tx.from == '%s'", g.pick(toConsts))
@@ -146,10 +153,48 @@ func (g gen) policy(id string) policyset.Policy {
 			p.Condition = guard + " && " + p.Condition
 		}
 	}
-	if g.r.IntN(2) == 0 {
+	if g.r.IntN(2) == 0 && !g.slices {
 		p.Consensus = g.combine(g.consAtom, 1)
 	}
 	return p
+}
+
+// sliceAtom reads eth.tx.data (strings of a and b, up to 4 characters, in
+// the enumeration's domain) whole, by a slice, by an index, or by a slice
+// of a slice, or compares eth.tx.value.
+func (g gen) sliceAtom() string {
+	word := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(g.pick([]string{"a", "b"}))
+		}
+		return b.String()
+	}
+	lo := g.r.IntN(4)
+	hi := lo + 1 + g.r.IntN(4-lo)
+	n := hi - lo
+	if g.r.IntN(8) == 0 {
+		n = max(0, n+g.pick2(-1, 1)) // a constant of another length: never equal
+	}
+	switch g.r.IntN(6) {
+	case 0:
+		return fmt.Sprintf("eth.tx.data == '%s'", word(g.r.IntN(5)))
+	case 1:
+		return fmt.Sprintf("eth.tx.data[%d] == '%s'", lo, word(1))
+	case 2:
+		// A slice of [0..hi]: characters [lo..hi] of eth.tx.data.
+		return fmt.Sprintf("eth.tx.data[0..%d][%d..%d] %s '%s'", hi, lo, hi, g.pick([]string{"==", "!="}), word(n))
+	case 3:
+		return fmt.Sprintf("eth.tx.value %s %d", g.pick([]string{"<=", ">"}), valueConsts[g.r.IntN(len(valueConsts))])
+	}
+	return fmt.Sprintf("eth.tx.data[%d..%d] %s '%s'", lo, hi, g.pick([]string{"==", "!="}), word(n))
+}
+
+func (g gen) pick2(a, b int) int {
+	if g.r.IntN(2) == 0 {
+		return a
+	}
+	return b
 }
 
 // policySets are a random organization and a changed one: one policy
@@ -212,15 +257,36 @@ func requests(policies []policyset.Policy) []policyset.Request {
 			// Each value a destination takes, and one none does.
 			froms = append(slices.Clone(tos), "0xdd")
 		}
+		datas := []string{"-"}
+		if reads("eth.tx.data") {
+			// Every string of a, b and z up to 5 characters: each
+			// segment's pieces (of a and b) and another value, and a
+			// length past every slice.
+			datas = []string{""}
+			for n := 1; n <= 5; n++ {
+				for _, d := range datas {
+					if len(d) == n-1 {
+						for _, c := range "abz" {
+							datas = append(datas, d+string(c))
+						}
+					}
+				}
+			}
+		}
 		for _, v := range values {
 			for _, c := range chains {
 				for _, to := range tos {
 					for _, from := range froms {
-						tx := map[string]any{"value": big.NewInt(v), "chain_id": big.NewInt(c), "to": to}
-						if from != "" {
-							tx["from"] = from
+						for _, data := range datas {
+							tx := map[string]any{"value": big.NewInt(v), "chain_id": big.NewInt(c), "to": to}
+							if from != "" {
+								tx["from"] = from
+							}
+							if data != "-" {
+								tx["data"] = data
+							}
+							eths = append(eths, tx)
 						}
-						eths = append(eths, tx)
 					}
 				}
 			}
@@ -318,6 +384,9 @@ func checkDifferentialOf(seed uint64, bounded bool) string {
 	if why := checkMoves(seed, before, after, before, after, brute, bounded); why != "" {
 		return why
 	}
+	if why := checkRegions(seed, before, after, brute, bounded); why != "" {
+		return why
+	}
 	if why := checkFindings(seed, after, requests(after)); why != "" {
 		return why
 	}
@@ -325,6 +394,37 @@ func checkDifferentialOf(seed uint64, bounded bool) string {
 	// moves are the same.
 	changed := changedVersions(before, after)
 	return checkMoves(seed, before, after, SliceByGuards(before, changed), SliceByGuards(after, changed), brute, bounded)
+}
+
+// checkRegions: the regions over the changed versions' atoms hold every
+// pair enumeration finds, each proved one (every one, unless bounded)
+// with a witness that satisfies the region's words, atom by atom.
+func checkRegions(seed uint64, before, after []policyset.Policy, brute map[[2]string]policyset.Request, bounded bool) string {
+	rs, _, guarded := Regions(diffType, before, after, changedVersions(before, after), nil)
+	if guarded {
+		return "a question ran past its time limit"
+	}
+	found := map[[2]string]bool{}
+	for _, r := range rs {
+		found[[2]string{r.Before, r.After}] = true
+		if !r.Proved {
+			if !bounded {
+				return fmt.Sprintf("seed %d: region %s -> %s is not proved (%s): %s\nbefore %q\nafter %q", seed, r.Before, r.After,
+					r.NotProved, r.Words(), before, after)
+			}
+			continue
+		}
+		if why := wordsHold(r); why != "" {
+			return fmt.Sprintf("seed %d: %s\nbefore %q\nafter %q", seed, why, before, after)
+		}
+	}
+	for pair, req := range brute {
+		if !found[pair] {
+			return fmt.Sprintf("seed %d: enumeration finds %s -> %s (request %+v), no region holds it\nbefore %q\nafter %q", seed,
+				pair[0], pair[1], req, before, after)
+		}
+	}
+	return ""
 }
 
 // checkFindings holds each finding the analysis proves on a policy of

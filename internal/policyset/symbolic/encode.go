@@ -36,6 +36,9 @@ type encoder struct {
 	scalarPaths []string
 	// eq are the strings compared with each other (strings_equal.go).
 	eq equalities
+	// positions are the sliced strings' segments, by concrete path
+	// (slice_positions.go).
+	positions map[string]*positions
 }
 
 // scalar is one path's value, as a class.
@@ -60,7 +63,7 @@ type slots struct {
 func newEncoder(typ string, d *domains, model requestModel, rootIDs []string) *encoder {
 	return &encoder{c: newCircuit(), typ: typ, d: d, model: model, scalars: map[string]*scalar{}, lists: map[string]*slots{},
 		pres: map[string]lit{}, frees: map[string]lit{}, env: map[string]string{}, overs: map[string]bool{}, bounds: map[string]*countBound{},
-		rootIDs: rootIDs, eq: equalities{vars: map[string]lit{}, in: map[string]bool{}}}
+		rootIDs: rootIDs, eq: equalities{vars: map[string]lit{}, in: map[string]bool{}}, positions: map[string]*positions{}}
 }
 
 // concrete is a term's path with its bound variable replaced by the

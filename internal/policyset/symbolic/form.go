@@ -61,6 +61,9 @@ type form struct {
 	// approvers' ids (same_user.go) or neither is an id, a tag or a
 	// sliced string (strings_equal.go).
 	pathEq string
+	// src is the expression the form was read from, as the language
+	// writes it: the tests evaluate a region's atoms with the engine.
+	src string
 }
 
 // termKind is the kind of a non-boolean term.
@@ -106,6 +109,10 @@ type slotRead struct {
 type sliceOf struct {
 	base   *term
 	lo, hi int64
+	// need is the base's length the read needs: hi, or a slice's end
+	// where this is read of a slice (base[2..8][0..3] is base[2..5],
+	// and errs where base[2..8] does).
+	need int64
 }
 
 // listRef is a list read from the request, with the filters applied to it

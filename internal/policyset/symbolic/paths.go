@@ -101,6 +101,14 @@ func sliceBounds(step string) (int64, int64) {
 
 // lengthAtLeast: the string at path has at least n characters.
 func (e *encoder) lengthAtLeast(path string, n int64) lit {
+	if size, ok := sliceLength(path); ok {
+		// A slice read of a slice: the outer slice, where present, has
+		// its bounds' length.
+		if size >= n {
+			return litTrue
+		}
+		return litFalse
+	}
 	ls := e.length(path)
 	var in []lit
 	for i, cl := range ls.ints {
@@ -214,6 +222,11 @@ func (e *encoder) scalar(path string, t *term) *scalar {
 		path = alias
 		t = &term{kind: tPath, typ: t.typ, path: alias, gen: "approvers[*].id"}
 	}
+	if sl := t.slice; sl != nil && sl.base.slice == nil {
+		// A slice of a slice is its base's slice (sliceTerm): one scalar
+		// for the characters, whichever way they are written.
+		path = e.concrete(sl.base.path) + sliceKey(sl.lo, sl.hi)
+	}
 	if s, ok := e.scalars[path]; ok {
 		return s
 	}
@@ -286,60 +299,19 @@ func (e *encoder) oneHot(n int) []lit {
 	return ls
 }
 
-// stringLinks ties a string to what else is read of it: a whole string
-// equal to a constant has that constant's length and slices, and two
-// slices that overlap agree where they do.
+// stringLinks ties a sliced string to its positions: the whole string
+// and each slice read of it spell their classes out of one row of
+// segments (slice_positions.go).
 func (e *encoder) stringLinks(s *scalar, t *term) {
-	if t.slice == nil {
+	sl := t.slice
+	switch {
+	case sl == nil:
 		if _, cut := e.d.ints[lenPath(s.gen)]; cut {
-			ls := e.length(s.path)
-			for k, str := range s.strs[:len(s.strs)-1] {
-				n := big.NewInt(int64(len([]rune(str))))
-				for i, cl := range ls.ints {
-					if cl.lo.Cmp(n) > 0 || cl.hi.Cmp(n) < 0 {
-						e.c.clause(-s.classes[k], -ls.classes[i])
-					}
-				}
-			}
+			e.tieWhole(s)
 		}
-		return
+	case sl.base.slice == nil && sl.lo >= 0 && sl.lo <= sl.hi:
+		e.scalar(e.concrete(sl.base.path), sl.base) // its length and classes too
+		e.tieSlice(s, sl.base, sl.lo, sl.hi)
 	}
-	base := e.scalar(e.concrete(t.slice.base.path), t.slice.base)
-	lo, hi := t.slice.lo, t.slice.hi
-	for k, str := range base.strs[:len(base.strs)-1] {
-		r := []rune(str)
-		if int64(len(r)) < hi || lo < 0 || lo > hi {
-			continue
-		}
-		part := string(r[lo:hi])
-		i := slices.Index(s.strs[:len(s.strs)-1], part)
-		if i < 0 {
-			i = len(s.strs) - 1
-		}
-		e.c.clause(-base.classes[k], s.classes[i])
-	}
-	// Slices of the same string that overlap: two constants that
-	// disagree on the overlap cannot both be read.
-	for _, o := range e.scalars {
-		if o == s || !strings.HasPrefix(o.path, base.path+"[") || !strings.Contains(o.path[len(base.path):], "..") ||
-			strings.Count(o.path[len(base.path):], "[") != 1 {
-			continue
-		}
-		olo, ohi := sliceBounds(o.path[len(base.path):])
-		from, to := max(lo, olo), min(hi, ohi)
-		if from >= to {
-			continue
-		}
-		for a, sa := range s.strs[:len(s.strs)-1] {
-			for b, sb := range o.strs[:len(o.strs)-1] {
-				ra, rb := []rune(sa), []rune(sb)
-				if int64(len(ra)) != hi-lo || int64(len(rb)) != ohi-olo {
-					continue
-				}
-				if string(ra[from-lo:to-lo]) != string(rb[from-olo:to-olo]) {
-					e.c.clause(-s.classes[a], -o.classes[b])
-				}
-			}
-		}
-	}
+	// Otherwise a range that is never inside its string: it always errs.
 }

@@ -34,6 +34,14 @@ func readExpr(f policylang.Field, root policylang.Node, next *int, strict bool) 
 func free(why, key string) *form { return &form{op: fFree, why: why, key: key, errFree: true} }
 
 func (r *reader) boolForm(n policylang.Node) *form {
+	f := r.boolFormOf(n)
+	if f.src == "" {
+		f.src = n.String()
+	}
+	return f
+}
+
+func (r *reader) boolFormOf(n policylang.Node) *form {
 	switch n := n.(type) {
 	case *policylang.BoolLit:
 		return &form{op: fConst, val: n.Value}

@@ -194,8 +194,15 @@ func (r *reader) slice(n *policylang.Slice) *term {
 }
 
 func sliceTerm(base *term, lo, hi int64) *term {
-	k := fmt.Sprintf("[%d..%d]", lo, hi)
-	return &term{kind: tPath, typ: tString, path: base.path + k, gen: base.gen + k, slice: &sliceOf{base: base, lo: lo, hi: hi}}
+	k := sliceKey(lo, hi)
+	t := &term{kind: tPath, typ: tString, path: base.path + k, gen: base.gen + k, slice: &sliceOf{base: base, lo: lo, hi: hi, need: hi}}
+	if in := base.slice; in != nil && lo >= 0 && lo <= hi && hi <= in.hi-in.lo {
+		// A slice of a slice reads the first string's characters. Its
+		// path stays as written, for its error (the outer slice's).
+		t.gen = in.base.gen + sliceKey(in.lo+lo, in.lo+hi)
+		t.slice = &sliceOf{base: in.base, lo: in.lo + lo, hi: in.lo + hi, need: in.need}
+	}
+	return t
 }
 
 func (r *reader) callTerm(n *policylang.Call) *term {

@@ -14,13 +14,29 @@ import (
 // Words states a region over the fields the changed policies read: each
 // integer field as the range its atoms leave ("eth.tx.value from 10 ETH
 // exclusive to 20 ETH"), each string field as the value or the values it
-// excludes, anything else as the atom that holds or fails.
+// excludes, a field the request lacks as one that cannot be read, and
+// anything else as the atom that holds, fails or errs.
 func (r Region) Words() string {
 	byPath := map[string][]AtomValue{}
 	var order []string
 	var other []string
+	unread := map[string]bool{}
 	for _, a := range r.Atoms {
 		f := a.f
+		typed := f != nil && f.op == fCmp && f.left.kind == tPath && f.left.slice == nil && f.cmp != "read" && f.untyped == nil
+		switch {
+		case a.Errs && typed:
+			// A typed field compared with a constant errs only where the
+			// request lacks it.
+			if !unread[a.Path] {
+				unread[a.Path] = true
+				other = append(other, a.Path+" cannot be read")
+			}
+			continue
+		case a.Errs:
+			other = append(other, a.Text+" errs")
+			continue
+		}
 		if f != nil && f.op == fCmp && f.left.kind == tPath && f.left.slice == nil && f.cmp != "read" {
 			if _, seen := byPath[a.Path]; !seen {
 				order = append(order, a.Path)

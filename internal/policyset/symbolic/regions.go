@@ -25,14 +25,18 @@ type Region struct {
 	NotProved string
 }
 
-// AtomValue is one comparison of a changed policy and its truth in a
-// region; Classes are the values of its path the region keeps.
+// AtomValue is one comparison of a changed policy and its value in a
+// region: it holds, fails, or errs (it reads what the request lacks).
 type AtomValue struct {
 	Text  string
 	Path  string
 	Holds bool
+	Errs  bool
 	f     *form
 }
+
+// source is the atom as the policy wrote it.
+func (a AtomValue) source() string { return a.f.src }
 
 // MaxRegions caps the regions of one verdict pair, so that a change that
 // moves requests in many ways costs a bounded number of questions; past
@@ -82,13 +86,20 @@ func RegionsWithin(b *Budget, typ string, before, after []policyset.Policy, chan
 						break
 					}
 				}
-				cube := make([]lit, len(atoms))
+				// Each atom holds, fails or errs: an atom that errs has no
+				// truth, so its value is left out of the cube.
+				cube := make([]lit, 0, 2*len(atoms))
 				r := Region{Type: typ, Before: x, After: y}
-				for i, a := range atoms {
+				for _, a := range atoms {
+					if modelValue(model, a.err) {
+						cube = append(cube, a.err)
+						r.Atoms = append(r.Atoms, AtomValue{Text: a.text, Path: a.path, Errs: true, f: a.f})
+						continue
+					}
 					holds := modelValue(model, a.v)
-					cube[i] = a.v
+					cube = append(cube, -a.err, a.v)
 					if !holds {
-						cube[i] = -a.v
+						cube[len(cube)-1] = -a.v
 					}
 					r.Atoms = append(r.Atoms, AtomValue{Text: a.text, Path: a.path, Holds: holds, f: a.f})
 				}
@@ -111,10 +122,11 @@ func RegionsWithin(b *Budget, typ string, before, after []policyset.Policy, chan
 	return out, more, guarded
 }
 
-// atom is a changed policy's comparison, encoded.
+// atom is a changed policy's comparison, encoded: its truth v and its
+// error err.
 type atom struct {
 	text, path string
-	v          lit
+	v, err     lit
 	f          *form
 }
 
@@ -163,7 +175,8 @@ func (q *question) atoms(from, to int) []atom {
 		if activityValue(f, q.typ) != tvUnknown {
 			return // fixed by the type itself
 		}
-		v := q.e.form(f).v
+		x := q.e.form(f)
+		v := x.v
 		if v == litTrue || v == litFalse || seen[v] || seen[-v] {
 			return
 		}
@@ -176,7 +189,7 @@ func (q *question) atoms(from, to int) []atom {
 		} else if f.path != nil {
 			path = f.path.gen
 		}
-		out = append(out, atom{text: formText(f), path: path, v: v, f: f})
+		out = append(out, atom{text: formText(f), path: path, v: v, err: x.err, f: f})
 		q.atomPaths[path] = true
 	}
 	for _, pf := range q.forms[from:to] {

@@ -96,45 +96,29 @@ func classOf(model []bool, classes []lit) int {
 	return len(classes) - 1
 }
 
-// stringValue is a string of the model: its constant, or one built from
-// the constants its slices take (filled with '0') at the model's length,
-// made unequal to every constant of its path.
+// stringValue is a string of the model: its constant; a sliced string
+// spelled from its segments at the model's length; or a value no
+// constant of its path is.
 func (q *question) stringValue(model []bool, s *scalar) string {
 	k := classOf(model, s.classes)
 	if k < len(s.strs)-1 {
 		return s.strs[k]
 	}
-	n := int64(0)
 	if ls, ok := q.e.scalars[lenPath(s.path)]; ok {
-		n = pick(ls.ints[classOf(model, ls.classes)]).Int64()
+		n := pick(ls.ints[classOf(model, ls.classes)]).Int64()
+		if p, ok := q.e.positions[s.path]; ok {
+			return p.spell(model, n)
+		}
+		return filler(n, s.strs) // no slice of it was read
 	}
-	for _, filler := range []rune{'0', 'f', 'x', 'Z'} {
-		r := []rune(strings.Repeat(string(filler), int(n)))
-		for _, o := range q.e.scalars {
-			rest, ok := strings.CutPrefix(o.path, s.path+"[")
-			if !ok || strings.Count(rest, "[") != 0 || !strings.Contains(rest, "..") {
-				continue
-			}
-			lo, hi := sliceBounds("[" + rest)
-			if !modelValue(model, q.e.presence(o.path)) || hi > int64(len(r)) {
-				continue
-			}
-			if c := classOf(model, o.classes); c < len(o.strs)-1 {
-				copy(r[lo:hi], []rune(o.strs[c]))
-			}
-		}
-		v := string(r)
-		if n == 0 {
-			v = "other"
-			if strings.HasSuffix(s.gen, ".id") || strings.HasSuffix(s.gen, "tags[*]") {
-				v = otherName(s.path)
-			}
-		}
-		if !slices.Contains(s.strs[:len(s.strs)-1], v) {
-			return v
-		}
+	v := "other"
+	if strings.HasSuffix(s.gen, ".id") || strings.HasSuffix(s.gen, "tags[*]") {
+		v = otherName(s.path)
 	}
-	return "other-" + s.path
+	for slices.Contains(s.strs[:len(s.strs)-1], v) {
+		v += "-" + s.path
+	}
+	return v
 }
 
 // otherName names a value no constant names, after its place: the third
