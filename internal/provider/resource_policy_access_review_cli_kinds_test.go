@@ -190,6 +190,20 @@ func reviewKinds() []reviewKind {
     eth = { tx = { type = "TYPE_2", chain_id = 1, to = "` + payee + `", value = "0", data = "0x", contract_call_args = { wad = "50000000000000000000" } } }
   }`,
 	}, {
+		// Two overlapping slices that disagree where they overlap ('5'
+		// and '6' at position 5): the deny never applies again.
+		name:         "a selector deny's slices mistyped",
+		brokenBefore: "transfers alone", brokenRequest: ethTransfer("1", "0x"),
+		before: map[string]reviewPolicy{
+			"alone":    {"transfers alone", client.EffectAllow, "activity.type == '" + signTx + "'", ""},
+			"selector": {"no token transfers", client.EffectDeny, "activity.type == '" + signTx + "' && eth.tx.data[0..10] == '" + transfer + "'", ""},
+		},
+		resource: "selector",
+		after: reviewPolicy{"no token transfers", client.EffectDeny,
+			"activity.type == '" + signTx + "' && eth.tx.data[0..6] == '0xa905' && eth.tx.data[5..10] == '69cbb'", ""},
+		typ: signTx, atMost: "consensus", wantBefore: client.OutcomeDenyExplicit,
+		request: ethTransfer("0", transfer+strings.Repeat("0", 128)),
+	}, {
 		name:         "combinations of three or more fields",
 		brokenBefore: "hot payouts alone", brokenRequest: ethTransfer("1", "0x", "tag-hot"),
 		before: map[string]reviewPolicy{"hot_payouts": {"hot payouts alone", client.EffectAllow,
@@ -260,20 +274,25 @@ func TestAccessReviewCLI_kinds(t *testing.T) {
 	}
 }
 
-// Exact rewrites that compare two of the request's values give no row and
-// no "not proved": "two distinct officers" written with nested
-// quantifiers for the filter count it replaces, and the self-send deny
-// with its operands swapped.
+// Exact rewrites that compare two of the request's values, or read one
+// string by several slices, give no row and no "not proved": "two
+// distinct officers" written with nested quantifiers for the filter count
+// it replaces, the self-send deny with its operands swapped, and the
+// ERC-20 selector deny written as overlapping, adjacent and nested
+// slices.
 func TestAccessReviewCLI_quietRewrites(t *testing.T) {
 	officers := "approvers.all(u, u.tags.contains('tag-officer') || u.tags.contains('tag-ops'))"
 	before := map[string]reviewPolicy{
 		"wallets": {"wallets by two officers", client.EffectAllow, "activity.resource == 'WALLET' && activity.action == 'CREATE'",
 			"approvers.filter(u, u.tags.contains('tag-officer')).count() >= 2 && " + officers},
-		"self": {"no self-sends", client.EffectDeny, "activity.type == '" + signTx + "' && eth.tx.to == eth.tx.from", ""},
+		"self":     {"no self-sends", client.EffectDeny, "activity.type == '" + signTx + "' && eth.tx.to == eth.tx.from", ""},
+		"selector": {"no token transfers", client.EffectDeny, "activity.type == '" + signTx + "' && eth.tx.data[0..10] == '" + transfer + "'", ""},
 	}
 	after := with(before, "wallets", reviewPolicy{"wallets by two officers", client.EffectAllow, "activity.resource == 'WALLET' && activity.action == 'CREATE'",
 		"approvers.any(u, u.tags.contains('tag-officer') && approvers.any(v, v.id != u.id && v.tags.contains('tag-officer'))) && " + officers})
 	after = with(after, "self", reviewPolicy{"no self-sends", client.EffectDeny, "activity.type == '" + signTx + "' && eth.tx.from == eth.tx.to", ""})
+	after = with(after, "selector", reviewPolicy{"no token transfers", client.EffectDeny, "activity.type == '" + signTx +
+		"' && eth.tx.data[0..6] == '0xa905' && eth.tx.data[5..10] == '59cbb' && eth.tx.data[0..10][6..10] == '9cbb' && eth.tx.data[0..2] == '0x'", ""})
 	w := newReviewWorldOf(t, before, "")
 	code, diags := w.planJSON(reviewResources(after))
 	if code != 2 {
