@@ -36,7 +36,9 @@ type reviewKind struct {
 const (
 	signTx  = "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
 	signRaw = "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2"
-	tenETH  = "10000000000000000000"
+	// deleteUsers is the type of a bulk deletion.
+	deleteUsers = "ACTIVITY_TYPE_DELETE_USERS"
+	tenETH      = "10000000000000000000"
 )
 
 // ethTransfer is a request to sign an Ethereum transaction of value wei
@@ -49,6 +51,16 @@ func ethTransfer(value, data string, tags ...string) string {
     private_key = { id = "key-1", tags = %s }
     eth = { tx = { type = "TYPE_2", chain_id = 1, to = %q, value = %q, data = %q } }
   }`, signTx, aliceAlone, hclStrings(tags), payee, value, data)
+}
+
+// deleteUsersOf is a request by alice alone to delete n users (HCL;
+// Terraform's range makes at most 1,024 values).
+func deleteUsersOf(n int) string {
+	return fmt.Sprintf(`{
+    type      = %q
+    approvers = %s
+    params    = { user_ids = [for i in range(%d) : "user-${i}"] }
+  }`, deleteUsers, aliceAlone, n)
 }
 
 func hclStrings(ss []string) string {
@@ -203,6 +215,19 @@ func reviewKinds() []reviewKind {
 			"activity.type == '" + signTx + "' && eth.tx.data[0..6] == '0xa905' && eth.tx.data[5..10] == '69cbb'", ""},
 		typ: signTx, atMost: "consensus", wantBefore: client.OutcomeDenyExplicit,
 		request: ethTransfer("0", transfer+strings.Repeat("0", 128)),
+	}, {
+		// Past the list elements a count is decided with: the raised
+		// threshold lets 1,000 deletions through alone.
+		name:         "a bulk deletion's threshold raised",
+		brokenBefore: "deletes alone", brokenRequest: deleteUsersOf(1),
+		before: map[string]reviewPolicy{
+			"alone": {"deletes alone", client.EffectAllow, "activity.type == '" + deleteUsers + "'", ""},
+			"bulk":  {"no bulk deletes", client.EffectDeny, "activity.type == '" + deleteUsers + "' && activity.params.user_ids.count() > 100", ""},
+		},
+		resource: "bulk",
+		after:    reviewPolicy{"no bulk deletes", client.EffectDeny, "activity.type == '" + deleteUsers + "' && activity.params.user_ids.count() > 1000", ""},
+		typ:      deleteUsers, atMost: "consensus", wantBefore: client.OutcomeDenyExplicit,
+		request: deleteUsersOf(1000),
 	}, {
 		name:         "combinations of three or more fields",
 		brokenBefore: "hot payouts alone", brokenRequest: ethTransfer("1", "0x", "tag-hot"),

@@ -67,12 +67,12 @@ func TestReportCountPastTheSlots(t *testing.T) {
 // A witness past what the analysis builds is "not proved", naming the
 // count and its policy: never silence.
 func TestReportCountPastTheWitnessCap(t *testing.T) {
-	ps, c := massDelete("300000")
+	ps, c := massDelete("2000000")
 	r := report(t, ps, c)
 	if len(r.Rows) != 1 || r.Rows[0].Proved || r.Rows[0].After != NotProved {
 		t.Fatalf("rows %+v", r.Rows)
 	}
-	for _, want := range []string{"300,001 elements", "activity.params.user_ids.count() > 300000", `"mass delete"`} {
+	for _, want := range []string{"2,000,001 elements", "activity.params.user_ids.count() > 2000000", `"mass delete"`} {
 		if !strings.Contains(r.Rows[0].Words, want) {
 			t.Errorf("the row does not say %q: %s", want, r.Rows[0].Words)
 		}

@@ -40,9 +40,9 @@ type countCase struct {
 
 var countCases = []countCase{
 	{name: "user_ids", condition: "activity.params.user_ids.count() %s",
-		probe: func(n int) policyset.Request { return deleteOf(n) }, proves: 150001, probeUpTo: 70000},
+		probe: func(n int) policyset.Request { return deleteOf(n) }, proves: 1000001, probeUpTo: 70000},
 	{name: "filtered user_ids", condition: "activity.params.user_ids.filter(u, u != 'keep').count() %s",
-		probe: func(n int) policyset.Request { return deleteOf(n) }, proves: 150001, probeUpTo: 70000},
+		probe: func(n int) policyset.Request { return deleteOf(n) }, proves: 1000001, probeUpTo: 70000},
 	{name: "approvers", proves: 70001, probeUpTo: countSlots + 1, cons: "approvers.count() %s", probe: func(n int) policyset.Request {
 		req := deleteOf(1)
 		req.Approvers = make([]policyset.User, max(n, 1))
@@ -69,11 +69,12 @@ func deleteOf(n int) policyset.Request {
 }
 
 // Thresholds at and past each bound: the slots a list's counts take
-// exactly (countSlots), 2^16 (where counts were cut before), the
-// witness's cap (maxWitnessElements), int64.
+// exactly (countSlots), 2^16 (where counts were cut before), 10^6 (the
+// largest a witness is promised for), the witness's cap
+// (maxWitnessElements), int64.
 var countThresholds = func() []*big.Int {
 	var out []*big.Int
-	for _, k := range []int64{countSlots - 2, countSlots - 1, countSlots, countSlots + 1, 1 << 16, 150000,
+	for _, k := range []int64{countSlots - 2, countSlots - 1, countSlots, countSlots + 1, 1 << 16, 150000, 1000000,
 		maxWitnessElements, maxWitnessElements + 1, 1 << 40} {
 		out = append(out, big.NewInt(k))
 	}

@@ -90,7 +90,10 @@ func longLists(req policyset.Request) []string {
 				}
 			}
 			for i, e := range x {
-				walk(e, parent, field+"["+strconv.Itoa(i)+"]")
+				switch e.(type) {
+				case map[string]any, []any: // a scalar holds no list
+					walk(e, parent, field+"["+strconv.Itoa(i)+"]")
+				}
 			}
 		}
 	}

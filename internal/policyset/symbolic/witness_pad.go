@@ -11,10 +11,12 @@ import (
 )
 
 // maxWitnessElements bounds what padCounts adds to one witness, counting
-// every element and every field of a struct element: 262,144 strings
-// are a few MB, the most a review keeps per witness. A witness that
-// would need more is not built, and its question is "not proved".
-const maxWitnessElements = 1 << 18
+// every element and every field of a struct element: 1,048,576 strings
+// (a count compared with 10^6 needs 1,000,001) are about 16 MB while
+// the witness is replayed; its rows then say the list by its size. A
+// witness that would need more is not built, and its question is "not
+// proved".
+const maxWitnessElements = 1 << 20
 
 // padCounts grows the witness's lists until each bounded count reaches
 // the threshold the model says it reaches: the model's slots hold a few
