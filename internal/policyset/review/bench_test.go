@@ -3,6 +3,7 @@ package review
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -251,5 +252,49 @@ func BenchmarkPlanOneType(b *testing.B) {
 				return ps
 			}, controls, func(_, k int) Change { return Change{Before: &ps[k], After: &changed[k]} })
 		})
+	}
+}
+
+// shapedCorpus is oneTypeCorpus with the destinations of an organization
+// shape (issue 50 item 6): "distinct" (each policy its own address),
+// "shared10" (ten addresses, policy i the (i mod 10)th), "lists" (each
+// policy a list of 5 of 20 addresses) and "one" (every policy the same
+// address).
+func shapedCorpus(shape string, n int, limitWei int) []policyset.Policy {
+	out := oneTypeCorpus(n, limitWei)
+	for i := range out {
+		to := fmt.Sprintf("eth.tx.to == '0x%040x'", i+1)
+		switch shape {
+		case "shared10":
+			to = fmt.Sprintf("eth.tx.to == '0x%040x'", i%10+1)
+		case "one":
+			to = fmt.Sprintf("eth.tx.to == '0x%040x'", 1)
+		case "lists":
+			var l []string
+			for j := range 5 {
+				l = append(l, fmt.Sprintf("'0x%040x'", (i*7+j*3)%20+1))
+			}
+			to = "eth.tx.to in [" + strings.Join(l, ", ") + "]"
+		}
+		out[i].Condition = fmt.Sprintf("activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.data == '0x' && %s && eth.tx.value <= %d", to, limitWei*(i+1))
+	}
+	return out
+}
+
+// BenchmarkPlanShapes is BenchmarkPlanOneType over each shape of
+// shapedCorpus, at N = 200 and 1,000.
+func BenchmarkPlanShapes(b *testing.B) {
+	for _, shape := range []string{"distinct", "shared10", "lists", "one"} {
+		for _, n := range []int{200, 1000} {
+			b.Run(fmt.Sprintf("%s/%d", shape, n), func(b *testing.B) {
+				controls := []Control{{Name: "transactions never alone", ActivityTypes: []string{"ACTIVITY_TYPE_SIGN_TRANSACTION_V2"}, AtMost: AtMostConsensus},
+					{Name: "export denied", ActivityTypes: []string{"ACTIVITY_TYPE_EXPORT_PRIVATE_KEY"}, AtMost: AtMostDenied}}
+				var ps, changed []policyset.Policy
+				benchPlanOf(b, func(i int) []policyset.Policy {
+					ps, changed = shapedCorpus(shape, n, 1000+2*i), shapedCorpus(shape, n, 2000+4*i)
+					return ps
+				}, controls, func(_, k int) Change { return Change{Before: &ps[k], After: &changed[k]} })
+			})
+		}
 	}
 }

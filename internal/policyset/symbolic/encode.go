@@ -51,6 +51,9 @@ type scalar struct {
 	classes   []lit
 	// cut: time.now's classes cut by weekly CronSpans (time_classes.go).
 	cut *timeCut
+	// ladder: for an integer, "the class is the kth or later", by k
+	// (int_ladder.go).
+	ladder []lit
 }
 
 // slots are a list's elements: active[i] says element i exists; active
@@ -221,13 +224,7 @@ func (e *encoder) cmpConst(s *scalar, op string, k *term, f *form) value {
 	if !ok || !inLanguageRange(n) {
 		return value{litFalse, litTrue}
 	}
-	var in []lit
-	for i, cl := range s.ints {
-		if cmpHolds(cl.lo, op, n) {
-			in = append(in, s.classes[i])
-		}
-	}
-	return value{e.c.or(in...), litFalse}
+	return value{e.intCmp(s, op, n), litFalse}
 }
 
 func fmtConst(k *term) string {
