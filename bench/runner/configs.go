@@ -154,6 +154,25 @@ resource "custody_policy" "bench" {
 }
 `
 
+// shapedPolicies are distinctPolicies with the destinations of another
+// organization shape (issue 50 item 6): "shared10", ten addresses (policy
+// i sends to the (i mod 10)th); "lists", each policy a list of 5 of 20
+// addresses; "one", every policy the same address. Where destinations are
+// shared, a change's question meets every policy of its address, so the
+// review's cost per change grows with the organization.
+func shapedPolicies(shape string) string {
+	to := map[string]string{
+		"shared10": `eth.tx.to == '${format("0x%%040x", count.index %% 10 + 1)}'`,
+		"lists":    `eth.tx.to in [${join(", ", [for j in range(5) : format("'0x%%040x'", (count.index * 7 + j * 3) %% 20 + 1)])}]`,
+		"one":      `eth.tx.to == '${format("0x%%040x", 1)}'`,
+	}[shape]
+	return strings.Replace(distinctPolicies, `eth.tx.to == '${format("0x%%040x", count.index + 1)}'`, to, 1)
+}
+
+// shapes are the organization shapes besides the distinct one, each
+// measured with and without the review.
+var shapes = []string{"shared10", "lists", "one"}
+
 // policyBatched: policy creates and deletes are batched.
 var policyBatched = map[string]bool{"apply": true, "destroy": true}
 
@@ -185,6 +204,15 @@ var configurations = []configuration{
 		renames: true, reconditions: true},
 	{name: "policy-noreview", provider: "custody-noreview", custody: true, resource: "custody_policy", body: distinctPolicies, floor: "floor-shaped", refreshRTTs: 1,
 		renames: true, reconditions: true},
+	// The access review's corpus in the other shapes (shapedPolicies), with
+	// and without the review: policy-review-shared10, policy-noreview-shared10,
+	// and so on.
+	{name: "policy-review-shared10", provider: "custody", custody: true, resource: "custody_policy", body: shapedPolicies("shared10"), floor: "floor-shaped", refreshRTTs: 1, reconditions: true},
+	{name: "policy-noreview-shared10", provider: "custody-noreview", custody: true, resource: "custody_policy", body: shapedPolicies("shared10"), floor: "floor-shaped", refreshRTTs: 1, reconditions: true},
+	{name: "policy-review-lists", provider: "custody", custody: true, resource: "custody_policy", body: shapedPolicies("lists"), floor: "floor-shaped", refreshRTTs: 1, reconditions: true},
+	{name: "policy-noreview-lists", provider: "custody-noreview", custody: true, resource: "custody_policy", body: shapedPolicies("lists"), floor: "floor-shaped", refreshRTTs: 1, reconditions: true},
+	{name: "policy-review-one", provider: "custody", custody: true, resource: "custody_policy", body: shapedPolicies("one"), floor: "floor-shaped", refreshRTTs: 1, reconditions: true},
+	{name: "policy-noreview-one", provider: "custody-noreview", custody: true, resource: "custody_policy", body: shapedPolicies("one"), floor: "floor-shaped", refreshRTTs: 1, reconditions: true},
 	// The same policies through the provider built without its plan-time
 	// expression checks (tag bench_nopolicycheck): what the checks add.
 	{name: "policy-unchecked", provider: "custody-unchecked", custody: true, resource: "custody_policy", body: custodyPolicies, floor: "floor-shaped", refreshRTTs: 1},

@@ -40,6 +40,7 @@ func report(o *options, env environment, results, singles []*result, adopts []*a
 	r.singleCreateTable()
 	r.decisionCosts()
 	r.reviewCosts()
+	r.shapeCosts()
 	r.targets(lo, hi)
 	// No trailing blanks: the table cells are written with "| " after each.
 	lines := strings.Split(r.b.String(), "\n")

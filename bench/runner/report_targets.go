@@ -40,6 +40,7 @@ func (r *reportWriter) targets(lo, hi int) {
 	r.checkTargets()
 	r.decisionTargets()
 	r.reviewTargets()
+	r.shapeTargetRows()
 	r.requestTargets()
 	r.batchingTargets(lats)
 	r.memoryTarget(hi)

@@ -78,6 +78,11 @@ func ControlNewly(typ string, full ControlState, sliced *ControlState, around *C
 		org, counted = sliced.Org, sliced.Counted
 	}
 	aroundVersions := around.Versions()
+	if bd, ok := bandOf(canonical(aroundVersions)); ok {
+		// Asked only where around's versions decide apart (band.go); the
+		// witness is replayed over full.
+		org, counted = bd.restrict(org, aroundVersions), bd.restrictCounted(counted, aroundVersions)
+	}
 	org, counted = canonical(org), canonicalCounted(counted)
 	rest, _ := stateOf(org, counted)
 	all := append([]policyset.Policy(nil), rest...)

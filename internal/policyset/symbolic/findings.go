@@ -137,6 +137,10 @@ func Redundant(p policyset.Policy, set []policyset.Policy, rootIDs []string, b *
 			without = append(without, o)
 		}
 	}
+	if bd, ok := bandOf([]policyset.Policy{p}); ok {
+		// Removing p moves verdicts only where p applies (band.go).
+		without = bd.restrict(without, nil)
+	}
 	withIt := append(slices.Clone(without), p)
 	for _, typ := range MayApply(p) {
 		ms, guarded := moves(b, typ, ofType(withIt, typ), ofType(without, typ), rootIDs)

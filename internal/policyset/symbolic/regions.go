@@ -57,6 +57,12 @@ func Regions(typ string, before, after []policyset.Policy, changed []policyset.P
 // question that needs one is a not-proved region, and guarded is true.
 func RegionsWithin(b *Budget, typ string, before, after []policyset.Policy, changed []policyset.Policy, rootIDs []string) (out []Region, more int, guarded bool) {
 	before, after, changed = canonical(before), canonical(after), canonical(changed)
+	// The witnesses are replayed on the sets as given; the question is
+	// asked of them as they decide where the change's versions differ.
+	replayBefore, replayAfter := before, after
+	if bd, ok := bandOf(changed); ok {
+		before, after = canonical(bd.restrict(before, changed)), canonical(bd.restrict(after, changed))
+	}
 	all := append(append(append([]policyset.Policy(nil), before...), after...), changed...)
 	q := newQuestion(typ, all, rootIDs)
 	q.e.c.budget = b
@@ -109,7 +115,7 @@ func RegionsWithin(b *Budget, typ string, before, after []policyset.Policy, chan
 					found++
 					r.Witness, r.Proved, r.NotProved = q.bestWitness(append(cube, vb[x], va[y]), model, func(req policyset.Request) bool {
 						e := policyset.NewEvaluator(req)
-						return policyset.DecideWith(e, before, req).Verdict == x && policyset.DecideWith(e, after, req).Verdict == y
+						return policyset.DecideWith(e, replayBefore, req).Verdict == x && policyset.DecideWith(e, replayAfter, req).Verdict == y
 					})
 					out = append(out, r)
 				}

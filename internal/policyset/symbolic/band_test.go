@@ -1,0 +1,115 @@
+package symbolic
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"testing"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+)
+
+// limitChange is a random organization whose policies end with a range on
+// eth.tx.value (most of them), and one policy's range constant changed:
+// the change bands are made for.
+func limitChange(seed uint64) (before, after []policyset.Policy, changed int) {
+	g := newGen(seed)
+	ops := []string{"<=", "<", ">=", ">"}
+	n := 2 + g.r.IntN(4)
+	for i := range n {
+		p := g.policy(fmt.Sprint("p", i))
+		if g.r.IntN(4) > 0 {
+			rng := fmt.Sprintf("eth.tx.value %s %d", g.pick(ops), valueConsts[g.r.IntN(len(valueConsts))])
+			if p.Condition == "" {
+				p.Condition = rng
+			} else {
+				p.Condition = "(" + p.Condition + ") && " + rng
+			}
+		}
+		before = append(before, p)
+	}
+	after = slices.Clone(before)
+	changed = g.r.IntN(n)
+	c := after[changed].Condition
+	for _, pair := range [][2]string{{"5", "10"}, {"10", "5"}} {
+		if len(c) > len(pair[0]) && c[len(c)-len(pair[0]):] == pair[0] && c[len(c)-len(pair[0])-1] == ' ' {
+			after[changed].Condition = c[:len(c)-len(pair[0])] + pair[1]
+			break
+		}
+	}
+	return before, after, changed
+}
+
+// TestBandsExact: a limit changed is asked only where its versions differ,
+// over the others as they decide there; every move enumeration finds is
+// still a proved region whose words its witness satisfies, and the
+// controls' and the findings' answers are those asked without bands.
+func TestBandsExact(t *testing.T) {
+	banded := 0
+	for seed := uint64(1); seed <= 50; seed++ {
+		before, after, k := limitChange(seed)
+		if before[k].Condition == after[k].Condition {
+			continue
+		}
+		if _, ok := bandOf(canonical([]policyset.Policy{before[k], after[k]})); ok {
+			banded++
+		}
+		brute := map[[2]string]policyset.Request{}
+		for _, req := range requests(append(slices.Clone(before), after...)) {
+			x, y := policyset.Decide(before, req).Verdict, policyset.Decide(after, req).Verdict
+			if _, seen := brute[[2]string{x, y}]; x != y && !seen {
+				brute[[2]string{x, y}] = req
+			}
+		}
+		if why := checkRegions(seed, before, after, brute, false); why != "" {
+			t.Fatal(why)
+		}
+		change := Counted{Before: &before[k], After: &after[k]}
+		for _, alone := range []bool{true, false} {
+			state := ControlState{Org: before, Counted: []Counted{change}}
+			with := ControlNewly(diffType, state, &state, &change, alone, nil)
+			bandOff = true
+			without := ControlNewly(diffType, state, &state, &change, alone, nil)
+			bandOff = false
+			if (with.Newly != nil) != (without.Newly != nil) || with.NotProved != without.NotProved {
+				t.Fatalf("seed %d alone %v: with bands %+v, without %+v\nbefore %q\nafter %q", seed, alone, with, without, before, after)
+			}
+		}
+		for _, p := range after {
+			with := Redundant(p, after, nil, nil)
+			bandOff = true
+			without := Redundant(p, after, nil, nil)
+			bandOff = false
+			if with != without {
+				t.Fatalf("seed %d: %s redundant %v with bands, %v without\nset %q", seed, p.ID, with, without, after)
+			}
+		}
+	}
+	if banded < 20 {
+		t.Errorf("only %d changes were banded: the test compares too little", banded)
+	}
+}
+
+// TestSymmetricHull: the band of two ranges is the hull of the values in
+// exactly one of them, checked against every integer of a small domain.
+func TestSymmetricHull(t *testing.T) {
+	ends := []*big.Int{nil, big.NewInt(0), big.NewInt(3), big.NewInt(5), big.NewInt(8)}
+	in := func(v int64, lo, hi *big.Int) bool {
+		return (lo == nil || lo.Int64() <= v) && (hi == nil || v <= hi.Int64())
+	}
+	for _, lb := range ends {
+		for _, hb := range ends {
+			for _, la := range ends {
+				for _, ha := range ends {
+					lo, hi, ok := symmetricHull(lb, hb, la, ha)
+					for v := int64(-3); v <= 11; v++ {
+						differs := in(v, lb, hb) != in(v, la, ha)
+						if differs && (!ok || !in(v, lo, hi)) {
+							t.Fatalf("[%v, %v] and [%v, %v] differ at %d, outside the band [%v, %v] (ok %v)", lb, hb, la, ha, v, lo, hi, ok)
+						}
+					}
+				}
+			}
+		}
+	}
+}
