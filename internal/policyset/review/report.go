@@ -94,7 +94,10 @@ func compare(beforeOf, afterOf map[string][]policyset.Policy, types []string, ch
 	groups := map[string][]string{}
 	for _, typ := range types {
 		b, a := beforeOf[typ], afterOf[typ]
-		k := symbolic.TypeKey(typ, append(append(slices.Clip(b), a...), changedSet...)) + "\x00" + policyIDs(b) + "\x00" + policyIDs(a)
+		k := typ // one type is its own group: no key to build
+		if len(types) > 1 {
+			k = symbolic.TypeKey(typ, append(append(slices.Clip(b), a...), changedSet...)) + "\x00" + policyIDs(b) + "\x00" + policyIDs(a)
+		}
 		if _, ok := groups[k]; !ok {
 			keys = append(keys, k)
 		}

@@ -102,10 +102,11 @@ func rangeOf(f *form) *rangeConjunct {
 }
 
 // bandOf is the band of a change's versions (one, or two):
-//   - two versions that differ only in the constants of their top-level
-//     ranges on one path (the same effect, consensus and time, and the
-//     same other conjuncts) decide apart only where one range holds and
-//     the other does not;
+//   - two versions of one policy (one id: a change's before and after)
+//     that differ only in the constants of their top-level ranges on one
+//     path (the same effect, consensus and time, and the same other
+//     conjuncts) decide apart only where one range holds and the other
+//     does not;
 //   - otherwise a verdict moves only where some version applies: on a
 //     path that every version ranges over, within the hull of their
 //     ranges.
@@ -173,7 +174,9 @@ func intervalOf(c readConjuncts, path string) (lo, hi *big.Int, on bool) {
 
 // differenceBand is the first case of bandOf.
 func differenceBand(b, a policyset.Policy, cb, ca readConjuncts) (band, bool) {
-	if b.Effect != a.Effect || b.Consensus != a.Consensus || b.Time != a.Time || b.Condition == a.Condition {
+	// Two policies created together move verdicts wherever either
+	// applies: only one policy's two versions stand for each other.
+	if b.ID != a.ID || b.Effect != a.Effect || b.Consensus != a.Consensus || b.Time != a.Time || b.Condition == a.Condition {
 		return band{}, false
 	}
 	// The path whose ranges differ: the conjuncts off it must be the same.
@@ -307,7 +310,7 @@ func (bd band) restrictCounted(counted []Counted, changed []policyset.Policy) []
 			if p == nil {
 				continue
 			}
-			if slices.ContainsFunc(changed, func(x policyset.Policy) bool { return x.DecisionKey() == p.DecisionKey() }) {
+			if slices.ContainsFunc(changed, func(x policyset.Policy) bool { return decidesAlike(x, *p) }) {
 				*v.into = p
 				continue
 			}
@@ -328,7 +331,7 @@ func (bd band) restrictCounted(counted []Counted, changed []policyset.Policy) []
 func (bd band) restrict(ps, changed []policyset.Policy) []policyset.Policy {
 	out := make([]policyset.Policy, 0, len(ps))
 	for _, p := range ps {
-		if slices.ContainsFunc(changed, func(c policyset.Policy) bool { return c.DecisionKey() == p.DecisionKey() }) {
+		if slices.ContainsFunc(changed, func(c policyset.Policy) bool { return decidesAlike(c, p) }) {
 			out = append(out, p)
 			continue
 		}
@@ -338,6 +341,12 @@ func (bd band) restrict(ps, changed []policyset.Policy) []policyset.Policy {
 		}
 	}
 	return out
+}
+
+// decidesAlike: a and b have the same decision fields (DecisionKey,
+// without building it).
+func decidesAlike(a, b policyset.Policy) bool {
+	return a.Effect == b.Effect && a.Condition == b.Condition && a.Consensus == b.Consensus && a.Time == b.Time
 }
 
 // within is p read within the band; keep is false where p is not

@@ -113,3 +113,32 @@ func TestSymmetricHull(t *testing.T) {
 		}
 	}
 }
+
+// TestBandTwoCreated: two policies created together move verdicts wherever
+// either applies, not only where their ranges differ: no band of their
+// difference may leave out the allow by two that decides below both.
+func TestBandTwoCreated(t *testing.T) {
+	byTwo := policyset.Policy{ID: "d", Name: "d", Effect: "EFFECT_ALLOW", Condition: "eth.tx.value < 5", Consensus: "approvers.count() >= 2"}
+	a := policyset.Policy{ID: "a", Name: "a", Effect: "EFFECT_ALLOW", Condition: "eth.tx.value <= 5"}
+	b := policyset.Policy{ID: "b", Name: "b", Effect: "EFFECT_ALLOW", Condition: "eth.tx.value <= 10"}
+	before, after := []policyset.Policy{byTwo}, []policyset.Policy{byTwo, a, b}
+	brute := map[[2]string]policyset.Request{}
+	for _, req := range requests(after) {
+		x, y := policyset.Decide(before, req).Verdict, policyset.Decide(after, req).Verdict
+		if _, seen := brute[[2]string{x, y}]; x != y && !seen {
+			brute[[2]string{x, y}] = req
+		}
+	}
+	if len(brute) == 0 {
+		t.Fatal("enumeration finds no move")
+	}
+	rs, _, _ := Regions(diffType, before, after, []policyset.Policy{a, b}, nil)
+	for _, r := range rs {
+		if !r.Proved {
+			t.Errorf("%s -> %s not proved: %s", r.Before, r.After, r.NotProved)
+		}
+	}
+	if why := checkRegions(0, before, after, brute, false); why != "" {
+		t.Error(why)
+	}
+}
