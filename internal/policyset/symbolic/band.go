@@ -27,11 +27,20 @@ import (
 // without them.
 var bandOff bool
 
-// band is the values of one integer path, from lo to hi (nil: unbounded),
-// outside which two versions of a changed policy decide alike.
+// band is where a change can move a verdict: the values of one integer
+// path from lo to hi (nil: unbounded; path "": no range), and for each
+// string path every version guards, the values they name (strs).
 type band struct {
 	path   string
 	lo, hi *big.Int
+	strs   map[string][]string
+}
+
+// guardConjunct is a top-level conjunct path == 'c' or path in ['c', …]
+// of a string path read directly: the values it holds for.
+type guardConjunct struct {
+	path string
+	vals []string
 }
 
 // rangeConjunct is a top-level conjunct path op constant of a policy's
@@ -47,6 +56,7 @@ type rangeConjunct struct {
 type readConjuncts struct {
 	srcs   []string
 	ranges []*rangeConjunct
+	guards []*guardConjunct
 	ok     bool
 }
 
@@ -65,9 +75,33 @@ func conjunctsOfCondition(p policyset.Policy) readConjuncts {
 			}
 			rc.srcs = append(rc.srcs, f.src)
 			rc.ranges = append(rc.ranges, rangeOf(f))
+			rc.guards = append(rc.guards, stringGuardOf(f))
 		}
 		return rc
 	})
+}
+
+// stringGuardOf reads f as a guardConjunct, nil where it is none.
+func stringGuardOf(f *form) *guardConjunct {
+	path, _, ok := guardOf(f)
+	if !ok || f.left.typ.Kind != policylang.KindString {
+		return nil
+	}
+	consts := []*term{f.right}
+	if f.cmp == "in" {
+		consts = f.right.elems
+	}
+	g := &guardConjunct{path: path}
+	for _, c := range consts {
+		s, ok := c.val.(string)
+		if !ok {
+			return nil
+		}
+		g.vals = append(g.vals, s)
+	}
+	slices.Sort(g.vals)
+	g.vals = slices.Compact(g.vals)
+	return g
 }
 
 // rangeOf reads f as a rangeConjunct, nil where it is none.
@@ -125,21 +159,58 @@ func bandOf(changed []policyset.Policy) (band, bool) {
 		}
 		cs = append(cs, c)
 	}
+	var bd band
 	switch len(changed) {
 	case 1:
-		return appliesBand(cs)
+		bd = appliesBand(cs)
 	case 2:
-		if bd, ok := differenceBand(changed[0], changed[1], cs[0], cs[1]); ok {
-			return bd, true
+		var ok bool
+		if bd, ok = differenceBand(changed[0], changed[1], cs[0], cs[1]); !ok {
+			bd = appliesBand(cs)
 		}
-		return appliesBand(cs)
+	default:
+		return band{}, false
 	}
-	return band{}, false
+	bd.strs = guardedValues(cs)
+	return bd, bd.path != "" || len(bd.strs) > 0
+}
+
+// guardedValues are, for each string path that every version guards at
+// its top level, the values any of them names: a verdict moves only where
+// some version applies, so only with one of these values.
+func guardedValues(cs []readConjuncts) map[string][]string {
+	out := map[string][]string{}
+	for i, c := range cs {
+		mine := map[string][]string{}
+		for _, g := range c.guards {
+			if g == nil {
+				continue
+			}
+			if have, twice := mine[g.path]; twice {
+				// Two guards on one path: the values both name.
+				mine[g.path] = slices.DeleteFunc(slices.Clone(have), func(v string) bool { return !slices.Contains(g.vals, v) })
+				continue
+			}
+			mine[g.path] = g.vals
+		}
+		if i == 0 {
+			out = mine
+			continue
+		}
+		for path, vals := range out {
+			if more, ok := mine[path]; ok {
+				out[path] = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(vals), more...))))
+			} else {
+				delete(out, path)
+			}
+		}
+	}
+	return out
 }
 
 // appliesBand is the hull of the versions' ranges on the first path that
-// every one of them ranges over.
-func appliesBand(cs []readConjuncts) (band, bool) {
+// every one of them ranges over; no range (path "") where there is none.
+func appliesBand(cs []readConjuncts) band {
 	for _, r := range cs[0].ranges {
 		if r == nil {
 			continue
@@ -159,10 +230,10 @@ func appliesBand(cs []readConjuncts) (band, bool) {
 			}
 		}
 		if every {
-			return band{path: r.path, lo: lo, hi: hi}, true
+			return band{path: r.path, lo: lo, hi: hi}
 		}
 	}
-	return band{}, false
+	return band{}
 }
 
 // intervalOf is intervalOn, and whether c ranges over path at all.
@@ -343,6 +414,18 @@ func (bd band) restrict(ps, changed []policyset.Policy) []policyset.Policy {
 	return out
 }
 
+// guardText writes path in [vals] as the language does.
+func guardText(path string, vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = (&policylang.StringLit{Value: v}).String()
+	}
+	if len(q) == 1 {
+		return path + " == " + q[0]
+	}
+	return path + " in [" + strings.Join(q, ", ") + "]"
+}
+
 // decidesAlike: a and b have the same decision fields (DecisionKey,
 // without building it).
 func decidesAlike(a, b policyset.Policy) bool {
@@ -359,8 +442,25 @@ func (bd band) within(p policyset.Policy) (policyset.Policy, bool) {
 	var kept []string
 	dropped := false
 	for i, s := range c.srcs {
+		if g := c.guards[i]; g != nil && bd.strs[g.path] != nil {
+			// Within the band the path takes one of v's values: the
+			// guard holds for those it names.
+			v := bd.strs[g.path]
+			inter := slices.DeleteFunc(slices.Clone(g.vals), func(x string) bool { return !slices.Contains(v, x) })
+			switch {
+			case len(inter) == 0:
+				return p, false
+			case len(inter) == len(v):
+				dropped = true
+			case len(inter) < len(g.vals):
+				kept, dropped = append(kept, guardText(g.path, inter)), true
+			default:
+				kept = append(kept, s)
+			}
+			continue
+		}
 		r := c.ranges[i]
-		if r == nil || r.path != bd.path {
+		if r == nil || r.path != bd.path || bd.path == "" {
 			kept = append(kept, s)
 			continue
 		}

@@ -142,3 +142,46 @@ func TestBandTwoCreated(t *testing.T) {
 		t.Error(why)
 	}
 }
+
+// TestBandGuards: within a change's guarded values, another policy's
+// guard is left out where it names none of them, read as true where it
+// names them all, and narrowed to those it names otherwise; the regions
+// are still every move enumeration finds.
+func TestBandGuards(t *testing.T) {
+	const tx = "activity.type == '" + diffType + "' && "
+	allowBoth := policyset.Policy{ID: "bc", Name: "bc", Effect: "EFFECT_ALLOW", Condition: tx + "eth.tx.to in ['0xbb', '0xcc'] && eth.tx.value <= 10"}
+	denyB := policyset.Policy{ID: "deny-b", Name: "deny-b", Effect: "EFFECT_DENY", Condition: tx + "eth.tx.to == '0xbb'"}
+	byTwo := policyset.Policy{ID: "two", Name: "two", Effect: "EFFECT_ALLOW", Condition: tx + "eth.tx.to in ['0xaa', '0xbb'] && eth.tx.value <= 10", Consensus: "approvers.count() >= 2"}
+	mine := policyset.Policy{ID: "mine", Name: "mine", Effect: "EFFECT_ALLOW", Condition: tx + "eth.tx.to in ['0xaa', '0xbb'] && eth.tx.value <= 5", Consensus: "approvers.count() >= 2"}
+	raised := mine
+	raised.Condition = tx + "eth.tx.to in ['0xaa', '0xbb'] && eth.tx.value <= 100"
+	bd, ok := bandOf([]policyset.Policy{mine, raised})
+	if !ok || bd.path != "eth.tx.value" || !slices.Equal(bd.strs["eth.tx.to"], []string{"0xaa", "0xbb"}) {
+		t.Fatalf("band %+v %v", bd, ok)
+	}
+	// The type is the band's too: every version names it.
+	if _, keep := bd.within(policyset.Policy{Effect: "EFFECT_ALLOW", Condition: tx + "eth.tx.to == '0xcc'"}); keep {
+		t.Error("a policy of another address is kept within the band")
+	}
+	if got, keep := bd.within(allowBoth); !keep || got.Condition != "eth.tx.to == '0xbb' && (eth.tx.value <= 10)" {
+		t.Errorf("the allow of 0xbb and 0xcc within the band: %q (kept %v)", got.Condition, keep)
+	}
+	if got, keep := bd.within(denyB); !keep || got.Condition != "(eth.tx.to == '0xbb')" {
+		t.Errorf("the deny of one address within the band: %q (kept %v)", got.Condition, keep)
+	}
+	if got, keep := bd.within(byTwo); !keep || got.Condition != "(eth.tx.value <= 10)" {
+		t.Errorf("the allow of both addresses within the band: %q (kept %v)", got.Condition, keep)
+	}
+	before := []policyset.Policy{allowBoth, denyB, byTwo, mine}
+	after := []policyset.Policy{allowBoth, denyB, byTwo, raised}
+	brute := map[[2]string]policyset.Request{}
+	for _, req := range requests(append(slices.Clone(before), raised)) {
+		x, y := policyset.Decide(before, req).Verdict, policyset.Decide(after, req).Verdict
+		if _, seen := brute[[2]string{x, y}]; x != y && !seen {
+			brute[[2]string{x, y}] = req
+		}
+	}
+	if why := checkRegions(0, before, after, brute, false); why != "" {
+		t.Error(why)
+	}
+}

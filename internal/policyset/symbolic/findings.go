@@ -137,13 +137,14 @@ func Redundant(p policyset.Policy, set []policyset.Policy, rootIDs []string, b *
 			without = append(without, o)
 		}
 	}
-	if bd, ok := bandOf([]policyset.Policy{p}); ok {
-		// Removing p moves verdicts only where p applies (band.go).
-		without = bd.restrict(without, nil)
-	}
-	withIt := append(slices.Clone(without), p)
+	bd, banded := bandOf([]policyset.Policy{p})
 	for _, typ := range MayApply(p) {
-		ms, guarded := moves(b, typ, ofType(withIt, typ), ofType(without, typ), rootIDs)
+		others := ofType(without, typ)
+		if banded {
+			// Removing p moves verdicts only where p applies (band.go).
+			others = bd.restrict(others, nil)
+		}
+		ms, guarded := moves(b, typ, append(slices.Clone(others), p), others, rootIDs)
 		if guarded || len(ms) > 0 {
 			return false
 		}
