@@ -56,7 +56,19 @@ func (o *Org) Report(c Change) Report {
 func Compare(before, after []policyset.Policy, rootIDs []string) Report {
 	changed := changedPolicies(before, after)
 	types := typesOf(changed...)
-	return compare(byType(before, types), byType(after, types), types, changed, rootIDs, symbolic.NewBudget(PlanBudget, "this call", nil))
+	var changedSet []policyset.Policy
+	for _, p := range changed {
+		changedSet = append(changedSet, *p)
+	}
+	// Each type's sets keep only the policies the changed versions' guards
+	// admit (symbolic.SliceByGuards): the rest count for nothing wherever
+	// a verdict can move. (Report's sets come sliced by the index.)
+	beforeOf, afterOf := byType(before, types), byType(after, types)
+	for _, typ := range types {
+		beforeOf[typ] = symbolic.SliceByGuards(beforeOf[typ], changedSet)
+		afterOf[typ] = symbolic.SliceByGuards(afterOf[typ], changedSet)
+	}
+	return compare(beforeOf, afterOf, types, changed, rootIDs, symbolic.NewBudget(PlanBudget, "this call", nil))
 }
 
 func changedVersions(ps ...*policyset.Policy) []*policyset.Policy {
@@ -70,7 +82,8 @@ func changedVersions(ps ...*policyset.Policy) []*policyset.Policy {
 }
 
 // compare is the report over types (the types a changed version can
-// apply to), given the policies before and after that count for each.
+// apply to), given the policies before and after that count for each,
+// sliced by the changed versions' guards.
 func compare(beforeOf, afterOf map[string][]policyset.Policy, types []string, changed []*policyset.Policy, rootIDs []string, plan *symbolic.Budget) Report {
 	var r Report
 	var changedSet []policyset.Policy
@@ -81,15 +94,6 @@ func compare(beforeOf, afterOf map[string][]policyset.Policy, types []string, ch
 	// alike as far as the type goes) are asked once: a change that names
 	// no activity type touches a hundred and fifty of them.
 	r.Types = len(types)
-	// Each type's sets keep only the policies the changed versions' guards
-	// admit (symbolic.SliceByGuards): the rest count for nothing wherever
-	// a verdict can move.
-	slicedBefore, slicedAfter := make(map[string][]policyset.Policy, len(types)), make(map[string][]policyset.Policy, len(types))
-	for _, typ := range types {
-		slicedBefore[typ] = symbolic.SliceByGuards(beforeOf[typ], changedSet)
-		slicedAfter[typ] = symbolic.SliceByGuards(afterOf[typ], changedSet)
-	}
-	beforeOf, afterOf = slicedBefore, slicedAfter
 	var keys []string
 	groups := map[string][]string{}
 	for _, typ := range types {
