@@ -414,18 +414,6 @@ func (bd band) restrict(ps, changed []policyset.Policy) []policyset.Policy {
 	return out
 }
 
-// guardText writes path in [vals] as the language does.
-func guardText(path string, vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = (&policylang.StringLit{Value: v}).String()
-	}
-	if len(q) == 1 {
-		return path + " == " + q[0]
-	}
-	return path + " in [" + strings.Join(q, ", ") + "]"
-}
-
 // decidesAlike: a and b have the same decision fields (DecisionKey,
 // without building it).
 func decidesAlike(a, b policyset.Policy) bool {
@@ -452,9 +440,11 @@ func (bd band) within(p policyset.Policy) (policyset.Policy, bool) {
 				return p, false
 			case len(inter) == len(v):
 				dropped = true
-			case len(inter) < len(g.vals):
-				kept, dropped = append(kept, guardText(g.path, inter)), true
 			default:
+				// Named in part: kept as written. Narrowed to the band's
+				// values it would read alike in more policies, but each
+				// change would make texts of its own to read and compile,
+				// which cost more than they saved (the lists shape).
 				kept = append(kept, s)
 			}
 			continue
