@@ -40,16 +40,7 @@ func (r *reportWriter) reviewCosts() {
 			if len(a) == 0 && len(u) == 0 {
 				continue
 			}
-			ratio, sa, su := "–", "–", "–"
-			if len(a) > 0 {
-				sa = spreadPrec(a, 2) + fmt.Sprintf(", runs: %d", len(a))
-			}
-			if len(u) > 0 {
-				su = spreadPrec(u, 2) + fmt.Sprintf(", runs: %d", len(u))
-			}
-			if len(a) > 0 && len(u) > 0 && median(u) > 0 {
-				ratio = fmt.Sprintf("%.3f", median(a)/median(u))
-			}
+			sa, su, ratio := withWithout(a, u, "%.3f")
 			wa, _ := r.tb.medianWall(n, reviewConfig, ph)
 			wu, _ := r.tb.medianWall(n, reviewConfigWithout, ph)
 			ca, _, _ := r.tb.counts(n, reviewConfig, ph)
@@ -57,6 +48,23 @@ func (r *reportWriter) reviewCosts() {
 			r.printf("| %d | %s | %s | %s | %s | %.2f / %.2f | %s / %s |\n", n, ph, sa, su, ratio, wa, wu, allOps(ca), allOps(cu))
 		}
 	}
+}
+
+// withWithout are the cells of a measure with and without a feature: each
+// side's median (min–max) and runs, and the ratio of the medians in
+// ratioFormat; "–" where a side was not measured.
+func withWithout(a, u []float64, ratioFormat string) (sa, su, ratio string) {
+	sa, su, ratio = "–", "–", "–"
+	if len(a) > 0 {
+		sa = spreadPrec(a, 2) + fmt.Sprintf(", runs: %d", len(a))
+	}
+	if len(u) > 0 {
+		su = spreadPrec(u, 2) + fmt.Sprintf(", runs: %d", len(u))
+	}
+	if len(a) > 0 && len(u) > 0 && median(u) > 0 {
+		ratio = fmt.Sprintf(ratioFormat, median(a)/median(u))
+	}
+	return sa, su, ratio
 }
 
 // reviewTargets: the review within its targets of the build without it

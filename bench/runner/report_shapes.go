@@ -38,16 +38,7 @@ func (r *reportWriter) shapeCosts() {
 			if len(a) == 0 && len(u) == 0 {
 				continue
 			}
-			ratio, sa, su := "–", "–", "–"
-			if len(a) > 0 {
-				sa = spreadPrec(a, 2) + fmt.Sprintf(", runs: %d", len(a))
-			}
-			if len(u) > 0 {
-				su = spreadPrec(u, 2) + fmt.Sprintf(", runs: %d", len(u))
-			}
-			if len(a) > 0 && len(u) > 0 && median(u) > 0 {
-				ratio = fmt.Sprintf("%.2f×", median(a)/median(u))
-			}
+			sa, su, ratio := withWithout(a, u, "%.2f×")
 			target := "recorded"
 			if n == shapeTargetN {
 				target = fmt.Sprintf("≤ %.1f×", shapeTargets[s])

@@ -336,38 +336,28 @@ func sameEnd(a, b *big.Int) bool {
 
 // minLo and maxLo compare lower ends (nil: unbounded below); minHi and
 // maxHi upper ends (nil: unbounded above).
-func minLo(a, b *big.Int) *big.Int {
-	if a == nil || b == nil {
-		return nil
-	}
-	return minInt(a, b)
-}
+func minLo(a, b *big.Int) *big.Int { return looser(a, b, minInt) }
+func maxLo(a, b *big.Int) *big.Int { return tighter(a, b, maxInt) }
+func minHi(a, b *big.Int) *big.Int { return tighter(a, b, minInt) }
+func maxHi(a, b *big.Int) *big.Int { return looser(a, b, maxInt) }
 
-func maxLo(a, b *big.Int) *big.Int {
+// tighter is pick of two ends, or the one that is bounded; looser is
+// unbounded (nil) where either is.
+func tighter(a, b *big.Int, pick func(x, y *big.Int) *big.Int) *big.Int {
 	if a == nil {
 		return b
 	}
 	if b == nil {
 		return a
 	}
-	return maxInt(a, b)
+	return pick(a, b)
 }
 
-func minHi(a, b *big.Int) *big.Int {
-	if a == nil {
-		return b
-	}
-	if b == nil {
-		return a
-	}
-	return minInt(a, b)
-}
-
-func maxHi(a, b *big.Int) *big.Int {
+func looser(a, b *big.Int, pick func(x, y *big.Int) *big.Int) *big.Int {
 	if a == nil || b == nil {
 		return nil
 	}
-	return maxInt(a, b)
+	return pick(a, b)
 }
 
 // restrictCounted is restrict of the counted changes' versions: a
