@@ -78,6 +78,17 @@ func ControlNewly(typ string, full ControlState, sliced *ControlState, around *C
 		org, counted = sliced.Org, sliced.Counted
 	}
 	aroundVersions := around.Versions()
+	if alone && skipNeedingOthers {
+		// An allow that needs two approvers neither allows a request of
+		// one nor keeps another from allowing it: for "allowed alone" it
+		// counts for nothing, in either state. A change of such allows
+		// alone moves no request's "allowed alone" (the first change
+		// after which one is newly allowed is asked about it).
+		if len(aroundVersions) > 0 && !slices.ContainsFunc(aroundVersions, countsAlone) {
+			return Breach{}
+		}
+		org, counted = keepCountingAlone(org, counted)
+	}
 	if bd, ok := bandOf(canonical(aroundVersions)); ok {
 		// Asked only where around's versions decide apart (band.go); the
 		// witness is replayed over full.
@@ -149,6 +160,30 @@ func ControlNewly(typ string, full ControlState, sliced *ControlState, around *C
 		return Breach{Newly: &req}
 	}
 	return Breach{}
+}
+
+// countsAlone: p can count for whether a request of one approver is
+// allowed (it is not an allow that needs others).
+func countsAlone(p policyset.Policy) bool {
+	return p.Effect != client.EffectAllow || !needsOthers(p.Consensus)
+}
+
+// keepCountingAlone leaves out of org and of the counted changes' versions
+// the allows that need others (a counted version left out is absent). A
+// counted change keeps its place (its id still takes its policy out of
+// org), with no version where neither counts.
+func keepCountingAlone(org []policyset.Policy, counted []Counted) ([]policyset.Policy, []Counted) {
+	org = slices.DeleteFunc(slices.Clone(org), func(p policyset.Policy) bool { return !countsAlone(p) })
+	out := make([]Counted, len(counted))
+	for i, c := range counted {
+		if c.Before != nil && countsAlone(*c.Before) {
+			out[i].Before = c.Before
+		}
+		if c.After != nil && countsAlone(*c.After) {
+			out[i].After = c.After
+		}
+	}
+	return org, out
 }
 
 // ControlState is what a control is judged on: the organization's

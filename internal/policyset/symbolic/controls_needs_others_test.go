@@ -55,3 +55,50 @@ func TestControlAlreadySkipsAllowsNeedingOthers(t *testing.T) {
 		}
 	}
 }
+
+// TestControlNewlySkipsAllowsNeedingOthers: leaving the allows that need
+// two approvers out of "newly allowed alone" (and a change of such allows
+// alone unasked) finds what asking them finds, over random organizations
+// and changes, some of them to or from an allow that needs others.
+func TestControlNewlySkipsAllowsNeedingOthers(t *testing.T) {
+	defer func() { skipNeedingOthers = true }()
+	broken, skipped := 0, 0
+	two := func(id string, g gen) policyset.Policy {
+		p := g.policy(id)
+		p.Effect, p.Consensus = client.EffectAllow, "approvers.count() >= 2"
+		return p
+	}
+	for seed := uint64(1); seed <= 80; seed++ {
+		g := newGen(seed)
+		org := []policyset.Policy{two("two", g)}
+		for i := range 2 + g.r.IntN(4) {
+			org = append(org, g.policy(fmt.Sprint("p", i)))
+		}
+		k := g.r.IntN(len(org))
+		after := g.policy(org[k].ID)
+		switch seed % 3 {
+		case 0:
+			after = two(org[k].ID, g)
+		case 1:
+			org[k] = two(org[k].ID, g)
+		}
+		change := Counted{Before: &org[k], After: &after}
+		if !countsAlone(org[k]) && !countsAlone(after) {
+			skipped++
+		}
+		state := ControlState{Org: org, Counted: []Counted{change}}
+		skipNeedingOthers = true
+		fast := ControlNewly(diffType, state, &state, &change, true, nil)
+		skipNeedingOthers = false
+		full := ControlNewly(diffType, state, &state, &change, true, nil)
+		if (fast.Newly != nil) != (full.Newly != nil) || (fast.NotProved == "") != (full.NotProved == "") {
+			t.Fatalf("seed %d: skipping %+v, asking %+v\norg %q\nafter %q", seed, fast, full, org, after)
+		}
+		if full.Newly != nil {
+			broken++
+		}
+	}
+	if broken == 0 || skipped == 0 {
+		t.Errorf("%d changes broke the control, %d were of allows needing others alone: the test compares too little", broken, skipped)
+	}
+}
