@@ -24,10 +24,7 @@ func (o *Org) Report(c Change) Report {
 	// The organization's policies by type are read once per command, and
 	// only those the changed versions' guards admit are asked about
 	// (compare); after is the same less the prior version, plus the new one.
-	var versions []policyset.Policy
-	for _, v := range changed {
-		versions = append(versions, *v)
-	}
+	versions := valuesOf(changed)
 	beforeOf, afterOf := map[string][]policyset.Policy{}, map[string][]policyset.Policy{}
 	for _, t := range types {
 		admitted := o.orgIndex(t).Slice(versions)
@@ -41,7 +38,7 @@ func (o *Org) Report(c Change) Report {
 		}
 		afterOf[t] = after
 	}
-	r := compare(beforeOf, afterOf, types, changed, o.rootIDs, o.budget)
+	r := compare(beforeOf, afterOf, types, versions, o.rootIDs, o.budget)
 	key := changeKey(before, c.After)
 	if c.After != nil {
 		o.keepWitnesses(key, r)
@@ -56,10 +53,7 @@ func (o *Org) Report(c Change) Report {
 func Compare(before, after []policyset.Policy, rootIDs []string) Report {
 	changed := changedPolicies(before, after)
 	types := typesOf(changed...)
-	var changedSet []policyset.Policy
-	for _, p := range changed {
-		changedSet = append(changedSet, *p)
-	}
+	changedSet := valuesOf(changed)
 	// Each type's sets keep only the policies the changed versions' guards
 	// admit (symbolic.SliceByGuards): the rest count for nothing wherever
 	// a verdict can move. (Report's sets come sliced by the index.)
@@ -68,7 +62,16 @@ func Compare(before, after []policyset.Policy, rootIDs []string) Report {
 		beforeOf[typ] = symbolic.SliceByGuards(beforeOf[typ], changedSet)
 		afterOf[typ] = symbolic.SliceByGuards(afterOf[typ], changedSet)
 	}
-	return compare(beforeOf, afterOf, types, changed, rootIDs, symbolic.NewBudget(PlanBudget, "this call", nil))
+	return compare(beforeOf, afterOf, types, changedSet, rootIDs, symbolic.NewBudget(PlanBudget, "this call", nil))
+}
+
+// valuesOf is the changed versions as values.
+func valuesOf(ps []*policyset.Policy) []policyset.Policy {
+	out := make([]policyset.Policy, len(ps))
+	for i, p := range ps {
+		out[i] = *p
+	}
+	return out
 }
 
 func changedVersions(ps ...*policyset.Policy) []*policyset.Policy {
@@ -83,13 +86,9 @@ func changedVersions(ps ...*policyset.Policy) []*policyset.Policy {
 
 // compare is the report over types (the types a changed version can
 // apply to), given the policies before and after that count for each,
-// sliced by the changed versions' guards.
-func compare(beforeOf, afterOf map[string][]policyset.Policy, types []string, changed []*policyset.Policy, rootIDs []string, plan *symbolic.Budget) Report {
+// sliced by the changed versions' guards (changedSet).
+func compare(beforeOf, afterOf map[string][]policyset.Policy, types []string, changedSet []policyset.Policy, rootIDs []string, plan *symbolic.Budget) Report {
 	var r Report
-	var changedSet []policyset.Policy
-	for _, p := range changed {
-		changedSet = append(changedSet, *p)
-	}
 	// Types whose questions are the same (the same policies can count,
 	// alike as far as the type goes) are asked once: a change that names
 	// no activity type touches a hundred and fifty of them.

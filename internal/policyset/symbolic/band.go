@@ -363,27 +363,7 @@ func looser(a, b *big.Int, pick func(x, y *big.Int) *big.Int) *big.Int {
 // restrictCounted is restrict of the counted changes' versions: a
 // version not applicable in the band is absent there.
 func (bd band) restrictCounted(counted []Counted, changed []policyset.Policy) []Counted {
-	out := make([]Counted, 0, len(counted))
-	for _, c := range counted {
-		var r Counted
-		for _, v := range []struct{ from, into **policyset.Policy }{{&c.Before, &r.Before}, {&c.After, &r.After}} {
-			p := *v.from
-			if p == nil {
-				continue
-			}
-			if slices.ContainsFunc(changed, func(x policyset.Policy) bool { return decidesAlike(x, *p) }) {
-				*v.into = p
-				continue
-			}
-			if q, keep := bd.within(*p); keep {
-				*v.into = &q
-			}
-		}
-		if r.Before != nil || r.After != nil {
-			out = append(out, r)
-		}
-	}
-	return out
+	return mapCounted(counted, func(p policyset.Policy) (policyset.Policy, bool) { return bd.read(p, changed) })
 }
 
 // restrict is ps as they decide within the band: a policy whose range on
@@ -392,13 +372,43 @@ func (bd band) restrictCounted(counted []Counted, changed []policyset.Policy) []
 func (bd band) restrict(ps, changed []policyset.Policy) []policyset.Policy {
 	out := make([]policyset.Policy, 0, len(ps))
 	for _, p := range ps {
-		if slices.ContainsFunc(changed, func(c policyset.Policy) bool { return decidesAlike(c, p) }) {
-			out = append(out, p)
-			continue
-		}
-		q, keep := bd.within(p)
-		if keep {
+		if q, keep := bd.read(p, changed); keep {
 			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// read is p as it decides within the band (within), or a changed version
+// as it is.
+func (bd band) read(p policyset.Policy, changed []policyset.Policy) (policyset.Policy, bool) {
+	if slices.ContainsFunc(changed, func(c policyset.Policy) bool { return decidesAlike(c, p) }) {
+		return p, true
+	}
+	return bd.within(p)
+}
+
+// mapCounted is each counted change with its versions read by f: a
+// version f does not keep is absent, and a change with no version left is
+// left out. The organization's copy of a counted policy is the change's
+// before version (review finds it by id), so f leaves it out of the
+// organization alike, and no id is needed to take it out of the state.
+func mapCounted(counted []Counted, f func(policyset.Policy) (policyset.Policy, bool)) []Counted {
+	out := make([]Counted, 0, len(counted))
+	for _, c := range counted {
+		var r Counted
+		if c.Before != nil {
+			if q, keep := f(*c.Before); keep {
+				r.Before = &q
+			}
+		}
+		if c.After != nil {
+			if q, keep := f(*c.After); keep {
+				r.After = &q
+			}
+		}
+		if r.Before != nil || r.After != nil {
+			out = append(out, r)
 		}
 	}
 	return out

@@ -54,13 +54,7 @@ func TestBandsExact(t *testing.T) {
 		if _, ok := bandOf(canonical([]policyset.Policy{before[k], after[k]})); ok {
 			banded++
 		}
-		brute := map[[2]string]policyset.Request{}
-		for _, req := range requests(append(slices.Clone(before), after...)) {
-			x, y := policyset.Decide(before, req).Verdict, policyset.Decide(after, req).Verdict
-			if _, seen := brute[[2]string{x, y}]; x != y && !seen {
-				brute[[2]string{x, y}] = req
-			}
-		}
+		brute := enumeratedMoves(before, after)
 		if why := checkRegions(seed, before, after, brute, false); why != "" {
 			t.Fatal(why)
 		}
@@ -122,13 +116,7 @@ func TestBandTwoCreated(t *testing.T) {
 	a := policyset.Policy{ID: "a", Name: "a", Effect: "EFFECT_ALLOW", Condition: "eth.tx.value <= 5"}
 	b := policyset.Policy{ID: "b", Name: "b", Effect: "EFFECT_ALLOW", Condition: "eth.tx.value <= 10"}
 	before, after := []policyset.Policy{byTwo}, []policyset.Policy{byTwo, a, b}
-	brute := map[[2]string]policyset.Request{}
-	for _, req := range requests(after) {
-		x, y := policyset.Decide(before, req).Verdict, policyset.Decide(after, req).Verdict
-		if _, seen := brute[[2]string{x, y}]; x != y && !seen {
-			brute[[2]string{x, y}] = req
-		}
-	}
+	brute := enumeratedMoves(before, after)
 	if len(brute) == 0 {
 		t.Fatal("enumeration finds no move")
 	}
@@ -174,13 +162,7 @@ func TestBandGuards(t *testing.T) {
 	}
 	before := []policyset.Policy{allowBoth, denyB, byTwo, mine}
 	after := []policyset.Policy{allowBoth, denyB, byTwo, raised}
-	brute := map[[2]string]policyset.Request{}
-	for _, req := range requests(append(slices.Clone(before), raised)) {
-		x, y := policyset.Decide(before, req).Verdict, policyset.Decide(after, req).Verdict
-		if _, seen := brute[[2]string{x, y}]; x != y && !seen {
-			brute[[2]string{x, y}] = req
-		}
-	}
+	brute := enumeratedMoves(before, after)
 	if why := checkRegions(0, before, after, brute, false); why != "" {
 		t.Error(why)
 	}

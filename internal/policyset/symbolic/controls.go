@@ -169,21 +169,10 @@ func countsAlone(p policyset.Policy) bool {
 }
 
 // keepCountingAlone leaves out of org and of the counted changes' versions
-// the allows that need others (a counted version left out is absent). A
-// counted change keeps its place (its id still takes its policy out of
-// org), with no version where neither counts.
+// the allows that need others (mapCounted: a version left out is absent).
 func keepCountingAlone(org []policyset.Policy, counted []Counted) ([]policyset.Policy, []Counted) {
 	org = slices.DeleteFunc(slices.Clone(org), func(p policyset.Policy) bool { return !countsAlone(p) })
-	out := make([]Counted, len(counted))
-	for i, c := range counted {
-		if c.Before != nil && countsAlone(*c.Before) {
-			out[i].Before = c.Before
-		}
-		if c.After != nil && countsAlone(*c.After) {
-			out[i].After = c.After
-		}
-	}
-	return org, out
+	return org, mapCounted(counted, func(p policyset.Policy) (policyset.Policy, bool) { return p, countsAlone(p) })
 }
 
 // ControlState is what a control is judged on: the organization's

@@ -371,16 +371,7 @@ func checkDifferential(seed uint64) string { return checkDifferentialOf(seed, fa
 func checkDifferentialOf(seed uint64, bounded bool) string {
 	g := newGen(seed)
 	before, after := g.policySets()
-	brute := map[[2]string]policyset.Request{}
-	for _, req := range requests(append(slices.Clone(before), after...)) {
-		// Every request the analysis can show conforms too (below).
-		x, y := policyset.Decide(before, req).Verdict, policyset.Decide(after, req).Verdict
-		if x != y {
-			if _, seen := brute[[2]string{x, y}]; !seen {
-				brute[[2]string{x, y}] = req
-			}
-		}
-	}
+	brute := enumeratedMoves(before, after)
 	if why := checkMoves(seed, before, after, before, after, brute, bounded); why != "" {
 		return why
 	}
@@ -394,6 +385,20 @@ func checkDifferentialOf(seed uint64, bounded bool) string {
 	// moves are the same.
 	changed := changedVersions(before, after)
 	return checkMoves(seed, before, after, SliceByGuards(before, changed), SliceByGuards(after, changed), brute, bounded)
+}
+
+// enumeratedMoves are the verdict pairs that some enumerated request
+// (requests, over both sets' texts) gets from before and after, each with
+// the first request that gets it.
+func enumeratedMoves(before, after []policyset.Policy) map[[2]string]policyset.Request {
+	brute := map[[2]string]policyset.Request{}
+	for _, req := range requests(append(slices.Clone(before), after...)) {
+		x, y := policyset.Decide(before, req).Verdict, policyset.Decide(after, req).Verdict
+		if _, seen := brute[[2]string{x, y}]; x != y && !seen {
+			brute[[2]string{x, y}] = req
+		}
+	}
+	return brute
 }
 
 // checkRegions: the regions over the changed versions' atoms hold every

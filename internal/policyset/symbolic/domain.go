@@ -107,23 +107,5 @@ func intClasses(consts []*big.Int, lo, hi *big.Int) []intClass {
 	return out
 }
 
-// cmpHolds tells whether v op c.
-func cmpHolds(v *big.Int, op string, c *big.Int) bool {
-	d := v.Cmp(c)
-	switch op {
-	case "==":
-		return d == 0
-	case "!=":
-		return d != 0
-	case "<":
-		return d < 0
-	case "<=":
-		return d <= 0
-	case ">":
-		return d > 0
-	}
-	return d >= 0
-}
-
 // inLanguageRange: an integer the language can compare at all.
 func inLanguageRange(i *big.Int) bool { return i.Cmp(minInt128) >= 0 && i.Cmp(maxUint256) <= 0 }

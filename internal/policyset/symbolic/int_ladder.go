@@ -16,7 +16,7 @@ import (
 // linear in the limits instead of quadratic.
 
 // intCmp is "s op n" (op one of the orderings, == or !=): the classes
-// whose lower end satisfies it, as cmpHolds decides, by the ladder.
+// whose lower end satisfies it, by the ladder.
 func (e *encoder) intCmp(s *scalar, op string, n *big.Int) lit {
 	m := len(s.ints)
 	first := sort.Search(m, func(i int) bool { return s.ints[i].lo.Cmp(n) >= 0 }) // first lo >= n

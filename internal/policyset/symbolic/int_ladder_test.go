@@ -42,3 +42,22 @@ func TestIntCmpByTheLadder(t *testing.T) {
 		}
 	}
 }
+
+// cmpHolds tells whether v op c: what the encoding asked of each class
+// before the ladder, the ladder's oracle.
+func cmpHolds(v *big.Int, op string, c *big.Int) bool {
+	d := v.Cmp(c)
+	switch op {
+	case "==":
+		return d == 0
+	case "!=":
+		return d != 0
+	case "<":
+		return d < 0
+	case "<=":
+		return d <= 0
+	case ">":
+		return d > 0
+	}
+	return d >= 0
+}

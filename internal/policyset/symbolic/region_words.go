@@ -23,9 +23,10 @@ func (r Region) Words() string {
 	unread := map[string]bool{}
 	for _, a := range r.Atoms {
 		f := a.f
-		typed := f != nil && f.op == fCmp && f.left.kind == tPath && f.left.slice == nil && f.cmp != "read" && f.untyped == nil
+		// A field compared with a constant, read directly.
+		direct := f != nil && f.op == fCmp && f.left.kind == tPath && f.left.slice == nil && f.cmp != "read"
 		switch {
-		case a.Errs && typed:
+		case a.Errs && direct && f.untyped == nil:
 			// A typed field compared with a constant errs only where the
 			// request lacks it.
 			if !unread[a.Path] {
@@ -37,7 +38,7 @@ func (r Region) Words() string {
 			other = append(other, a.Text+" errs")
 			continue
 		}
-		if f != nil && f.op == fCmp && f.left.kind == tPath && f.left.slice == nil && f.cmp != "read" {
+		if direct {
 			if _, seen := byPath[a.Path]; !seen {
 				order = append(order, a.Path)
 			}
