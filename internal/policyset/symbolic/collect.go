@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 )
@@ -38,6 +39,9 @@ type domains struct {
 	// it may need (k+1 for a count compared with k) and be encoded
 	// exactly; a count that needs more is bounded (count.go).
 	exactNeed map[string]int64
+	// classed are the generic list paths whose counts are all counted by
+	// class (count_classes.go), with the number of filters they count.
+	classed map[string]int
 	// compared are pairs of generic string paths compared with each
 	// other: finish gives each the other's constants
 	// (strings_equal.go).
@@ -60,14 +64,15 @@ type domains struct {
 // that keep the comparison as it was (math.MaxInt64 where k is no int64),
 // and extra the elements its filters need to keep an error.
 type countDemand struct {
-	need  int64
-	extra int
+	need   int64
+	extra  int
+	filter string // the list and its filters, as written
 }
 
 func newDomains() *domains {
 	return &domains{strs: map[string][]string{}, ints: map[string][]*big.Int{}, types: map[string]*policylang.Type{},
 		demand: map[string]int{}, reserve: map[string]int{}, seen: map[string]bool{}, strLens: map[string][]*big.Int{},
-		counts: map[string][]countDemand{}, exactNeed: map[string]int64{}, typedKinds: map[string]map[policylang.Kind]bool{}, sliceBounds: map[string][][2]int64{}}
+		counts: map[string][]countDemand{}, exactNeed: map[string]int64{}, classed: map[string]int{}, typedKinds: map[string]map[policylang.Kind]bool{}, sliceBounds: map[string][][2]int64{}}
 }
 
 // The small model. Whatever a list holds, a sublist of it decides every
@@ -82,8 +87,10 @@ func newDomains() *domains {
 // and a question answered over that many slots is answered for every
 // request. Any sublist that holds these elements does as well, so the
 // sublist may be as long as the slots allow. A count too large for the
-// slots (countSlots) keeps one counted element (and one that errs), and
-// its comparison is bounded rather than decided (count.go).
+// slots (countSlots) keeps one element of each class of the list's counts
+// (and one that errs), the rest being copies of those (count_classes.go);
+// past maxCountedFilters filters, one counted element, and its comparison
+// is bounded rather than decided (count.go).
 
 func (d *domains) addForm(f *form) {
 	if f == nil {
@@ -180,6 +187,8 @@ func (d *domains) addCount(f *form) {
 		consts = f.right.elems
 	}
 	gen := f.left.list.path.gen
+	var filter strings.Builder
+	writeList(&filter, f.left.list, map[string]string{})
 	for _, c := range consts {
 		need := int64(1)
 		if k, ok := constInt(c); ok && k.Sign() >= 0 {
@@ -188,7 +197,7 @@ func (d *domains) addCount(f *form) {
 				need = k.Int64() + 1
 			}
 		}
-		d.counts[gen] = append(d.counts[gen], countDemand{need: need, extra: extra})
+		d.counts[gen] = append(d.counts[gen], countDemand{need: need, extra: extra, filter: filter.String()})
 	}
 }
 
@@ -260,9 +269,12 @@ func (d *domains) finish() {
 var countSlots int64 = 64
 
 // exactCounts gives each list's counts their demand: the counts that
-// need the fewest elements are exact while the list's slots stay within
+// need the fewest elements are encoded exactly while they fit in
 // countSlots (all counts of one need, or none), and each of the others
-// keeps one counted element and one that errs (extra).
+// keeps one element. A list with a count past the slots, counted with at
+// most maxCountedFilters filters, is counted by class instead
+// (count_classes.go): one element of each class, and none decided over
+// the slots alone.
 func (d *domains) exactCounts() {
 	for _, gen := range slices.Sorted(maps.Keys(d.counts)) {
 		cs := d.counts[gen]
@@ -279,11 +291,21 @@ func (d *domains) exactCounts() {
 			}
 			used, limit, i = used+sum, cs[i].need, j
 		}
+		filters := map[string]bool{}
+		for _, c := range cs {
+			filters[c.filter] = true
+			d.demand[gen] += c.extra
+		}
+		if limit < cs[len(cs)-1].need && len(filters) <= maxCountedFilters && gen != "approvers" && gen != "credentials" {
+			d.classed[gen] = len(filters)
+			d.demand[gen] += 1<<len(filters) - 1
+			continue
+		}
 		for _, c := range cs {
 			if c.need <= limit {
-				d.demand[gen] += int(c.need) + c.extra
+				d.demand[gen] += int(c.need)
 			} else {
-				d.demand[gen] += 1 + c.extra
+				d.demand[gen]++
 			}
 		}
 		d.exactNeed[gen] = limit

@@ -10,13 +10,13 @@ import (
 
 // countCmp is a count compared with a constant k (or found in a list of
 // them, each as ==). A count whose k+1 elements the list's slots hold
-// (domains.exactCount) is decided over the slots. A larger one is
-// bounded, never taken as false: "at least n" is a variable per threshold
-// n, held only to what a request's sublist allows (boundedAtLeast), and
-// the witness's list is grown until the count is what the model says
-// (padCounts), so that the engine's replay decides. Such a count is
-// over-approximated: a witness that does not replay makes its question
-// "not proved", naming it.
+// (domains.exactCount) is decided over the slots. A larger one is a
+// variable per threshold n, "at least n" (boundedAtLeast). Where its list
+// is counted by class (count_classes.go), each is tied to the count's sum
+// and the count is decided; elsewhere it is held only to what a
+// request's sublist allows, and over-approximated: the witness's list is
+// grown until the count is what the model says (padCounts), and a witness
+// that does not replay makes its question "not proved", naming it.
 func (e *encoder) countCmp(f *form) value {
 	kept, err := e.kept(f.left.list)
 	consts, op := []*term{f.right}, f.cmp
@@ -76,10 +76,14 @@ func countWhy(f *form) string {
 // which slots count (its filters keep them), and the variable "at least
 // n counted" of each threshold n asked, by n.
 type countBound struct {
-	path   string
-	active []lit
-	kept   []lit
-	at     []threshold
+	path, gen string
+	active    []lit
+	kept      []lit
+	at        []threshold
+	// sum is the count as a word where its list is counted by class
+	// (count_classes.go): each threshold up to width bits is tied to it.
+	sum   word
+	width int
 }
 
 type threshold struct {
@@ -99,7 +103,7 @@ func (e *encoder) bound(l *listRef, kept []lit) *countBound {
 	}
 	b, ok := e.bounds[key.String()]
 	if !ok {
-		b = &countBound{path: p, active: e.slots(p, l.path.gen).active, kept: kept}
+		b = &countBound{path: p, gen: l.path.gen, active: e.slots(p, l.path.gen).active, kept: kept}
 		e.bounds[key.String()] = b
 	}
 	return b
@@ -133,6 +137,9 @@ func (e *encoder) boundedAtLeast(b *countBound, n *big.Int) lit {
 	}
 	if i < len(b.at) {
 		c.clause(-b.at[i].l, l)
+	}
+	if b.sum != nil && n.BitLen() <= b.width {
+		c.iff(l, c.wordAtLeast(b.sum, n))
 	}
 	b.at = slices.Insert(b.at, i, threshold{n: n, l: l})
 	return l

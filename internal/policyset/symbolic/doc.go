@@ -11,8 +11,8 @@
 // months, a value only an uploaded ABI types where no comparison with
 // constants of one kind types it, a comparison of two of the request's
 // values other than two approvers' ids or two whole strings that are no
-// ids or tags, a count too large for its list's slots), and is reported
-// as "not proved", never as a fact.
+// ids or tags, a count past its list's slots that is not counted by
+// class), and is reported as "not proved", never as a fact.
 //
 // The encoding is a second statement of the engine's semantics; the
 // differential test (random policy sets, every request of a small domain

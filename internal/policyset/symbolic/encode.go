@@ -29,6 +29,9 @@ type encoder struct {
 	// bounds are the counts too large for their list's slots, by list
 	// (bound): what a witness must make true of each (count.go).
 	bounds map[string]*countBound
+	// classes are the lists counted by class, by concrete path
+	// (count_classes.go).
+	classes map[string]*countClasses
 	// rootIDs are the root users' ids: no approver has one.
 	rootIDs []string
 	// scalarPaths are scalars' keys, sorted, while their count is as
@@ -65,7 +68,7 @@ type slots struct {
 
 func newEncoder(typ string, d *domains, model requestModel, rootIDs []string) *encoder {
 	return &encoder{c: newCircuit(), typ: typ, d: d, model: model, scalars: map[string]*scalar{}, lists: map[string]*slots{},
-		pres: map[string]lit{}, frees: map[string]lit{}, env: map[string]string{}, overs: map[string]bool{}, bounds: map[string]*countBound{},
+		pres: map[string]lit{}, frees: map[string]lit{}, env: map[string]string{}, overs: map[string]bool{}, bounds: map[string]*countBound{}, classes: map[string]*countClasses{},
 		rootIDs: rootIDs, eq: equalities{vars: map[string]lit{}, in: map[string]bool{}}, positions: map[string]*positions{}}
 }
 

@@ -137,6 +137,7 @@ func newQuestionStrict(typ string, policies []policyset.Policy, rootIDs []string
 		same.p = pf.p
 		q.pols = append(q.pols, &same)
 	}
+	q.e.classCounts()
 	return q
 }
 

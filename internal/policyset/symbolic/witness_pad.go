@@ -36,6 +36,14 @@ func (q *question) padCounts(model []bool, tree map[string]any) error {
 	})
 	for _, key := range keys {
 		b := e.bounds[key]
+		if cl := e.classes[b.path]; cl != nil {
+			if cl.bounds[0] == b {
+				if err := q.padClasses(model, tree, cl, &budget); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		need := b.need(model)
 		list, ok := lookupPath(tree, b.path).([]any)
 		if need == nil || !ok {
@@ -69,12 +77,7 @@ func (q *question) padCounts(model []bool, tree map[string]any) error {
 			weight = q.approverSize(tree, src)
 		}
 		if !missing.IsInt64() || missing.Int64()*int64(weight) > int64(budget) {
-			fields := ""
-			if weight > 1 {
-				fields = fmt.Sprintf(" of %d values each", weight)
-			}
-			return fmt.Errorf("a witness needs %s elements%s in %s, more than the %s values the analysis builds, for %s",
-				groupDigits(need.String()), fields, b.path, Thousands(maxWitnessElements), q.overs())
+			return q.tooLarge(need, weight, b.path)
 		}
 		budget -= int(missing.Int64()) * weight
 		if copied[at] == nil {
@@ -88,6 +91,45 @@ func (q *question) padCounts(model []bool, tree map[string]any) error {
 		setPath(tree, b.path, append(list, copies(list[src], int(missing.Int64()))...))
 	}
 	return nil
+}
+
+// padClasses appends to cl's list the further elements of each class
+// the model says (count_classes.go), as copies of a slot of the class.
+func (q *question) padClasses(model []bool, tree map[string]any, cl *countClasses, budget *int) error {
+	path := cl.bounds[0].path
+	list, ok := lookupPath(tree, path).([]any)
+	if !ok {
+		return nil // the list is absent, and its counts err
+	}
+	further := cl.furtherElements(model, len(list))
+	for t, n := range further {
+		if n.Sign() == 0 {
+			continue
+		}
+		src := cl.slotOf(model, t, len(list))
+		if src < 0 {
+			return fmt.Errorf("no element of %s is of a class the model copies", path)
+		}
+		weight := size(list[src])
+		if !n.IsInt64() || n.Int64()*int64(weight) > int64(*budget) {
+			return q.tooLarge(new(big.Int).Add(n, big.NewInt(int64(len(list)))), weight, path)
+		}
+		*budget -= int(n.Int64()) * weight
+		list = append(list, copies(list[src], int(n.Int64()))...)
+	}
+	setPath(tree, path, list)
+	return nil
+}
+
+// tooLarge is the error of a witness whose list needs more elements
+// than maxWitnessElements.
+func (q *question) tooLarge(need *big.Int, weight int, path string) error {
+	fields := ""
+	if weight > 1 {
+		fields = fmt.Sprintf(" of %d values each", weight)
+	}
+	return fmt.Errorf("a witness needs %s elements%s in %s, more than the %s values the analysis builds, for %s",
+		groupDigits(need.String()), fields, path, Thousands(maxWitnessElements), q.overs())
 }
 
 // padSource is the slot to copy for b: one that counts for b, and for
