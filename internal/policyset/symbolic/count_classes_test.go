@@ -62,8 +62,8 @@ func TestCountsByClassPastTheSlots(t *testing.T) {
 				if x, y := policyset.Decide(before, r.Witness).Verdict, policyset.Decide(after, r.Witness).Verdict; x != r.Before || y != r.After {
 					t.Errorf("the witness of %s -> %s decides %s -> %s", r.Before, r.After, x, y)
 				}
-				if got := len(r.Witness.Params["user_ids"].([]any)); got != c.elements {
-					t.Errorf("the witness has %d user ids, want the fewest, %d", got, c.elements)
+				if got, _ := r.Witness.Params["user_ids"].([]any); len(got) != c.elements {
+					t.Errorf("the witness has %d user ids, want the fewest, %d", len(got), c.elements)
 				}
 			}
 		})
