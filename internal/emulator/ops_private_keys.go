@@ -2,19 +2,19 @@ package emulator
 
 import (
 	"cmp"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/payload"
 )
 
 // Payload encodings of sign_raw_payload that the emulator decodes.
 const (
 	encodingHex    = "PAYLOAD_ENCODING_HEXADECIMAL"
-	encodingEIP712 = "PAYLOAD_ENCODING_EIP712"
+	encodingEIP712 = payload.EncodingEIP712
 )
 
 var (
@@ -137,7 +137,7 @@ func validateSignRawPayload(p *client.SignRawPayloadParams) *apiError {
 	}
 	switch p.Encoding {
 	case encodingHex:
-		if _, err := decodeHexPayload(p.Payload); err != nil {
+		if _, err := payload.DecodeHex(p.Payload); err != nil {
 			return errInvalid("field parameters.payload: with %s it must be hexadecimal (an optional 0x, then an even number of hex digits): %v", encodingHex, err)
 		}
 	case encodingEIP712:
@@ -147,20 +147,11 @@ func validateSignRawPayload(p *client.SignRawPayloadParams) *apiError {
 			return errInvalid("field parameters.hashFunction: with %s the payload is hashed as EIP-712 defines, so it must be %s, not %s",
 				encodingEIP712, hashNotApplicable, p.HashFunction)
 		}
-		if _, err := decodeEIP712(p.Payload); err != nil {
+		if _, err := payload.DecodeEIP712(p.Payload); err != nil {
 			return errInvalid("field parameters.payload: with %s it %v", encodingEIP712, err)
 		}
 	}
 	return nil
-}
-
-func decodeHexPayload(v string) ([]byte, error) {
-	if rest, ok := strings.CutPrefix(v, "0x"); ok {
-		v = rest
-	} else if rest, ok := strings.CutPrefix(v, "0X"); ok {
-		v = rest
-	}
-	return hex.DecodeString(v)
 }
 
 func runSignRawPayload(s *Server, _ *caller, p *client.SignRawPayloadParams) (any, *client.Status) {
@@ -172,19 +163,19 @@ func runSignRawPayload(s *Server, _ *caller, p *client.SignRawPayloadParams) (an
 	hashFunction := p.HashFunction
 	switch p.Encoding {
 	case encodingHex:
-		msg, _ = decodeHexPayload(p.Payload) // checked at submit
+		msg, _ = payload.DecodeHex(p.Payload) // checked at submit
 	case "PAYLOAD_ENCODING_TEXT_UTF8":
 		msg = []byte(p.Payload)
 	case encodingEIP712:
 		if st := notSecp256k1(rec, "EIP-712 typed data is signed"); st != nil {
 			return nil, st
 		}
-		typed, err := decodeEIP712(p.Payload) // checked at submit
+		typed, err := payload.DecodeEIP712(p.Payload) // checked at submit
 		if err != nil {
 			return nil, failure(client.CodeInternal, "decoding the stored payload: %v", err)
 		}
 		// The key signs the EIP-712 hash itself.
-		msg, hashFunction = typed.hash, hashNoOp
+		msg, hashFunction = typed.Hash(), hashNoOp
 	default:
 		return nil, failure(client.CodeUnimplemented, "the emulator does not implement the %s encoding; hash the message yourself and sign it with PAYLOAD_ENCODING_HEXADECIMAL and HASH_FUNCTION_NO_OP", p.Encoding)
 	}

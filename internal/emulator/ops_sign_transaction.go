@@ -5,10 +5,11 @@ import (
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/payload"
 )
 
 // Transaction types of sign_transaction.
-const txTypeEthereum = "TRANSACTION_TYPE_ETHEREUM"
+const txTypeEthereum = payload.TxTypeEthereum
 
 var transactionTypes = []string{txTypeEthereum, "TRANSACTION_TYPE_SOLANA", "TRANSACTION_TYPE_TRON", "TRANSACTION_TYPE_BITCOIN", "TRANSACTION_TYPE_TEMPO"}
 
@@ -27,7 +28,7 @@ func validateSignTransaction(p *client.SignTransactionParams) *apiError {
 		return e
 	}
 	if p.Type == txTypeEthereum {
-		if _, err := decodeEthTx(p.UnsignedTransaction); err != nil {
+		if _, err := payload.DecodeEthTx(p.UnsignedTransaction); err != nil {
 			return errInvalid("field parameters.unsignedTransaction: %v", err)
 		}
 	}
@@ -52,7 +53,7 @@ func runSignTransaction(s *Server, _ *caller, p *client.SignTransactionParams) (
 	if st := notSecp256k1(rec, "Ethereum transactions are signed"); st != nil {
 		return nil, st
 	}
-	tx, err := decodeEthTx(p.UnsignedTransaction) // checked at submit
+	tx, err := payload.DecodeEthTx(p.UnsignedTransaction) // checked at submit
 	if err != nil {
 		return nil, failure(client.CodeInternal, "decoding the stored transaction: %v", err)
 	}
@@ -60,7 +61,7 @@ func runSignTransaction(s *Server, _ *caller, p *client.SignTransactionParams) (
 	if err != nil {
 		return nil, failure(client.CodeInternal, "private key %s: stored secret is not hex", rec.PrivateKeyID)
 	}
-	signed, err := tx.sign(secret)
+	signed, err := tx.Sign(secret)
 	if err != nil {
 		return nil, failure(client.CodeInternal, "signing with private key %s: %v", rec.PrivateKeyID, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/payload"
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
@@ -12,7 +13,7 @@ import (
 // What a policy sees of a request, built from the activity and the
 // emulator's state. eth.tx (an Ethereum sign_transaction) and eth.eip_712
 // (an EIP-712 sign_raw_payload) come from the payload the emulator decodes
-// (eth_tx.go, eth_eip712.go). Keywords for data the emulator does not
+// (internal/payload). Keywords for data the emulator does not
 // model (solana.tx, tron.tx, bitcoin.tx, tempo.tx,
 // eth.eip_7702_authorization, wallet, ...) are absent, so reading them is
 // an evaluation error, as it is in the service for a request that does not
@@ -74,8 +75,8 @@ func (s *Server) request(rec *activityRecord) policyset.Request {
 // It is not persisted: after a restart it is decoded again from the
 // record's params, which hold everything it comes from.
 type decodedPayload struct {
-	tx    *ethTx      // sign_transaction, TRANSACTION_TYPE_ETHEREUM
-	typed *eip712Data // sign_raw_payload, PAYLOAD_ENCODING_EIP712
+	tx    *payload.EthTx  // sign_transaction, TRANSACTION_TYPE_ETHEREUM
+	typed *payload.EIP712 // sign_raw_payload, PAYLOAD_ENCODING_EIP712
 }
 
 // payload decodes rec's payload once.
@@ -88,12 +89,12 @@ func (rec *activityRecord) payload() *decodedPayload {
 	case client.OpSignTransaction.Name:
 		var p client.SignTransactionParams
 		if json.Unmarshal(rec.Params, &p) == nil && p.Type == txTypeEthereum {
-			rec.decoded.tx, _ = decodeEthTx(p.UnsignedTransaction) // checked at submit
+			rec.decoded.tx, _ = payload.DecodeEthTx(p.UnsignedTransaction) // checked at submit
 		}
 	case client.OpSignRawPayload.Name:
 		var p client.SignRawPayloadParams
 		if json.Unmarshal(rec.Params, &p) == nil && p.Encoding == encodingEIP712 {
-			rec.decoded.typed, _ = decodeEIP712(p.Payload) // checked at submit
+			rec.decoded.typed, _ = payload.DecodeEIP712(p.Payload) // checked at submit
 		}
 	}
 	return rec.decoded
@@ -112,10 +113,10 @@ func setPayloadKeywords(req *policyset.Request, rec *activityRecord, key *privat
 		if key != nil {
 			from = ethereumAddressOf(key)
 		}
-		_ = req.SetKeyword("eth.tx", d.tx.keyword(from))
+		_ = req.SetKeyword("eth.tx", d.tx.Keyword(from))
 	}
 	if d.typed != nil {
-		_ = req.SetKeyword("eth.eip_712", d.typed.keyword())
+		_ = req.SetKeyword("eth.eip_712", d.typed.Keyword())
 	}
 }
 

@@ -55,7 +55,7 @@ func TestEveryEmulatedRequestConformsToTheCatalogue(t *testing.T) {
 	for _, enc := range payloadEncodings {
 		payload := "deadbeef"
 		if enc == encodingEIP712 {
-			payload = permit2Single
+			payload = permit2Single(t)
 		}
 		variants[client.OpSignRawPayload.Name] = append(variants[client.OpSignRawPayload.Name],
 			marshal(enc, client.SignRawPayloadParams{SignWith: keyID, Payload: payload, Encoding: enc, HashFunction: hashNotApplicable}))

@@ -1,4 +1,9 @@
-package emulator
+// Package payload decodes what a signing activity carries (an unsigned
+// Ethereum transaction, EIP-712 typed data) into the keywords policies
+// read (eth.tx, eth.eip_712). The emulator decodes a submitted activity
+// with it, and the provider's replay decodes a listed one: one decoder,
+// so that both see the same request.
+package payload
 
 import (
 	"encoding/hex"
@@ -27,8 +32,11 @@ import (
 // accepted too, since some tools fill the fields; one that carries a
 // signature is refused: it is not an unsigned transaction.
 
-// ethTx is a decoded unsigned Ethereum transaction.
-type ethTx struct {
+// TxTypeEthereum is sign_transaction's type of an Ethereum transaction.
+const TxTypeEthereum = "TRANSACTION_TYPE_ETHEREUM"
+
+// EthTx is a decoded unsigned Ethereum transaction.
+type EthTx struct {
 	tx *types.Transaction // unsigned
 	// chainID is what the transaction is signed for; nil for a legacy
 	// transaction without EIP-155 replay protection.
@@ -63,13 +71,13 @@ var ethTxTypeNames = map[byte]string{
 	types.BlobTxType: "TYPE_3", types.SetCodeTxType: "TYPE_4",
 }
 
-// decodeEthTx decodes unsignedTransaction: hex with or without 0x. Its
+// DecodeEthTx decodes unsignedTransaction: hex with or without 0x. Its
 // errors say what is wrong, for a 400 that names the field.
-func decodeEthTx(s string) (*ethTx, error) {
+func DecodeEthTx(s string) (*EthTx, error) {
 	if s == "" {
 		return nil, errors.New("is empty; it must be the hex of an unsigned Ethereum transaction")
 	}
-	b, err := decodeHexPayload(s)
+	b, err := DecodeHex(s)
 	if err != nil {
 		return nil, fmt.Errorf("is not hexadecimal (an optional 0x, then an even number of hex digits): %v", err)
 	}
@@ -83,15 +91,15 @@ func decodeEthTx(s string) (*ethTx, error) {
 		return decodeTyped(b)
 	}
 	return nil, fmt.Errorf("begins with byte 0x%02x, which is neither an RLP list (a legacy transaction) nor a transaction type "+
-		"the emulator decodes (0x01 EIP-2930, 0x02 EIP-1559, 0x03 EIP-4844, 0x04 EIP-7702)", b[0])
+		"this decoder reads (0x01 EIP-2930, 0x02 EIP-1559, 0x03 EIP-4844, 0x04 EIP-7702)", b[0])
 }
 
-func decodeLegacy(b []byte) (*ethTx, error) {
+func decodeLegacy(b []byte) (*EthTx, error) {
 	var f legacyUnsigned
 	if err := rlp.DecodeBytes(b, &f); err != nil {
 		return nil, fmt.Errorf("is not a legacy transaction's RLP (nonce, gasPrice, gas, to, value, data[, chainId, 0, 0]): %v", err)
 	}
-	out := &ethTx{tx: types.NewTx(&types.LegacyTx{Nonce: f.Nonce, GasPrice: f.GasPrice, Gas: f.Gas, To: f.To, Value: f.Value, Data: f.Data})}
+	out := &EthTx{tx: types.NewTx(&types.LegacyTx{Nonce: f.Nonce, GasPrice: f.GasPrice, Gas: f.Gas, To: f.To, Value: f.Value, Data: f.Data})}
 	switch {
 	case f.V == nil:
 		// Six fields: no replay protection.
@@ -105,7 +113,7 @@ func decodeLegacy(b []byte) (*ethTx, error) {
 	return out, nil
 }
 
-func decodeTyped(b []byte) (*ethTx, error) {
+func decodeTyped(b []byte) (*EthTx, error) {
 	typ, want := b[0], typedUnsignedFields[b[0]]
 	name := fmt.Sprintf("a type-%d (%s) transaction", typ, ethTxTypeNames[typ])
 	var items []rlp.RawValue
@@ -113,7 +121,7 @@ func decodeTyped(b []byte) (*ethTx, error) {
 		return nil, fmt.Errorf("begins with 0x%02x but the rest is not %s's RLP list: %v", typ, name, err)
 	}
 	if typ == types.BlobTxType && len(items) > 0 && len(items[0]) > 0 && items[0][0] >= 0xc0 {
-		return nil, errors.New("is a blob transaction in its network form, with blobs; the emulator decodes the canonical form without them")
+		return nil, errors.New("is a blob transaction in its network form, with blobs; the decoder reads the canonical form without them")
 	}
 	signed := false
 	switch len(items) {
@@ -141,16 +149,16 @@ func decodeTyped(b []byte) (*ethTx, error) {
 		// typed transaction always names its chain.
 		return nil, fmt.Errorf("is %s for chain id 0; a typed transaction names the chain it is for", name)
 	}
-	return &ethTx{tx: tx, chainID: tx.ChainId()}, nil
+	return &EthTx{tx: tx, chainID: tx.ChainId()}, nil
 }
 
-// keyword is the transaction as eth.tx (reference §7.3, §9), from the
+// Keyword is the transaction as eth.tx (reference §7.3, §9), from the
 // address of the key that signs it ("" when the key has none, which
 // leaves from out). Integers are *big.Int, addresses and data lower-case
 // hex. The interface has no ABI upload (smart contract interfaces), so
 // function_name is "" and function_signature and contract_call_args are
 // absent, as the service has them for a contract without an ABI.
-func (t *ethTx) keyword(from string) map[string]any {
+func (t *EthTx) Keyword(from string) map[string]any {
 	tx := t.tx
 	m := map[string]any{
 		"to":            "",
@@ -192,10 +200,10 @@ func (t *ethTx) keyword(from string) map[string]any {
 	return m
 }
 
-// sign signs the transaction with a secp256k1 key's 32-byte secret and
+// Sign signs the transaction with a secp256k1 key's 32-byte secret and
 // gives the signed transaction's binary encoding (RLP for legacy, the
 // typed envelope otherwise).
-func (t *ethTx) sign(secret []byte) ([]byte, error) {
+func (t *EthTx) Sign(secret []byte) ([]byte, error) {
 	key, err := crypto.ToECDSA(secret)
 	if err != nil {
 		return nil, err
@@ -211,7 +219,7 @@ func (t *ethTx) sign(secret []byte) ([]byte, error) {
 
 // languageInt is the policy language's int (signed 128-bit, reference
 // §7.1), as the catalogue types eth.tx.value. A value beyond it cannot be
-// compared, so the emulator leaves it out of a keyword, and a policy
+// compared, so it is left out of a keyword, and a policy
 // reading it gets an evaluation error.
 var languageInt, _ = policylang.FieldType("EthereumTransaction", "value")
 

@@ -1,4 +1,4 @@
-package emulator
+package payload
 
 import (
 	"encoding/hex"
@@ -19,16 +19,19 @@ import (
 // eth_signTypedData_v4 takes it. What is signed is its EIP-712 hash, so
 // the payload is valid only when go-ethereum can hash it.
 
-// eip712Data is a decoded typed-data payload and its EIP-712 hash.
-type eip712Data struct {
+// EncodingEIP712 is sign_raw_payload's encoding of EIP-712 typed data.
+const EncodingEIP712 = "PAYLOAD_ENCODING_EIP712"
+
+// EIP712 is a decoded typed-data payload and its EIP-712 hash.
+type EIP712 struct {
 	typed apitypes.TypedData
 	hash  []byte
 }
 
-// decodeEIP712 decodes and hashes payload. Its errors say what is wrong,
+// DecodeEIP712 decodes and hashes payload. Its errors say what is wrong,
 // for a 400 that names the field.
-func decodeEIP712(payload string) (*eip712Data, error) {
-	var d eip712Data
+func DecodeEIP712(payload string) (*EIP712, error) {
+	var d EIP712
 	dec := json.NewDecoder(strings.NewReader(payload))
 	// Numbers stay exact: a uint256 in the message exceeds float64.
 	dec.UseNumber()
@@ -80,10 +83,13 @@ func exactNumbers(v any) any {
 	return v
 }
 
-// keyword is the typed data as eth.eip_712 (reference §7.3): the domain's
+// Hash is the typed data's EIP-712 hash: what a key signs.
+func (d *EIP712) Hash() []byte { return d.hash }
+
+// Keyword is the typed data as eth.eip_712 (reference §7.3): the domain's
 // fields that are present, and the message with each value as its declared
 // type makes it, hex lower-case as the service normalizes it.
-func (d *eip712Data) keyword() map[string]any {
+func (d *EIP712) Keyword() map[string]any {
 	dom := d.typed.Domain
 	domain := map[string]any{}
 	if dom.Name != "" {
@@ -105,7 +111,7 @@ func (d *eip712Data) keyword() map[string]any {
 // value cannot be a language value (an integer beyond int's 128 bits) is
 // left out: a policy reading it gets an evaluation error, as the
 // reference says such values cannot be compared.
-func (d *eip712Data) structValue(typ string, v map[string]any) map[string]any {
+func (d *EIP712) structValue(typ string, v map[string]any) map[string]any {
 	out := map[string]any{}
 	for _, f := range d.typed.Types[typ] {
 		if x, ok := d.value(f.Type, v[f.Name]); ok {
@@ -117,7 +123,7 @@ func (d *eip712Data) structValue(typ string, v map[string]any) map[string]any {
 
 // value is one value of EIP-712 type typ as the language sees it; false
 // when it has none. The payload was hashed, so v fits typ.
-func (d *eip712Data) value(typ string, v any) (any, bool) {
+func (d *EIP712) value(typ string, v any) (any, bool) {
 	if i := strings.LastIndexByte(typ, '['); i > 0 && strings.HasSuffix(typ, "]") {
 		list, ok := v.([]any)
 		if !ok {

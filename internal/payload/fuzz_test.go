@@ -1,4 +1,4 @@
-package emulator
+package payload
 
 import (
 	"encoding/hex"
@@ -12,7 +12,7 @@ import (
 )
 
 // fuzzSecret is a fixed secp256k1 secret, so that crashers reproduce.
-var fuzzSecret, _ = hex.DecodeString(fuzzRootPrivateKey)
+var fuzzSecret, _ = hex.DecodeString("6e36a7e5adb567899060c48ecd055285f5616f309cbfe5c17749231733e6920e")
 
 // Whatever unsignedTransaction holds, decoding it does not panic, and what
 // decodes gives an eth.tx the catalogue takes and can be signed: go-ethereum
@@ -33,15 +33,15 @@ func FuzzDecodeEthTx(f *testing.F) {
 	f.Add("0x02c0")
 	f.Add("c9808080808080018080")
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := decodeEthTx(s)
+		d, err := DecodeEthTx(s)
 		if err != nil {
 			return
 		}
 		var req policyset.Request
-		if err := req.SetKeyword("eth.tx", d.keyword("0x1111111111111111111111111111111111111111")); err != nil {
+		if err := req.SetKeyword("eth.tx", d.Keyword("0x1111111111111111111111111111111111111111")); err != nil {
 			t.Fatalf("eth.tx of %q does not conform: %v", s, err)
 		}
-		if _, err := d.sign(fuzzSecret); err != nil {
+		if _, err := d.Sign(fuzzSecret); err != nil {
 			t.Fatalf("%q decodes but does not sign: %v", s, err)
 		}
 	})
@@ -50,16 +50,16 @@ func FuzzDecodeEthTx(f *testing.F) {
 // Whatever the EIP-712 payload holds, decoding it does not panic, and what
 // decodes gives an eth.eip_712 the catalogue takes.
 func FuzzDecodeEIP712(f *testing.F) {
-	f.Add(permit2Single)
+	f.Add(permit2Single(f))
 	f.Add(`{"types":{"EIP712Domain":[{"name":"name","type":"string"}],"M":[{"name":"a","type":"uint8[]"}]},"primaryType":"M","domain":{"name":"x"},"message":{"a":[1,2]}}`)
 	f.Add(`{}`)
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := decodeEIP712(s)
+		d, err := DecodeEIP712(s)
 		if err != nil {
 			return
 		}
 		var req policyset.Request
-		if err := req.SetKeyword("eth.eip_712", d.keyword()); err != nil {
+		if err := req.SetKeyword("eth.eip_712", d.Keyword()); err != nil {
 			t.Fatalf("eth.eip_712 of %q does not conform: %v", s, err)
 		}
 	})
