@@ -2,11 +2,9 @@ package emulator
 
 import (
 	"encoding/json"
-	"strings"
 
+	"github.com/custody-labs/terraform-provider-custody/internal/activityrequest"
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
-	"github.com/custody-labs/terraform-provider-custody/internal/payload"
-	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
@@ -20,38 +18,12 @@ import (
 // carry them; for the other chains' transactions that is the emulator's
 // limit, not the service's.
 
-// exposedParams are the activity.params fields rec's type exposes, by the
-// catalogue's request table (reference §8.5), each with the wire name of
-// the parameter it comes from: the field in lower camel case (hash_function
-// is hashFunction). Every other activity exposes none: reading one is an
-// evaluation error.
-func exposedParams(activityType string) map[string]string {
-	out := map[string]string{}
-	for _, field := range policylang.LookupRequestModel(activityType).Params {
-		words := strings.Split(field, "_")
-		for i := 1; i < len(words); i++ {
-			words[i] = strings.ToUpper(words[i][:1]) + words[i][1:]
-		}
-		out[field] = strings.Join(words, "")
-	}
-	return out
-}
-
-// signingOps name the key they sign with in signWith; their requests carry
-// the private_key keyword.
-var signingOps = map[string]bool{"sign_raw_payload": true, "sign_transaction": true}
-
 // request is rec as the policies see it at the service's time now, with
 // the approvals cast so far.
 func (s *Server) request(rec *activityRecord) policyset.Request {
 	var wire map[string]any
 	_ = json.Unmarshal(rec.Params, &wire) // checked at submit
-	params := map[string]any{}
-	for field, name := range exposedParams(rec.Activity.Type) {
-		if v, ok := wire[name]; ok {
-			params[field] = v
-		}
-	}
+	params := activityrequest.Params(rec.Activity.Type, wire)
 	req := policyset.Request{Type: rec.Activity.Type, Params: params, Now: s.now(), Credentials: []policyset.Credential{},
 		RootQuorum: policyset.RootQuorum{Threshold: s.st.RootQuorum}}
 	for _, u := range s.st.Users {
@@ -60,7 +32,7 @@ func (s *Server) request(rec *activityRecord) policyset.Request {
 		}
 	}
 	s.addApprovers(&req, rec)
-	if signWith, _ := wire["signWith"].(string); signingOps[rec.Op] {
+	if signWith, _ := wire["signWith"].(string); activityrequest.Signs(rec.Activity.Type) {
 		k := s.signer(signWith)
 		if k != nil {
 			req.PrivateKey = &policyset.PrivateKey{ID: k.PrivateKeyID, Tags: k.Tags, Label: k.PrivateKeyName}
@@ -70,54 +42,27 @@ func (s *Server) request(rec *activityRecord) policyset.Request {
 	return req
 }
 
-// decodedPayload is what the emulator decoded of a signing activity's
-// payload, kept on the record so that each vote does not decode it again.
-// It is not persisted: after a restart it is decoded again from the
-// record's params, which hold everything it comes from.
-type decodedPayload struct {
-	tx    *payload.EthTx  // sign_transaction, TRANSACTION_TYPE_ETHEREUM
-	typed *payload.EIP712 // sign_raw_payload, PAYLOAD_ENCODING_EIP712
-}
-
-// payload decodes rec's payload once.
-func (rec *activityRecord) payload() *decodedPayload {
-	if rec.decoded != nil {
-		return rec.decoded
-	}
-	rec.decoded = &decodedPayload{}
-	switch rec.Op {
-	case client.OpSignTransaction.Name:
-		var p client.SignTransactionParams
-		if json.Unmarshal(rec.Params, &p) == nil && p.Type == txTypeEthereum {
-			rec.decoded.tx, _ = payload.DecodeEthTx(p.UnsignedTransaction) // checked at submit
-		}
-	case client.OpSignRawPayload.Name:
-		var p client.SignRawPayloadParams
-		if json.Unmarshal(rec.Params, &p) == nil && p.Encoding == encodingEIP712 {
-			rec.decoded.typed, _ = payload.DecodeEIP712(p.Payload) // checked at submit
-		}
+// payload decodes rec's payload once, and keeps it on the record so that
+// each vote does not decode it again. It is not persisted: after a
+// restart it is decoded again from the record's params, which hold
+// everything it comes from.
+func (rec *activityRecord) payload() *activityrequest.Payload {
+	if rec.decoded == nil {
+		d, _ := activityrequest.DecodePayload(rec.Activity.Type, rec.Params) // checked at submit
+		rec.decoded = &d
 	}
 	return rec.decoded
 }
 
 // setPayloadKeywords sets eth.tx or eth.eip_712 from rec's payload; key is
 // the signing key (nil when signWith names none), whose Ethereum address
-// is eth.tx.from. The values are built within the catalogue's types (an
-// integer beyond int's range is left out), so SetKeyword does not refuse
-// them; if it did, the keyword would stay absent and a policy reading it
-// would err, which never allows.
+// is eth.tx.from.
 func setPayloadKeywords(req *policyset.Request, rec *activityRecord, key *privateKeyRecord) {
-	d := rec.payload()
-	if d.tx != nil {
-		from := ""
-		if key != nil {
-			from = ethereumAddressOf(key)
-		}
-		_ = req.SetKeyword("eth.tx", d.tx.Keyword(from))
+	from := ""
+	if key != nil {
+		from = ethereumAddressOf(key)
 	}
-	if d.typed != nil {
-		_ = req.SetKeyword("eth.eip_712", d.typed.Keyword())
-	}
+	rec.payload().Set(req, from)
 }
 
 // addApprovers adds rec's approvals to req: the approving users, in the

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/custody-labs/terraform-provider-custody/internal/activityrequest"
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 )
 
@@ -122,7 +123,7 @@ type activityRecord struct {
 	encKey string
 	// decoded is the payload decoded from Params (see payload); nil until
 	// first needed, so also after a restart.
-	decoded *decodedPayload
+	decoded *activityrequest.Payload
 }
 
 func newState(opts Options, now time.Time) *state {
