@@ -59,21 +59,49 @@ type Result struct {
 	// Moved are the activities whose verdict moves, in the history's
 	// order (newest first).
 	Moved []Moved
-	// Used are, per policy id of after, how many replayed activities it
-	// decided (an allow: allowed, or brought to consensus).
+	// Used are, per allow of the sets after, how many replayed activities
+	// it allowed or brought to consensus (its own outcome, whatever the
+	// verdict).
 	Used map[string]int
 }
 
-// Replay decides every rebuilt activity against before and after.
-func (h *History) Replay(before, after []policyset.Policy) Result {
+// Sets are, per activity type, the policies before and after a change
+// that decide its activities: review.Org.Sets' slices (which move an
+// activity exactly where the whole organization's policies do), or the
+// whole sets (Whole). An activity of a type the sets do not name does not
+// move.
+type Sets map[string][2][]policyset.Policy
+
+// Whole are the sets for whole lists of policies, for every type of h's
+// activities: what policy_changes compares.
+func (h *History) Whole(before, after []policyset.Policy) Sets {
+	out := Sets{}
+	for i := range h.Requests {
+		out[h.Requests[i].Type] = [2][]policyset.Policy{before, after}
+	}
+	return out
+}
+
+// Replay decides every rebuilt activity of a type sets names against its
+// sets before and after.
+func (h *History) Replay(sets Sets) Result {
 	out := Result{NotRebuilt: maps.Clone(h.NotRebuilt), Used: map[string]int{}}
-	readsCreds := readsKeyword(before, "credentials") || readsKeyword(after, "credentials")
+	readsCreds := map[string]bool{}
+	for t, s := range sets {
+		readsCreds[t] = readsKeyword(s[0], "credentials") || readsKeyword(s[1], "credentials")
+	}
 	for i := range h.Requests {
 		r := &h.Requests[i]
-		if r.UnknownCredential && readsCreds {
+		s, ok := sets[r.Type]
+		if !ok {
+			out.Replayed++
+			continue
+		}
+		if r.UnknownCredential && readsCreds[r.Type] {
 			out.NotRebuilt["an approval whose credential its user no longer lists, and a policy reads credentials"]++
 			continue
 		}
+		before, after := s[0], s[1]
 		ev := policyset.NewEvaluator(r.Req)
 		x, y := policyset.DecideWith(ev, before, r.Req), policyset.DecideWith(ev, after, r.Req)
 		if lacks := lacking(r.Req, before, x, after, y); lacks != "" {
@@ -81,8 +109,8 @@ func (h *History) Replay(before, after []policyset.Policy) Result {
 			continue
 		}
 		out.Replayed++
-		for _, j := range y.DecidedBy {
-			if after[j].Effect == client.EffectAllow {
+		for j, p := range y.Policies {
+			if after[j].Effect == client.EffectAllow && (p.Outcome == client.OutcomeAllow || p.Outcome == client.OutcomeRequiresConsensus) {
 				out.Used[after[j].ID]++
 			}
 		}

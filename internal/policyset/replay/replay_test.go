@@ -41,7 +41,13 @@ func vote(user string, tags ...string) client.Vote {
 // with signWith, approved by votes, in the shape list_activities gives.
 func transfer(t *testing.T, id string, value int64, signWith string, votes ...client.Vote) client.Activity {
 	t.Helper()
-	to := common.HexToAddress(payee)
+	return transferTo(t, id, value, payee, signWith, votes...)
+}
+
+// transferTo is transfer to dest.
+func transferTo(t *testing.T, id string, value int64, dest, signWith string, votes ...client.Vote) client.Activity {
+	t.Helper()
+	to := common.HexToAddress(dest)
 	unsigned, err := payload.EncodeUnsignedEthTx(types.NewTx(&types.DynamicFeeTx{ChainID: big.NewInt(1), GasTipCap: big.NewInt(1),
 		GasFeeCap: big.NewInt(2), Gas: 21000, To: &to, Value: big.NewInt(value)}), nil)
 	if err != nil {
@@ -131,7 +137,7 @@ func TestReplayMoves(t *testing.T) {
 	limit := func(n int) policyset.Policy {
 		return policyset.Policy{ID: "limit", Effect: client.EffectAllow, Condition: fmt.Sprintf("activity.type == '%s' && eth.tx.value < %d", signTx, n)}
 	}
-	res := h.Replay([]policyset.Policy{limit(10)}, []policyset.Policy{limit(7)})
+	res := h.Replay(h.Whole([]policyset.Policy{limit(10)}, []policyset.Policy{limit(7)}))
 	if res.Replayed != 10 || len(res.Moved) != 3 || res.Moved[0].ActivityID != "act-7" || res.Moved[2].ActivityID != "act-9" ||
 		res.Moved[0].Before != client.OutcomeAllow || res.Moved[0].After != client.OutcomeDenyImplicit || res.Moved[0].KeyID != "key-hot" {
 		t.Fatalf("replay %+v", res)
@@ -147,11 +153,11 @@ func TestReplayMoves(t *testing.T) {
 	sol.Intent[client.OpSignTransaction.IntentKey] = json.RawMessage(`{"signWith":"` + keyAddr + `","unsignedTransaction":"00","type":"TRANSACTION_TYPE_SOLANA"}`)
 	h.Add([]client.Activity{sol})
 	solana := policyset.Policy{ID: "s", Effect: client.EffectDeny, Condition: "activity.type == '" + signTx + "' && solana.tx.transfers.count() > 3"}
-	res = h.Replay([]policyset.Policy{limit(10)}, []policyset.Policy{limit(10), solana})
+	res = h.Replay(h.Whole([]policyset.Policy{limit(10)}, []policyset.Policy{limit(10), solana}))
 	if res.Replayed != 10 || res.NotRebuilt["lacks solana.tx, which a policy reads"] != 1 {
 		t.Fatalf("replayed %d, not rebuilt %v", res.Replayed, res.NotRebuilt)
 	}
-	res = h.Replay([]policyset.Policy{limit(10)}, []policyset.Policy{limit(3)})
+	res = h.Replay(h.Whole([]policyset.Policy{limit(10)}, []policyset.Policy{limit(3)}))
 	if res.Replayed != 11 || len(res.Moved) != 7 {
 		t.Fatalf("replayed %d, moved %d", res.Replayed, len(res.Moved))
 	}

@@ -19,25 +19,7 @@ func (o *Org) Report(c Change) Report {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	before := o.lookup(c.Before)
-	changed := changedVersions(before, c.After)
-	types := typesOf(changed...)
-	// The organization's policies by type are read once per command, and
-	// only those the changed versions' guards admit are asked about
-	// (compare); after is the same less the prior version, plus the new one.
-	versions := valuesOf(changed)
-	beforeOf, afterOf := map[string][]policyset.Policy{}, map[string][]policyset.Policy{}
-	for _, t := range types {
-		admitted := o.orgIndex(t).Slice(versions)
-		beforeOf[t] = admitted
-		after := admitted
-		if before != nil {
-			after = slices.DeleteFunc(slices.Clone(after), func(p policyset.Policy) bool { return p.ID == before.ID })
-		}
-		if c.After != nil && slices.Contains(symbolic.MayApply(*c.After), t) {
-			after = append(slices.Clip(after), *c.After)
-		}
-		afterOf[t] = after
-	}
+	types, versions, beforeOf, afterOf := o.sets(before, c.After)
 	r := compare(beforeOf, afterOf, types, versions, o.rootIDs, o.budget)
 	key := changeKey(before, c.After)
 	if c.After != nil {
@@ -45,6 +27,47 @@ func (o *Org) Report(c Change) Report {
 	}
 	o.allows[key] = r.allows
 	return r
+}
+
+// Sets are, for each activity type a version of c may apply to, the
+// organization's policies before and after c as Report compares them:
+// those the changed versions' guards admit. Deciding a request with them
+// moves it exactly where deciding it with the whole organization does
+// (the others apply to none of the requests the changed versions do), so
+// the replay decides each recent activity with them.
+func (o *Org) Sets(c Change) (types []string, before, after map[string][]policyset.Policy) {
+	if decisionEqual(c) {
+		return nil, nil, nil
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	types, _, before, after = o.sets(o.lookup(c.Before), c.After)
+	return types, before, after
+}
+
+// sets are Sets, with the changed versions' values, of the prior version
+// before (as the organization has it) and the planned one.
+func (o *Org) sets(before, planned *policyset.Policy) (types []string, versions []policyset.Policy, beforeOf, afterOf map[string][]policyset.Policy) {
+	changed := changedVersions(before, planned)
+	types = typesOf(changed...)
+	// The organization's policies by type are read once per command, and
+	// only those the changed versions' guards admit are asked about
+	// (compare); after is the same less the prior version, plus the new one.
+	versions = valuesOf(changed)
+	beforeOf, afterOf = map[string][]policyset.Policy{}, map[string][]policyset.Policy{}
+	for _, t := range types {
+		admitted := o.orgIndex(t).Slice(versions)
+		beforeOf[t] = admitted
+		after := admitted
+		if before != nil {
+			after = slices.DeleteFunc(slices.Clone(after), func(p policyset.Policy) bool { return p.ID == before.ID })
+		}
+		if planned != nil && slices.Contains(symbolic.MayApply(*planned), t) {
+			after = append(slices.Clip(after), *planned)
+		}
+		afterOf[t] = after
+	}
+	return types, versions, beforeOf, afterOf
 }
 
 // Compare is the offline form (policy_changes): the regions whose verdict
