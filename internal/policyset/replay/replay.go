@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
@@ -52,24 +53,23 @@ type Moved struct {
 // policies before and after it.
 type Result struct {
 	// Replayed are the activities decided; NotRebuilt the others, by
-	// reason: the history's, and those this change's policies read
-	// something of that history cannot give.
+	// reason: the history's, and those of which a policy that decides
+	// them reads what history cannot give.
 	Replayed   int
 	NotRebuilt map[string]int
 	// Moved are the activities whose verdict moves, in the history's
 	// order (newest first).
 	Moved []Moved
-	// Used are, per allow of the sets after, how many replayed activities
-	// it allowed or brought to consensus (its own outcome, whatever the
-	// verdict).
+	// Used are, per changed version of an allow, how many replayed
+	// activities it allowed or brought to consensus (its own outcome,
+	// whatever the verdict).
 	Used map[string]int
 }
 
 // Sets are, per activity type, the policies before and after a change
 // that decide its activities: review.Org.Sets' slices (which move an
-// activity exactly where the whole organization's policies do), or the
-// whole sets (Whole). An activity of a type the sets do not name does not
-// move.
+// activity exactly where the whole organization's policies do), or whole
+// lists. An activity of a type the sets do not name does not move.
 type Sets map[string][2][]policyset.Policy
 
 // Whole are the sets for whole lists of policies, for every type of h's
@@ -82,13 +82,37 @@ func (h *History) Whole(before, after []policyset.Policy) Sets {
 	return out
 }
 
+// Changed are the versions that differ between two lists of policies (by
+// what decides: effect and expressions), as policy_changes finds them.
+func Changed(before, after []policyset.Policy) []policyset.Policy {
+	in := func(ps []policyset.Policy, p policyset.Policy) bool {
+		return slices.ContainsFunc(ps, func(q policyset.Policy) bool { return q.DecisionKey() == p.DecisionKey() })
+	}
+	var out []policyset.Policy
+	for _, p := range before {
+		if !in(after, p) {
+			out = append(out, p)
+		}
+	}
+	for _, p := range after {
+		if !in(before, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Replay decides every rebuilt activity of a type sets names against its
-// sets before and after.
-func (h *History) Replay(sets Sets) Result {
+// sets before and after; changed are the versions that differ between
+// them (nil decides every activity). An activity that no changed version allows, brings to consensus
+// or denies is decided alike before and after (the sets differ only by
+// versions that count nothing for it), so only the changed versions are
+// evaluated for it.
+func (h *History) Replay(sets Sets, changed []policyset.Policy) Result {
 	out := Result{NotRebuilt: maps.Clone(h.NotRebuilt), Used: map[string]int{}}
-	readsCreds := map[string]bool{}
+	credentials := map[string]bool{}
 	for t, s := range sets {
-		readsCreds[t] = readsKeyword(s[0], "credentials") || readsKeyword(s[1], "credentials")
+		credentials[t] = readsKeyword(s[0], "credentials") || readsKeyword(s[1], "credentials")
 	}
 	for i := range h.Requests {
 		r := &h.Requests[i]
@@ -97,42 +121,50 @@ func (h *History) Replay(sets Sets) Result {
 			out.Replayed++
 			continue
 		}
-		if r.UnknownCredential && readsCreds[r.Type] {
-			out.NotRebuilt["an approval whose credential its user no longer lists, and a policy reads credentials"]++
-			continue
-		}
-		before, after := s[0], s[1]
 		ev := policyset.NewEvaluator(r.Req)
-		x, y := policyset.DecideWith(ev, before, r.Req), policyset.DecideWith(ev, after, r.Req)
-		if lacks := lacking(r.Req, before, x, after, y); lacks != "" {
+		counts := changed == nil // nil: every activity is decided
+		var lacks string
+		for _, p := range changed {
+			o := ev.Outcome(p)
+			switch o.Outcome {
+			case client.OutcomeAllow, client.OutcomeRequiresConsensus:
+				counts = true
+				if p.Effect == client.EffectAllow && slices.ContainsFunc(s[1], func(q policyset.Policy) bool { return q.DecisionKey() == p.DecisionKey() }) {
+					out.Used[p.ID]++
+				}
+			case client.OutcomeDenyExplicit:
+				counts = true
+			case client.OutcomeError:
+				lacks = cmp.Or(lacks, lackedBy(r.Req, p))
+			}
+		}
+		if lacks == "" && counts {
+			before, after := s[0], s[1]
+			x, y := policyset.DecideWith(ev, before, r.Req), policyset.DecideWith(ev, after, r.Req)
+			lacks = lacking(r.Req, before, x, after, y)
+			if lacks == "" && x.Verdict != y.Verdict {
+				out.Moved = append(out.Moved, Moved{ActivityID: r.ActivityID, Type: r.Type, KeyID: r.KeyID, Before: x.Verdict, After: y.Verdict})
+			}
+		}
+		if lacks == "" && r.UnknownCredential && credentials[r.Type] {
+			lacks = "an approval whose credential its user no longer lists, and a policy reads credentials"
+		}
+		if lacks != "" {
 			out.NotRebuilt[lacks]++
+			if n := len(out.Moved); n > 0 && out.Moved[n-1].ActivityID == r.ActivityID {
+				out.Moved = out.Moved[:n-1]
+			}
 			continue
 		}
 		out.Replayed++
-		for j, p := range y.Policies {
-			if after[j].Effect == client.EffectAllow && (p.Outcome == client.OutcomeAllow || p.Outcome == client.OutcomeRequiresConsensus) {
-				out.Used[after[j].ID]++
-			}
-		}
-		if x.Verdict != y.Verdict {
-			out.Moved = append(out.Moved, Moved{ActivityID: r.ActivityID, Type: r.Type, KeyID: r.KeyID, Before: x.Verdict, After: y.Verdict})
-		}
 	}
 	return out
 }
 
-// lacking names what req lacks that a policy which errs on it reads:
-// that policy errs where the service's request would not, so the
-// activity is not rebuilt; "" where no such policy errs.
+// lacking names what req lacks that a policy which errs on it in either
+// decision reads: that policy errs where the service's request would
+// not, so the activity is not rebuilt; "" where no such policy errs.
 func lacking(req policyset.Request, before []policyset.Policy, x policyset.Decision, after []policyset.Policy, y policyset.Decision) string {
-	missing := req.Missing()
-	if len(missing) == 0 {
-		return ""
-	}
-	var keywords []string
-	for _, m := range missing {
-		keywords = append(keywords, strings.Split(strings.TrimPrefix(m, "one of "), ", ")...)
-	}
 	for _, set := range []struct {
 		ps []policyset.Policy
 		d  policyset.Decision
@@ -141,10 +173,21 @@ func lacking(req policyset.Request, before []policyset.Policy, x policyset.Decis
 			if p.Outcome != client.OutcomeError {
 				continue
 			}
-			for _, k := range keywords {
-				if readsKeyword(set.ps[i:i+1], k) {
-					return "lacks " + k + ", which a policy reads"
-				}
+			if why := lackedBy(req, set.ps[i]); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// lackedBy names what req lacks that p reads, "" if nothing: p errs on
+// req, and would not on the service's request.
+func lackedBy(req policyset.Request, p policyset.Policy) string {
+	for _, m := range req.Missing() {
+		for _, k := range strings.Split(strings.TrimPrefix(m, "one of "), ", ") {
+			if readsKeyword([]policyset.Policy{p}, k) {
+				return "lacks " + k + ", which a policy reads"
 			}
 		}
 	}

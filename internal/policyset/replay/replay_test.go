@@ -137,7 +137,7 @@ func TestReplayMoves(t *testing.T) {
 	limit := func(n int) policyset.Policy {
 		return policyset.Policy{ID: "limit", Effect: client.EffectAllow, Condition: fmt.Sprintf("activity.type == '%s' && eth.tx.value < %d", signTx, n)}
 	}
-	res := h.Replay(h.Whole([]policyset.Policy{limit(10)}, []policyset.Policy{limit(7)}))
+	res := replayWhole(h, []policyset.Policy{limit(10)}, []policyset.Policy{limit(7)})
 	if res.Replayed != 10 || len(res.Moved) != 3 || res.Moved[0].ActivityID != "act-7" || res.Moved[2].ActivityID != "act-9" ||
 		res.Moved[0].Before != client.OutcomeAllow || res.Moved[0].After != client.OutcomeDenyImplicit || res.Moved[0].KeyID != "key-hot" {
 		t.Fatalf("replay %+v", res)
@@ -153,12 +153,17 @@ func TestReplayMoves(t *testing.T) {
 	sol.Intent[client.OpSignTransaction.IntentKey] = json.RawMessage(`{"signWith":"` + keyAddr + `","unsignedTransaction":"00","type":"TRANSACTION_TYPE_SOLANA"}`)
 	h.Add([]client.Activity{sol})
 	solana := policyset.Policy{ID: "s", Effect: client.EffectDeny, Condition: "activity.type == '" + signTx + "' && solana.tx.transfers.count() > 3"}
-	res = h.Replay(h.Whole([]policyset.Policy{limit(10)}, []policyset.Policy{limit(10), solana}))
+	res = replayWhole(h, []policyset.Policy{limit(10)}, []policyset.Policy{limit(10), solana})
 	if res.Replayed != 10 || res.NotRebuilt["lacks solana.tx, which a policy reads"] != 1 {
 		t.Fatalf("replayed %d, not rebuilt %v", res.Replayed, res.NotRebuilt)
 	}
-	res = h.Replay(h.Whole([]policyset.Policy{limit(10)}, []policyset.Policy{limit(3)}))
+	res = replayWhole(h, []policyset.Policy{limit(10)}, []policyset.Policy{limit(3)})
 	if res.Replayed != 11 || len(res.Moved) != 7 {
 		t.Fatalf("replayed %d, moved %d", res.Replayed, len(res.Moved))
 	}
+}
+
+// replayWhole replays h on two whole lists.
+func replayWhole(h *History, before, after []policyset.Policy) Result {
+	return h.Replay(h.Whole(before, after), Changed(before, after))
 }

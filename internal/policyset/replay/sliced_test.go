@@ -63,13 +63,23 @@ func TestSlicedSetsMoveAsWholeSets(t *testing.T) {
 		if c.After != nil {
 			after = append(after, *c.After)
 		}
-		whole := h.Replay(h.Whole(ps, after))
+		whole := replayWhole(h, ps, after)
 		types, before, afterOf := review.NewOrg(ps, nil).Sets(c)
 		sets := Sets{}
 		for _, typ := range types {
 			sets[typ] = [2][]policyset.Policy{before[typ], afterOf[typ]}
 		}
-		sliced := h.Replay(sets)
+		var versions []policyset.Policy
+		for _, v := range []*policyset.Policy{c.Before, c.After} {
+			if v != nil {
+				versions = append(versions, *v)
+			}
+		}
+		sliced := h.Replay(sets, versions)
+		all := h.Replay(h.Whole(ps, after), nil)
+		if !slices.Equal(whole.Moved, all.Moved) {
+			t.Fatalf("round %d: only the changed versions' activities decided move %v, all decided %v", round, whole.Moved, all.Moved)
+		}
 		if !slices.Equal(whole.Moved, sliced.Moved) || whole.Replayed != sliced.Replayed {
 			t.Fatalf("round %d: whole sets move %v (%d replayed), sliced %v (%d)\nbefore %q\nchange %+v", round, whole.Moved, whole.Replayed,
 				sliced.Moved, sliced.Replayed, ps, c)
