@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
@@ -86,6 +87,10 @@ type Server struct {
 	changes uint64      // under mu: how many changes st has seen
 	encoded encodeCache // under mu: see encodeState
 	commits committer
+
+	// backdated, while set, is the time instead of Options.Now: a
+	// generated history (history.go) runs each request at its own moment.
+	backdated atomic.Pointer[time.Time]
 }
 
 // New builds a server. With a StatePath whose file exists, state is loaded
@@ -103,7 +108,8 @@ func New(opts Options) (*Server, error) {
 	if opts.WebhookHTTPClient == nil {
 		opts.WebhookHTTPClient = &http.Client{Timeout: 10 * time.Second}
 	}
-	s := &Server{opts: opts, now: opts.Now, counts: newRequestCounts(), store: &store{path: opts.StatePath}}
+	s := &Server{opts: opts, counts: newRequestCounts(), store: &store{path: opts.StatePath}}
+	s.now = s.clock
 	st, err := s.store.load()
 	if err != nil {
 		return nil, err
@@ -184,6 +190,15 @@ func checkRestart(st *state, opts Options) error {
 		return opts.Fixtures.heldBy(st, opts.Now(), opts.StatePath)
 	}
 	return nil
+}
+
+// clock is the emulator's time: Options.Now, or the moment a history
+// being generated has set.
+func (s *Server) clock() time.Time {
+	if t := s.backdated.Load(); t != nil {
+		return *t
+	}
+	return s.opts.Now()
 }
 
 // OrganizationID is the organization the emulator serves.

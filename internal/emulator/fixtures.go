@@ -171,15 +171,19 @@ func (f *Fixtures) heldBy(st *state, now time.Time, statePath string) error {
 // seededBy is what fixtures put into st, by the fixtures file's member
 // names: without what the emulator makes up (API key ids, creation times)
 // or what the API may change since (a sub-organization's name, so
-// sub-organizations count by id). Users count by id, in any order.
+// sub-organizations count by id), nor what a generated history added.
+// Users count by id, in any order.
 func seededBy(st *state) map[string]any {
 	var users []FixtureUser
 	for _, u := range st.Users {
-		if u.Root {
+		if u.Root || u.Generated {
 			continue
 		}
 		fu := FixtureUser{UserID: u.UserID, UserName: u.UserName, UserEmail: u.Email, UserTags: u.Tags}
 		for _, k := range u.APIKeys {
+			if k.Generated {
+				continue
+			}
 			fu.APIKeys = append(fu.APIKeys, FixtureAPIKey{APIKeyName: k.Name, PublicKey: k.PublicKey})
 		}
 		users = append(users, fu)

@@ -67,6 +67,7 @@ type userRecord struct {
 	Root      bool             `json:"root"`
 	APIKeys   []apiKeyRecord   `json:"apiKeys"`
 	CreatedAt client.Timestamp `json:"createdAt"`
+	Generated bool             `json:"generated,omitempty"` // made by GenerateHistory, not by fixtures
 }
 
 type apiKeyRecord struct {
@@ -74,6 +75,7 @@ type apiKeyRecord struct {
 	Name      string           `json:"name"`
 	PublicKey string           `json:"publicKey"`
 	CreatedAt client.Timestamp `json:"createdAt"`
+	Generated bool             `json:"generated,omitempty"` // made by GenerateHistory, not by fixtures
 }
 
 type allowlistRecord struct {
