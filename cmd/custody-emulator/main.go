@@ -27,6 +27,8 @@ func main() {
 	var err error
 	if args := os.Args[1:]; len(args) > 0 && (args[0] == "approve" || args[0] == "reject") {
 		err = runVote(ctx, args[0], args[1:], os.Getenv, os.Stdout, os.Stderr)
+	} else if len(args) > 0 && args[0] == "history" {
+		err = runHistory(args[1:], os.Getenv, os.Stdout, os.Stderr)
 	} else {
 		err = run(ctx, args, os.Getenv, os.Stdout, os.Stderr)
 	}
@@ -80,7 +82,9 @@ func parseConfig(args []string, env func(string) string, stderr io.Writer) (*con
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage:\n  custody-emulator [flags]   serve the emulator\n"+
 			"  custody-emulator approve|reject [-env-file F] (-fingerprint FP | -all) [-root N]\n"+
-			"                             vote as a generated root user on activities that wait for consensus\n\nFlags:\n")
+			"                             vote as a generated root user on activities that wait for consensus\n"+
+			"  custody-emulator history -state F [-days N] [-per-day N] [-seed N]\n"+
+			"                             add a generated history of activities to a state file\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&c.listen, "listen", "127.0.0.1:8443", "loopback address to serve on; port 0 picks a free port")
