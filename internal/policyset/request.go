@@ -112,6 +112,45 @@ func (r Request) quorumReached() bool {
 
 // env is the request as the language's keywords: what an expression reads.
 func (r Request) env() policylang.Env {
+	env := policylang.Env{"activity": r.activityValue(), "approvers": r.approversValue()}
+	if r.Credentials != nil {
+		env["credentials"] = r.credentialsValue()
+	}
+	if r.PrivateKey != nil {
+		env["private_key"] = r.privateKeyValue()
+	}
+	if !r.Now.IsZero() {
+		env["time.now"] = r.Now.UTC()
+	}
+	for k, v := range r.keywords {
+		env[k] = v
+	}
+	return env
+}
+
+// root is the value of one of env's roots, built alone; ok is false
+// where the request has none.
+func (r Request) root(name string) (any, bool) {
+	switch name {
+	case "activity":
+		return r.activityValue(), true
+	case "approvers":
+		return r.approversValue(), true
+	case "credentials":
+		return r.credentialsValue(), r.Credentials != nil
+	case "private_key":
+		if r.PrivateKey == nil {
+			return nil, false
+		}
+		return r.privateKeyValue(), true
+	case "time.now":
+		return r.Now.UTC(), !r.Now.IsZero()
+	}
+	v, ok := r.keywords[name]
+	return v, ok
+}
+
+func (r Request) activityValue() map[string]any {
 	info := DescribeActivity(r.Type)
 	params := r.Params
 	if params == nil {
@@ -123,30 +162,29 @@ func (r Request) env() policylang.Env {
 			activity[field] = v
 		}
 	}
+	return activity
+}
+
+func (r Request) approversValue() []any {
 	users := make([]any, len(r.Approvers))
 	for i, u := range r.Approvers {
 		users[i] = map[string]any{"id": u.ID, "tags": stringList(u.Tags), "email": u.Email, "alias": u.Alias}
 	}
-	env := policylang.Env{"activity": activity, "approvers": users}
-	if r.Credentials != nil {
-		creds := make([]any, len(r.Credentials))
-		for i, c := range r.Credentials {
-			creds[i] = map[string]any{"id": c.ID, "user_id": c.UserID, "type": c.Type, "credential_id": c.CredentialID,
-				"public_key": c.PublicKey}
-		}
-		env["credentials"] = creds
+	return users
+}
+
+func (r Request) credentialsValue() []any {
+	creds := make([]any, len(r.Credentials))
+	for i, c := range r.Credentials {
+		creds[i] = map[string]any{"id": c.ID, "user_id": c.UserID, "type": c.Type, "credential_id": c.CredentialID,
+			"public_key": c.PublicKey}
 	}
-	if k := r.PrivateKey; k != nil {
-		env["private_key"] = map[string]any{"id": k.ID, "tags": stringList(k.Tags), "imported": k.Imported,
-			"exported": k.Exported, "label": k.Label}
-	}
-	if !r.Now.IsZero() {
-		env["time.now"] = r.Now.UTC()
-	}
-	for k, v := range r.keywords {
-		env[k] = v
-	}
-	return env
+	return creds
+}
+
+func (r Request) privateKeyValue() map[string]any {
+	k := r.PrivateKey
+	return map[string]any{"id": k.ID, "tags": stringList(k.Tags), "imported": k.Imported, "exported": k.Exported, "label": k.Label}
 }
 
 func stringList(ss []string) []any {
@@ -198,4 +236,32 @@ func describeActivity(typ string) policylang.ActivityInfo {
 		info.Action = verb
 	}
 	return info
+}
+
+// Value is r's value at a scalar path as a policy reads it
+// ("activity.type", "eth.tx.to", "private_key.id"); ok is false where r
+// has none (the policy's read errs).
+func (r Request) Value(path string) (any, bool) {
+	// The root is the longest prefix the request has: keywords such as
+	// eth.tx and time.now have a dot of their own.
+	for i := len(path); i > 0; i = strings.LastIndexByte(path[:i], '.') {
+		v, ok := r.root(path[:i])
+		if !ok {
+			continue
+		}
+		for _, field := range strings.Split(strings.TrimPrefix(path[i:], "."), ".") {
+			if field == "" {
+				break
+			}
+			m, isMap := v.(map[string]any)
+			if !isMap {
+				return nil, false
+			}
+			if v, ok = m[field]; !ok {
+				return nil, false
+			}
+		}
+		return v, true
+	}
+	return nil, false
 }

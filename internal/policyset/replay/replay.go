@@ -5,10 +5,12 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/symbolic"
 )
 
 // History is an organization's recent activities, rebuilt once per
@@ -21,6 +23,19 @@ type History struct {
 	NotRebuilt map[string]int
 	keys       keys
 	org        *Org
+
+	// byValue indexes the requests by their value at each guarded path a
+	// change has asked about (candidates); changes are replayed
+	// concurrently.
+	mu      sync.Mutex
+	byValue map[string]*pathIndex
+}
+
+// pathIndex is the requests by their value at one path, and those with
+// none (whose read errs).
+type pathIndex struct {
+	at   map[string][]int
+	none []int
 }
 
 // NewHistory is an empty history of org's activities.
@@ -31,6 +46,9 @@ func NewHistory(org *Org) *History {
 // Add rebuilds one page of activities (RecentActivities hands them on a
 // page at a time): each is kept as a request or counted by why not.
 func (h *History) Add(page []client.Activity) {
+	h.mu.Lock()
+	h.byValue = nil // the indexes are of the requests before these
+	h.mu.Unlock()
 	for i := range page {
 		h.Read++
 		r, why := h.org.rebuild(&page[i], h.keys)
@@ -114,10 +132,11 @@ func (h *History) Replay(sets Sets, changed []policyset.Policy) Result {
 	for t, s := range sets {
 		credentials[t] = readsKeyword(s[0], "credentials") || readsKeyword(s[1], "credentials")
 	}
+	candidate := h.candidates(changed)
 	for i := range h.Requests {
 		r := &h.Requests[i]
 		s, ok := sets[r.Type]
-		if !ok {
+		if !ok || (candidate != nil && !candidate[i]) {
 			out.Replayed++
 			continue
 		}
@@ -159,6 +178,62 @@ func (h *History) Replay(sets Sets, changed []policyset.Policy) Result {
 		out.Replayed++
 	}
 	return out
+}
+
+// candidates are the requests the changed versions may count for: those
+// with one of the values every version's condition requires at each
+// path it guards (symbolic.GuardsOf), or with no value there, whose read
+// errs (and which may lack what the service's request has); nil when
+// every request is one.
+func (h *History) candidates(changed []policyset.Policy) map[int]bool {
+	guards := symbolic.GuardsOf(changed)
+	if len(changed) == 0 || len(guards) == 0 {
+		return nil
+	}
+	var out map[int]bool
+	for _, path := range slices.Sorted(maps.Keys(guards)) {
+		x := h.index(path)
+		on := map[int]bool{}
+		for _, v := range guards[path] {
+			for _, i := range x.at[v] {
+				on[i] = true
+			}
+		}
+		for _, i := range x.none {
+			on[i] = true
+		}
+		if out != nil {
+			maps.DeleteFunc(out, func(i int, _ bool) bool { return !on[i] })
+		} else {
+			out = on
+		}
+	}
+	return out
+}
+
+// index is the requests by their value at path, built at its first use.
+func (h *History) index(path string) *pathIndex {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if x, ok := h.byValue[path]; ok {
+		return x
+	}
+	x := &pathIndex{at: map[string][]int{}}
+	for i := range h.Requests {
+		v, ok := h.Requests[i].Req.Value(path)
+		if !ok {
+			x.none = append(x.none, i)
+			continue
+		}
+		if g, ok := symbolic.GuardValue(v); ok {
+			x.at[g] = append(x.at[g], i)
+		}
+	}
+	if h.byValue == nil {
+		h.byValue = map[string]*pathIndex{}
+	}
+	h.byValue[path] = x
+	return x
 }
 
 // lacking names what req lacks that a policy which errs on it in either

@@ -3,7 +3,9 @@ package symbolic
 import (
 	"fmt"
 	"maps"
+	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
@@ -266,4 +268,26 @@ func (x *GuardIndex) unguardedOn(path string) []int {
 	}
 	x.unguarded[path] = list
 	return list
+}
+
+// GuardsOf are, for each path that every one of changed guards, the
+// values any of them allows (by GuardValue): off them none of changed
+// applies. The replay decides only the activities on them.
+func GuardsOf(changed []policyset.Policy) map[string][]string { return unionOfGuards(changed) }
+
+// GuardValue is a request's value at a guarded path as the guards name
+// it (guardValue): an integer by its value, a string or a bool by its
+// text and type; ok is false for any other value.
+func GuardValue(v any) (string, bool) {
+	switch x := v.(type) {
+	case string, bool:
+		return fmt.Sprintf("%T:%v", x, x), true
+	case *big.Int:
+		return x.String(), true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case int:
+		return strconv.Itoa(x), true
+	}
+	return "", false
 }

@@ -1,0 +1,91 @@
+package replay
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+
+	"github.com/custody-labs/terraform-provider-custody/internal/client"
+	"github.com/custody-labs/terraform-provider-custody/internal/payload"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
+)
+
+// benchPolicies are the bench's shape (the review's oneTypeCorpus): n
+// signing allows, each to its own address with its own limit, needing
+// 2 to 4 approvers.
+func benchPolicies(n, limitWei int) []policyset.Policy {
+	out := make([]policyset.Policy, n)
+	for i := range out {
+		out[i] = policyset.Policy{ID: fmt.Sprintf("p-%04d", i), Name: fmt.Sprintf("policy %d", i), Effect: client.EffectAllow,
+			Condition: fmt.Sprintf("activity.type == '%s' && eth.tx.data == '0x' && eth.tx.to == '0x%040x' && eth.tx.value <= %d", signTx, i+1, limitWei*(i+1)),
+			Consensus: fmt.Sprintf("approvers.count() >= %d", 2+i%3)}
+	}
+	return out
+}
+
+// benchHistory is m transfers, 100 a page as list_activities gives them,
+// each to one of the n policies' addresses, of a value up to twice its
+// limit, approved by one to four users.
+func benchHistory(b *testing.B, m, n, limitWei int) [][]client.Activity {
+	r := rand.New(rand.NewPCG(51, 5))
+	var pages [][]client.Activity
+	for i := range m {
+		if i%100 == 0 {
+			pages = append(pages, nil)
+		}
+		dest := r.IntN(n)
+		to := common.HexToAddress(fmt.Sprintf("0x%040x", dest+1))
+		unsigned, err := payload.EncodeUnsignedEthTx(types.NewTx(&types.DynamicFeeTx{ChainID: big.NewInt(1), GasTipCap: big.NewInt(1),
+			GasFeeCap: big.NewInt(2), Gas: 21000, To: &to, Value: big.NewInt(int64(r.IntN(2 * limitWei * (dest + 1))))}), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		params, _ := json.Marshal(client.SignTransactionParams{SignWith: keyAddr, UnsignedTransaction: unsigned, Type: payload.TxTypeEthereum})
+		votes := []client.Vote{vote("bot")}
+		for j := range r.IntN(4) {
+			votes = append(votes, vote(fmt.Sprint("user-", j)))
+		}
+		pages[len(pages)-1] = append(pages[len(pages)-1], client.Activity{ID: fmt.Sprint("act-", i), Type: signTx, CreatedAt: client.NewTimestamp(when),
+			Intent: map[string]json.RawMessage{client.OpSignTransaction.IntentKey: params}, Votes: votes})
+	}
+	return pages
+}
+
+// BenchmarkPlanReplay is the replay's CPU in a plan that changes k of
+// 1,000 signing policies in the bench's shape (each limit doubled),
+// replaying 10,000 activities: the history rebuilt page by page once,
+// then each change's sets (review.Org.Sets) and replay.
+func BenchmarkPlanReplay(b *testing.B) {
+	const n, m, limitWei = 1000, 10000, 1000
+	ps, raised := benchPolicies(n, limitWei), benchPolicies(n, 2*limitWei)
+	pages := benchHistory(b, m, n, limitWei)
+	for _, k := range []int{10, 100} {
+		b.Run(fmt.Sprintf("changes=%d", k), func(b *testing.B) {
+			moved := 0
+			for b.Loop() {
+				h := NewHistory(org)
+				for _, p := range pages {
+					h.Add(p)
+				}
+				o := review.NewOrg(ps, nil)
+				for i := range k {
+					j := i * (n / k)
+					c := review.Change{Before: &ps[j], After: &raised[j]}
+					types, before, after := o.Sets(c)
+					sets := Sets{}
+					for _, t := range types {
+						sets[t] = [2][]policyset.Policy{before[t], after[t]}
+					}
+					moved += len(h.Replay(sets, []policyset.Policy{ps[j], raised[j]}).Moved)
+				}
+			}
+			b.ReportMetric(float64(moved)/float64(b.N), "moved/op")
+		})
+	}
+}
