@@ -69,6 +69,8 @@ type providerModel struct {
 	Controls types.List `tfsdk:"controls"`
 	// NeverApplyingDeny is read by readNeverApplyingDeny.
 	NeverApplyingDeny types.String `tfsdk:"never_applying_deny"`
+	// Replay is read by readReplay.
+	Replay types.Object `tfsdk:"replay"`
 }
 
 func (p *CustodyProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -121,6 +123,7 @@ func (p *CustodyProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 			"batching":            batchingAttribute(),
 			"controls":            controlsAttribute(),
 			"never_applying_deny": neverApplyingDenyAttribute(),
+			"replay":              replayAttribute(),
 			"skip_credentials_validation": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Skip the check of the credentials (default `false`). Unless skipped, every Terraform command " +
@@ -189,6 +192,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 	}
 	batches := batchingSettings(ctx, cfg.Batching, &resp.Diagnostics)
 	controls := readControls(ctx, cfg.Controls, &resp.Diagnostics)
+	replay := readReplay(ctx, cfg.Replay, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -270,6 +274,7 @@ func (p *CustodyProvider) Configure(ctx context.Context, req provider.ConfigureR
 		data.runner.Batches = submit.NewBatcher(*batches)
 	}
 	data.controls = controls
+	data.replay = replay
 	data.neverApplyingDenyWarns = cfg.NeverApplyingDeny.ValueString() == onNotProvedWarning
 	if !skipCheck && lockoutGuardEnabled {
 		data.guard = lockout.New(data, skipLockout)
@@ -314,6 +319,7 @@ var dataSourceFactories = []func() datasource.DataSource{
 	NewPoliciesDataSource,
 	NewPolicyDataSource,
 	NewPolicyEvaluationsDataSource,
+	NewPolicyReplayDataSource,
 	NewSendTransactionStatusDataSource,
 	NewSupportedAssetsDataSource,
 	NewWebhookVerificationKeysDataSource,

@@ -34,6 +34,9 @@ type providerData struct {
 	// to.
 	review   *accessReview
 	controls []review.Control
+	// replay is the replay of recent activities under each change's
+	// access report, nil when off (access_review_replay.go).
+	replay *replaySettings
 	// neverApplyingDenyWarns: a deny proved never to apply is a warning,
 	// not an error (never_applying_deny = "warning").
 	neverApplyingDenyWarns bool

@@ -12,6 +12,7 @@ import (
 
 	"github.com/custody-labs/terraform-provider-custody/internal/percommand"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/replay"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
 )
 
@@ -65,6 +66,11 @@ type accessReview struct {
 	// (access_review_organization.go), made once per command.
 	mu     sync.Mutex
 	judged bool
+
+	// replay is the command's history of recent activities, read at the
+	// first change reviewed when the replay is on
+	// (access_review_replay.go).
+	replay replayHistory
 }
 
 func newAccessReview(pd *providerData) *accessReview {
@@ -186,16 +192,27 @@ func (a *accessReview) review(ctx context.Context, c review.Change, name, what s
 	if org.NeedsRootIDs(c) {
 		org.SetRootIDs(a.rootUserIDs(ctx))
 	}
+	var replayed *replay.Result
 	if rep := org.Report(c); !rep.Empty() {
 		if rep.NamesKeyTags() {
 			rep = rep.WithTagNames(a.keyTagNames(ctx))
 		}
-		diags.AddWarning("Access change: "+name, rep.Detail(accessReviewRows))
+		detail := rep.Detail(accessReviewRows)
+		var said string
+		if said, replayed = a.replayed(ctx, org, c); said != "" {
+			detail += "\n\n" + said
+		}
+		diags.AddWarning("Access change: "+name, detail)
 	}
 	// One warning for all findings of a policy: Terraform's human output
 	// shows only the first of several warnings with the same summary.
-	if found := org.Findings(c); len(found) > 0 {
-		parts := make([]string, 0, len(found))
+	found := org.Findings(c)
+	unused := a.unused(c, replayed)
+	if len(found) > 0 || unused != "" {
+		parts := make([]string, 0, len(found)+1)
+		if unused != "" {
+			parts = append(parts, unused)
+		}
 		for _, f := range found {
 			if f.Deny && !a.pd.neverApplyingDenyWarns {
 				// A deny that never applies denies nothing: a guardrail
