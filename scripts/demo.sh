@@ -5,9 +5,11 @@
 # directory, starts the emulator (fresh state, examples/emulator/fixtures.json),
 # points Terraform at the fresh build with a dev_overrides CLI configuration
 # (no `terraform init`, no registry), and then, in a copy of examples/demo:
-# applies, checks that a second plan is empty, changes a policy behind
-# Terraform's back with tools/demo-drift, checks that the plan shows the
-# drift, makes a grant beside the configuration and checks that the plan
+# applies, checks that a second plan is empty, writes a month of activities
+# into the emulator (custody-emulator history) and plans a stricter signing
+# policy with the replay on, which names the transfers it would have held,
+# changes a policy behind Terraform's back with tools/demo-drift, checks
+# that the plan shows the drift, makes a grant beside the configuration and checks that the plan
 # removes it (custody_policies_exclusive) and the apply reverts both
 # drifts, and destroys everything. It exits non-zero as soon as a step
 # misbehaves. Nothing outside the temporary directory is touched, and the
@@ -23,7 +25,7 @@
 # runs build from Go's caches in seconds.
 set -euo pipefail
 
-readonly STEPS=8
+readonly STEPS=9
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -95,7 +97,36 @@ case $rc in
 esac
 
 # ---------------------------------------------------------------------------
-step 6 "drift: renaming policy $policy_id outside $CLI; $CLI plan must show it (exit 2)"
+step 6 "replay: a month of activities, and what asking three approvers would have done to them"
+# The history is written into the state file while the emulator is
+# stopped (custody-emulator history), then the emulator serves it again.
+kill -TERM "$EMULATOR_PID"
+wait "$EMULATOR_PID" || die "the emulator did not stop cleanly"
+EMULATOR_PID=""
+"$WORK/custody-emulator" history -state "$WORK/emulator.state.json" -env-file "$WORK/custody-emulator.env" \
+	-days 30 -per-day 20 -seed 1 2>/dev/null || die "custody-emulator history failed"
+start_emulator "$WORK/emulator.state.json" \
+	-env-file "$WORK/custody-emulator.env" \
+	-fixtures "$ROOT/examples/emulator/fixtures.json"
+# The change is planned, never applied: a copy of main.tf asks three
+# approvers, and an override file turns the replay on.
+cp "$WORK/demo/main.tf" "$WORK/main.tf.orig"
+sed -i.bak 's/approvers.count() >= 2/approvers.count() >= 3/' "$WORK/demo/main.tf" && rm -f "$WORK/demo/main.tf.bak"
+printf 'provider "custody" {\n  replay = { days = 30 }\n}\n' >"$WORK/demo/replay_override.tf"
+rc=0
+tf plan -detailed-exitcode -no-color >"$WORK/plan-replay.txt" 2>&1 || rc=$?
+[[ $rc == 2 ]] || { cat "$WORK/plan-replay.txt"; die "the plan of three approvers failed or planned nothing (exit $rc)"; }
+grep -A16 'Warning: Access change: Two approvers for signing' "$WORK/plan-replay.txt" || die "the plan has no access report for the change"
+grep -qE '^Replayed [0-9,]+ activities of the last 30 days' "$WORK/plan-replay.txt" || die "the access report has no replay"
+# Terraform wraps a warning's lines: the words are matched across them.
+tr -s ' \n' ' ' <"$WORK/plan-replay.txt" | grep -qE '[0-9,]+ that were allowed would now need consensus' ||
+	die "the replay names no transfer the change would hold for consensus"
+mv "$WORK/main.tf.orig" "$WORK/demo/main.tf"
+rm "$WORK/demo/replay_override.tf"
+echo "OK: the replay says which of the month's transfers a third approver would have held"
+
+# ---------------------------------------------------------------------------
+step 7 "drift: renaming policy $policy_id outside $CLI; $CLI plan must show it (exit 2)"
 drift_name="Renamed outside Terraform"
 go run ./tools/demo-drift -name "$drift_name" "$policy_id" || die "tools/demo-drift failed"
 rc=0
@@ -113,7 +144,7 @@ grep -qF "\"$drift_name\" -> \"Two approvers for signing\"" "$WORK/plan-after-dr
 echo "OK: drift detected; the plan puts the policy's name back"
 
 # ---------------------------------------------------------------------------
-step 7 "drift beside the configuration: a grant made outside $CLI; $CLI plan must plan its removal (exit 2), $CLI apply reverts both drifts"
+step 8 "drift beside the configuration: a grant made outside $CLI; $CLI plan must plan its removal (exit 2), $CLI apply reverts both drifts"
 grant_name="Ops signs alone"
 go run ./tools/demo-drift -grant "$grant_name" || die "tools/demo-drift -grant failed"
 rc=0
@@ -138,7 +169,7 @@ cat "$WORK/plan-after-revert.txt"
 echo "OK: both drifts reverted; the organization matches the configuration again"
 
 # ---------------------------------------------------------------------------
-step 8 "$CLI destroy, then stopping the emulator"
+step 9 "$CLI destroy, then stopping the emulator"
 tf destroy -auto-approve -no-color || die "$CLI destroy failed"
 left="$(tf state list)" || die "$CLI state list failed"
 [[ -z "$left" ]] || die "resources left in state after destroy: $left"
