@@ -42,7 +42,7 @@ func replayAttribute() schema.Attribute {
 			"the change would have done to them: how many activities of the last `days` it would have moved, from which " +
 			"decision to which, with the first few activity ids. The activities are read once per command with " +
 			"`list_activities`, newest first, 100 a page, so a month of 10,000 activities is 100 sequential requests. The replay " +
-			"is an aid, not a control: a list that fails says `replay not made` and the plan goes on. See the guide \"Reviewing " +
+			"is an aid, not a control: a list that fails says `Replay not made` and the plan goes on. See the guide \"Reviewing " +
 			"policy changes\".",
 		Attributes: map[string]schema.Attribute{
 			"days": schema.Int64Attribute{
