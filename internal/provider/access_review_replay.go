@@ -95,7 +95,7 @@ func replayOrg(ctx context.Context, pd *providerData) (*replay.Org, error) {
 
 // replayed is the replay of c, in words, for its access report, and its
 // result (nil where none was made); "" when the replay is off.
-func (a *accessReview) replayed(ctx context.Context, org *review.Org, c review.Change) (string, *replay.Result) {
+func (a *accessReview) replayed(ctx context.Context, org *review.Org, c review.Change, rows []review.Row) (string, *replay.Result) {
 	if a.pd.replay == nil {
 		return "", nil
 	}
@@ -115,7 +115,7 @@ func (a *accessReview) replayed(ctx context.Context, org *review.Org, c review.C
 		}
 	}
 	res := rh.h.Replay(sets, versions)
-	return replayText(rh, res), &res
+	return replayText(rh, res, rows), &res
 }
 
 // unused is the finding of an updated allow that no replayed activity
@@ -132,8 +132,10 @@ func (a *accessReview) unused(c review.Change, res *replay.Result) string {
 }
 
 // replayText says a replay: how many activities, which were not rebuilt
-// and why, and each move with its first activities.
-func replayText(rh *replayHistory, res replay.Result) string {
+// and why, and the moves by verdict pair; then each group of moved
+// activities, by the report's row whose region holds them (rows), with
+// its first activities and what they share.
+func replayText(rh *replayHistory, res replay.Result, rows []review.Row) string {
 	var t strings.Builder
 	fmt.Fprintf(&t, "Replayed %s of the last %d days", countOf(res.Replayed, "activity", "activities"), rh.days)
 	if n := sumCounts(res.NotRebuilt); n > 0 {
@@ -146,31 +148,75 @@ func replayText(rh *replayHistory, res replay.Result) string {
 	if rh.end.Reason == client.EndMax {
 		fmt.Fprintf(&t, ", stopping at max_activities = %s (older activities were not read)", symbolic.Thousands(rh.most))
 	}
-	groups, order := groupMoves(res.Moved)
+	pairs, order := groupMoves(res.Moved)
 	if len(order) == 0 {
 		t.WriteString(": none would be decided otherwise.")
 		return t.String()
 	}
 	var parts []string
 	for _, pair := range order {
-		parts = append(parts, fmt.Sprintf("%s that %s would now %s", symbolic.Thousands(len(groups[pair])), wasWords[pair[0]], nowWords[pair[1]]))
+		parts = append(parts, fmt.Sprintf("%s that %s would now %s", symbolic.Thousands(len(pairs[pair])), wasWords[pair[0]], nowWords[pair[1]]))
 	}
 	t.WriteString(": " + strings.Join(parts, "; ") + ".")
-	for _, pair := range order {
-		ms := groups[pair]
+	for _, g := range groupByRegion(res.Moved, rows) {
+		fmt.Fprintf(&t, "\n  - %s -> %s", g.pair[0], g.pair[1])
+		if g.region != "" {
+			t.WriteString(", " + g.region)
+		}
 		var ids []string
-		for _, m := range ms[:min(replayExamples, len(ms))] {
+		for _, m := range g.moved[:min(replayExamples, len(g.moved))] {
 			ids = append(ids, m.ActivityID)
 		}
-		fmt.Fprintf(&t, "\n  - %s -> %s: %s", pair[0], pair[1], strings.Join(ids, ", "))
-		if len(ms) > replayExamples {
-			fmt.Fprintf(&t, " and %s more", symbolic.Thousands(len(ms)-replayExamples))
+		fmt.Fprintf(&t, ":\n      %s: %s", countOf(len(g.moved), "activity", "activities"), strings.Join(ids, ", "))
+		if len(g.moved) > replayExamples {
+			fmt.Fprintf(&t, " and %s more", symbolic.Thousands(len(g.moved)-replayExamples))
 		}
-		if common := inCommon(ms); common != "" {
+		if common := inCommon(g.moved); common != "" {
 			t.WriteString("; " + common)
 		}
 	}
 	return t.String()
+}
+
+// regionGroup is the moved activities of one row's region, or of one
+// verdict pair outside every row shown (region "").
+type regionGroup struct {
+	pair   [2]string
+	region string
+	moved  []replay.Moved
+}
+
+// groupByRegion places each moved activity in the first proved row of its
+// verdicts and type whose region holds it (the report keeps some regions,
+// so one may hold none: it is grouped by its verdicts alone), the groups
+// in the order of their first activity.
+func groupByRegion(ms []replay.Moved, rows []review.Row) []regionGroup {
+	var out []regionGroup
+	at := map[string]int{}
+	for _, m := range ms {
+		var e *policyset.Evaluator
+		key, region := m.Before+"\x00"+m.After, ""
+		for i, r := range rows {
+			if !r.Proved || r.Before != m.Before || r.After != m.After || !slices.Contains(r.Types, m.Type) || m.Request == nil {
+				continue
+			}
+			if e == nil {
+				e = policyset.NewEvaluator(*m.Request)
+			}
+			if symbolic.InRegion(r.Atoms, e) {
+				key, region = fmt.Sprint(key, "\x00", i), r.Region
+				break
+			}
+		}
+		i, ok := at[key]
+		if !ok {
+			i = len(out)
+			at[key] = i
+			out = append(out, regionGroup{pair: [2]string{m.Before, m.After}, region: region})
+		}
+		out[i].moved = append(out[i].moved, m)
+	}
+	return out
 }
 
 // wasWords and nowWords say a verdict, before and after.

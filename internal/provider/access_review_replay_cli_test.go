@@ -203,14 +203,15 @@ output "decided" {
 type replayLine struct {
 	replayed, notRebuilt, root int
 	moves                      map[[2]string]int
-	first                      map[[2]string][]string // the ids named, newest first
+	named                      map[[2]string][]string // the ids the groups name
+	inRegion                   int                    // the moves grouped under a row's region
 }
 
 var (
 	replayedRE  = regexp.MustCompile(`Replayed ([\d,]+) (?:activity|activities) of the last (\d+) days(?: \(([\d,]+) not rebuilt: (.*)\))?[,:]`)
 	rootRE      = regexp.MustCompile(`([\d,]+) requested by a root user`)
 	reportRowRE = regexp.MustCompile(`(?m)^  ACTIVITY_TYPE_[\w, ]+: (OUTCOME_\w+) -> (OUTCOME_\w+)$`)
-	moveRE      = regexp.MustCompile(`(?m)^  - (OUTCOME_\w+) -> (OUTCOME_\w+): ([^;\n]*?)(?: and ([\d,]+) more)?(?:;.*)?$`)
+	moveRE      = regexp.MustCompile(`(?m)^  - (OUTCOME_\w+) -> (OUTCOME_\w+)(, .*)?:\n      ([\d,]+) (?:activity|activities): ([^;\n]*?)(?: and [\d,]+ more)?(?:;.*)?$`)
 )
 
 func atoi(t *testing.T, s string) int {
@@ -229,7 +230,7 @@ func parseReplay(t *testing.T, detail string) replayLine {
 	if m == nil {
 		t.Fatalf("no replay in the warning:\n%s", detail)
 	}
-	r := replayLine{replayed: atoi(t, m[1]), moves: map[[2]string]int{}, first: map[[2]string][]string{}}
+	r := replayLine{replayed: atoi(t, m[1]), moves: map[[2]string]int{}, named: map[[2]string][]string{}}
 	if m[2] != strconv.Itoa(replayDays) {
 		t.Errorf("replayed %s days, want %d", m[2], replayDays)
 	}
@@ -241,10 +242,11 @@ func parseReplay(t *testing.T, detail string) replayLine {
 	}
 	for _, mv := range moveRE.FindAllStringSubmatch(detail, -1) {
 		pair := [2]string{mv[1], mv[2]}
-		r.first[pair] = strings.Split(mv[3], ", ")
-		r.moves[pair] = len(r.first[pair])
-		if mv[4] != "" {
-			r.moves[pair] += atoi(t, mv[4])
+		n := atoi(t, mv[4])
+		r.moves[pair] += n
+		r.named[pair] = append(r.named[pair], strings.Split(mv[5], ", ")...)
+		if mv[3] != "" {
+			r.inRegion += n
 		}
 	}
 	return r
@@ -283,13 +285,11 @@ func (w *replayWorld) checkReplay(after map[string]reviewPolicy, address string)
 
 	acts, root := w.requested()
 	want := map[[2]string]int{}
-	first := map[[2]string][]string{}
+	moved := map[[2]string][]string{}
 	for i, d := range w.decided(acts, after) {
 		if d[0] != d[1] {
-			want[d] = want[d] + 1
-			if len(first[d]) < replayExamples {
-				first[d] = append(first[d], acts[i].ID)
-			}
+			want[d]++
+			moved[d] = append(moved[d], acts[i].ID)
 		}
 	}
 	if got.replayed != len(acts) || got.root != root || got.notRebuilt != root {
@@ -299,10 +299,15 @@ func (w *replayWorld) checkReplay(after map[string]reviewPolicy, address string)
 	if !maps.Equal(got.moves, want) {
 		w.t.Errorf("the replay moves %v; policy_decision moves %v", got.moves, want)
 	}
-	for pair, ids := range first {
-		if !slices.Equal(got.first[pair], ids) {
-			w.t.Errorf("%v names %v first, want the newest, %v", pair, got.first[pair], ids)
+	for pair, ids := range got.named {
+		for _, id := range ids {
+			if !slices.Contains(moved[pair], id) {
+				w.t.Errorf("the replay names %s under %v, which policy_decision does not move so", id, pair)
+			}
 		}
+	}
+	if got.inRegion == 0 {
+		w.t.Errorf("no moved activity is grouped under a region of the report")
 	}
 	// A replayed move the report has no row of is a defect: the report
 	// keeps some regions, so its verdict pairs are what is matched.

@@ -199,7 +199,7 @@ func (a *accessReview) review(ctx context.Context, c review.Change, name, what s
 		}
 		detail := rep.Detail(accessReviewRows)
 		var said string
-		if said, replayed = a.replayed(ctx, org, c); said != "" {
+		if said, replayed = a.replayed(ctx, org, c, rep.Rows); said != "" {
 			detail += "\n\n" + said
 		}
 		diags.AddWarning("Access change: "+name, detail)

@@ -65,6 +65,8 @@ func (h *History) Add(page []client.Activity) {
 type Moved struct {
 	ActivityID, Type, KeyID string
 	Before, After           string
+	// Request is the activity rebuilt, to place it in a report's region.
+	Request *policyset.Request
 }
 
 // Result is one change's replay: every rebuilt activity decided by the
@@ -162,7 +164,8 @@ func (h *History) Replay(sets Sets, changed []policyset.Policy) Result {
 			x, y := policyset.DecideWith(ev, before, r.Req), policyset.DecideWith(ev, after, r.Req)
 			lacks = lacking(r.Req, before, x, after, y)
 			if lacks == "" && x.Verdict != y.Verdict {
-				out.Moved = append(out.Moved, Moved{ActivityID: r.ActivityID, Type: r.Type, KeyID: r.KeyID, Before: x.Verdict, After: y.Verdict})
+				out.Moved = append(out.Moved, Moved{ActivityID: r.ActivityID, Type: r.Type, KeyID: r.KeyID, Before: x.Verdict, After: y.Verdict,
+					Request: &r.Req})
 			}
 		}
 		if lacks == "" && r.UnknownCredential && credentials[r.Type] {

@@ -190,6 +190,7 @@ func rowOf(g symbolic.Region) Row {
 	}
 	row.Request = g.Witness
 	row.Example = example(g.Witness)
+	row.Atoms = g.Atoms
 	return row
 }
 

@@ -20,7 +20,10 @@
 // redundant).
 package review
 
-import "github.com/custody-labs/terraform-provider-custody/internal/policyset"
+import (
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/symbolic"
+)
 
 // Change is one planned change of one policy: Before is nil for a create,
 // After nil for a delete. Only effect, condition, consensus and time count:
@@ -62,6 +65,9 @@ type Row struct {
 	// Proved: the witness decides Before and After (replayed through
 	// policyset.Decide).
 	Proved bool
+	// Atoms are the region's comparisons with their values: a request is
+	// in the row's region when each gives its value (symbolic.InRegion).
+	Atoms []symbolic.AtomValue
 }
 
 // Widening tells whether the row gives more than before: anything to

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
-	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
 )
 
@@ -109,7 +108,7 @@ func TestSliceWitnessShortest(t *testing.T) {
 func wordsHold(r Region) string {
 	e := policyset.NewEvaluator(r.Witness)
 	for _, a := range r.Atoms {
-		got := atomOutcome(e, a.source())
+		got := atomOutcome(e, a)
 		want := "holds"
 		switch {
 		case a.Errs:
@@ -125,28 +124,18 @@ func wordsHold(r Region) string {
 	return ""
 }
 
-// atomOutcome evaluates one atom's text in the field that can read it.
-func atomOutcome(e *policyset.Evaluator, text string) string {
-	for _, f := range []policylang.Field{policylang.FieldCondition, policylang.FieldConsensus, policylang.FieldTime} {
-		if _, d := policyset.Compile(f, text); d != nil {
-			continue
-		}
-		p := policyset.Policy{Effect: client.EffectAllow, Condition: text}
-		switch f {
-		case policylang.FieldConsensus:
-			p = policyset.Policy{Effect: client.EffectAllow, Consensus: text}
-		case policylang.FieldTime:
-			p = policyset.Policy{Effect: client.EffectAllow, Time: text}
-		}
-		switch e.Outcome(p).Outcome {
-		case client.OutcomeAllow:
-			return "holds"
-		case client.OutcomeError:
-			return "errs"
-		}
-		return "fails"
+// atomOutcome is an atom's value on the request e evaluates, in words.
+func atomOutcome(e *policyset.Evaluator, a AtomValue) string {
+	holds, errs, ok := a.On(e)
+	switch {
+	case !ok:
+		return "does not compile"
+	case errs:
+		return "errs"
+	case holds:
+		return "holds"
 	}
-	return "does not compile"
+	return "fails"
 }
 
 // TestDifferentialSlices: conditions that read eth.tx.data whole, by
