@@ -16,6 +16,7 @@ import (
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset/replay"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
 )
 
 // replayMovedCap is how many moved activities custody_policy_replay
@@ -113,7 +114,7 @@ func readPolicyReplay(ctx context.Context, d *dataSourceBase, m *policyReplayMod
 		return
 	}
 	b, a := enginePolicies(before), enginePolicies(after)
-	res := h.Replay(h.Whole(b, a), replay.Changed(b, a))
+	res := h.Replay(h.Whole(b, a), review.ChangedVersions(b, a))
 	reasons := map[string]attr.Value{}
 	for why, n := range res.NotRebuilt {
 		reasons[why] = types.Int64Value(int64(n))

@@ -102,26 +102,6 @@ func (h *History) Whole(before, after []policyset.Policy) Sets {
 	return out
 }
 
-// Changed are the versions that differ between two lists of policies (by
-// what decides: effect and expressions), as policy_changes finds them.
-func Changed(before, after []policyset.Policy) []policyset.Policy {
-	in := func(ps []policyset.Policy, p policyset.Policy) bool {
-		return slices.ContainsFunc(ps, func(q policyset.Policy) bool { return q.DecisionKey() == p.DecisionKey() })
-	}
-	var out []policyset.Policy
-	for _, p := range before {
-		if !in(after, p) {
-			out = append(out, p)
-		}
-	}
-	for _, p := range after {
-		if !in(before, p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // Replay decides every rebuilt activity of a type sets names against its
 // sets before and after; changed are the versions that differ between
 // them (nil decides every activity). An activity that no changed version allows, brings to consensus

@@ -13,6 +13,7 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/payload"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
 )
 
 const (
@@ -165,5 +166,5 @@ func TestReplayMoves(t *testing.T) {
 
 // replayWhole replays h on two whole lists.
 func replayWhole(h *History, before, after []policyset.Policy) Result {
-	return h.Replay(h.Whole(before, after), Changed(before, after))
+	return h.Replay(h.Whole(before, after), review.ChangedVersions(before, after))
 }

@@ -239,6 +239,13 @@ var typeOrder = func() map[string]int {
 
 // changedPolicies are the versions whose decision fields are in one set
 // and not the other.
+// ChangedVersions are the versions that differ between two whole lists
+// (by id and what decides), as Compare finds them: the replay of a
+// data source's lists evaluates them first.
+func ChangedVersions(before, after []policyset.Policy) []policyset.Policy {
+	return valuesOf(changedPolicies(before, after))
+}
+
 func changedPolicies(before, after []policyset.Policy) []*policyset.Policy {
 	keys := func(set []policyset.Policy) map[string]bool {
 		m := make(map[string]bool, len(set))
