@@ -138,12 +138,19 @@ func (a *accessReview) unused(c review.Change, res *replay.Result) string {
 func replayText(rh *replayHistory, res replay.Result, rows []review.Row) string {
 	var t strings.Builder
 	fmt.Fprintf(&t, "Replayed %s of the last %d days", countOf(res.Replayed, "activity", "activities"), rh.days)
+	var notes []string
+	if res.TodaysTags > 0 {
+		notes = append(notes, symbolic.Thousands(res.TodaysTags)+" rebuilt with their key's tags as they are today")
+	}
 	if n := sumCounts(res.NotRebuilt); n > 0 {
 		var why []string
 		for _, reason := range sortedKeys(res.NotRebuilt) {
 			why = append(why, fmt.Sprintf("%s %s", symbolic.Thousands(res.NotRebuilt[reason]), reason))
 		}
-		fmt.Fprintf(&t, " (%s not rebuilt: %s)", symbolic.Thousands(n), strings.Join(why, "; "))
+		notes = append(notes, fmt.Sprintf("%s not rebuilt: %s", symbolic.Thousands(n), strings.Join(why, "; ")))
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(&t, " (%s)", strings.Join(notes, "; "))
 	}
 	if rh.end.Reason == client.EndMax {
 		fmt.Fprintf(&t, ", stopping at max_activities = %s (older activities were not read)", symbolic.Thousands(rh.most))

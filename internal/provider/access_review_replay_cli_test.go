@@ -202,13 +202,14 @@ output "decided" {
 // replayLine is what a plan's replay says.
 type replayLine struct {
 	replayed, notRebuilt, root int
+	todaysTags                 int
 	moves                      map[[2]string]int
 	named                      map[[2]string][]string // the ids the groups name
 	inRegion                   int                    // the moves grouped under a row's region
 }
 
 var (
-	replayedRE  = regexp.MustCompile(`Replayed ([\d,]+) (?:activity|activities) of the last (\d+) days(?: \(([\d,]+) not rebuilt: (.*)\))?[,:]`)
+	replayedRE  = regexp.MustCompile(`Replayed ([\d,]+) (?:activity|activities) of the last (\d+) days(?: \((?:([\d,]+) rebuilt with their key's tags as they are today)?(?:; )?(?:([\d,]+) not rebuilt: (.*))?\))?[,:]`)
 	rootRE      = regexp.MustCompile(`([\d,]+) requested by a root user`)
 	reportRowRE = regexp.MustCompile(`(?m)^  ACTIVITY_TYPE_[\w, ]+: (OUTCOME_\w+) -> (OUTCOME_\w+)$`)
 	moveRE      = regexp.MustCompile(`(?m)^  - (OUTCOME_\w+) -> (OUTCOME_\w+)(, .*)?:\n      ([\d,]+) (?:activity|activities): ([^;\n]*?)(?: and [\d,]+ more)?(?:;.*)?$`)
@@ -235,8 +236,11 @@ func parseReplay(t *testing.T, detail string) replayLine {
 		t.Errorf("replayed %s days, want %d", m[2], replayDays)
 	}
 	if m[3] != "" {
-		r.notRebuilt = atoi(t, m[3])
-		if rm := rootRE.FindStringSubmatch(m[4]); rm != nil {
+		r.todaysTags = atoi(t, m[3])
+	}
+	if m[4] != "" {
+		r.notRebuilt = atoi(t, m[4])
+		if rm := rootRE.FindStringSubmatch(m[5]); rm != nil {
 			r.root = atoi(t, rm[1])
 		}
 	}
@@ -291,6 +295,15 @@ func (w *replayWorld) checkReplay(after map[string]reviewPolicy, address string)
 			want[d]++
 			moved[d] = append(moved[d], acts[i].ID)
 		}
+	}
+	signed := 0
+	for _, a := range acts {
+		if a.Type == client.OpSignTransaction.Type || a.Type == client.OpSignRawPayload.Type {
+			signed++
+		}
+	}
+	if got.todaysTags != signed {
+		w.t.Errorf("%d rebuilt with today's key tags; %d signed with a key", got.todaysTags, signed)
 	}
 	if got.replayed != len(acts) || got.root != root || got.notRebuilt != root {
 		w.t.Errorf("replayed %d, not rebuilt %d (%d a root user's); policy_decision's count: %d rebuilt, %d a root user's",

@@ -31,7 +31,7 @@ func TestReplayText(t *testing.T) {
 		return &req
 	}
 	rh := &replayHistory{days: 30, most: 20000, end: client.RecentEnd{Reason: client.EndCutoff}}
-	res := replay.Result{Replayed: 8412, NotRebuilt: map[string]int{replay.SkipRoot: 2}}
+	res := replay.Result{Replayed: 8412, TodaysTags: 8000, NotRebuilt: map[string]int{replay.SkipRoot: 2}}
 	for i := range 5 {
 		res.Moved = append(res.Moved, replay.Moved{ActivityID: "act-" + string(rune('a'+i)), Type: typ, KeyID: "key-hot",
 			Before: client.OutcomeAllow, After: client.OutcomeDenyImplicit, Request: transfer(8)})
@@ -43,7 +43,8 @@ func TestReplayText(t *testing.T) {
 		After: client.OutcomeAllow, Request: transfer(1)})
 	got := replayText(rh, res, rows)
 	for _, want := range []string{
-		"Replayed 8,412 activities of the last 30 days (2 not rebuilt: 2 " + replay.SkipRoot + "): 6 that were allowed would now be " +
+		"Replayed 8,412 activities of the last 30 days (8,000 rebuilt with their key's tags as they are today; 2 not rebuilt: 2 " +
+			replay.SkipRoot + "): 6 that were allowed would now be " +
 			"allowed by no policy; 1 that needed consensus would now be allowed.",
 		"\n  - OUTCOME_ALLOW -> OUTCOME_DENY_IMPLICIT, " + rows[0].Region + ":\n      5 activities: act-a, act-b, act-c and 2 more; all with key key-hot",
 		"\n  - OUTCOME_ALLOW -> OUTCOME_DENY_IMPLICIT:\n      1 activity: act-y; key key-cold",

@@ -77,6 +77,10 @@ type Result struct {
 	// them reads what history cannot give.
 	Replayed   int
 	NotRebuilt map[string]int
+	// TodaysTags are the replayed activities rebuilt with their key's
+	// tags as they are today, which may not be the tags they were decided
+	// with.
+	TodaysTags int
 	// Moved are the activities whose verdict moves, in the history's
 	// order (newest first).
 	Moved []Moved
@@ -120,6 +124,9 @@ func (h *History) Replay(sets Sets, changed []policyset.Policy) Result {
 		s, ok := sets[r.Type]
 		if !ok || (candidate != nil && !candidate[i]) {
 			out.Replayed++
+			if r.TodaysTags {
+				out.TodaysTags++
+			}
 			continue
 		}
 		ev := policyset.NewEvaluator(r.Req)
@@ -159,6 +166,9 @@ func (h *History) Replay(sets Sets, changed []policyset.Policy) Result {
 			continue
 		}
 		out.Replayed++
+		if r.TodaysTags {
+			out.TodaysTags++
+		}
 	}
 	return out
 }

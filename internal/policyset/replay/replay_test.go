@@ -143,8 +143,8 @@ func TestReplayMoves(t *testing.T) {
 		res.Moved[0].Before != client.OutcomeAllow || res.Moved[0].After != client.OutcomeDenyImplicit || res.Moved[0].KeyID != "key-hot" {
 		t.Fatalf("replay %+v", res)
 	}
-	if res.Used["limit"] != 7 || res.NotRebuilt[SkipRoot] != 1 {
-		t.Fatalf("used %v, not rebuilt %v", res.Used, res.NotRebuilt)
+	if res.Used["limit"] != 7 || res.NotRebuilt[SkipRoot] != 1 || res.TodaysTags != 10 {
+		t.Fatalf("used %v, not rebuilt %v, with today's tags %d", res.Used, res.NotRebuilt, res.TodaysTags)
 	}
 	// A Solana transaction is not decoded: a policy that reads solana.tx
 	// would err on it where the service's would not, so it is not
