@@ -116,12 +116,16 @@ func (c *Client) postRetrying(ctx context.Context, op, path string, body []byte,
 			if out == nil {
 				return reached, nil
 			}
-			if !json.Valid(data) {
-				// A server that is not the service, answering with a page.
-				return reached, &APIError{Operation: op, HTTPStatus: status, NotService: true, RequestID: header.Get("X-Request-Id"),
-					Status: Status{Message: "a body that is not JSON: " + summarizeBody(data)}}
-			}
+			// Unmarshal checks the whole body is JSON before it decodes
+			// any of it (a page of activities is megabytes: one pass, not
+			// two).
 			if err := json.Unmarshal(data, out); err != nil {
+				var syntax *json.SyntaxError
+				if errors.As(err, &syntax) {
+					// A server that is not the service, answering with a page.
+					return reached, &APIError{Operation: op, HTTPStatus: status, NotService: true, RequestID: header.Get("X-Request-Id"),
+						Status: Status{Message: "a body that is not JSON: " + summarizeBody(data)}}
+				}
 				return reached, fmt.Errorf("%s: decoding the answer: %w", op, err)
 			}
 			return reached, nil
