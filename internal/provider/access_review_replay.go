@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -35,13 +36,12 @@ const ethereumFormat = "ADDRESS_FORMAT_ETHEREUM"
 
 // replayHistory is the command's history, read once.
 type replayHistory struct {
-	once  sync.Once
-	h     *replay.History
-	end   client.RecentEnd
-	days  int
-	most  int
-	err   error // the read failed: the replay is not made
-	since time.Time
+	once sync.Once
+	h    *replay.History
+	end  client.RecentEnd
+	days int
+	most int
+	err  error // the read failed: the replay is not made
 }
 
 // history is the command's history, read at the first call.
@@ -49,19 +49,26 @@ func (a *accessReview) history(ctx context.Context) *replayHistory {
 	a.replay.once.Do(func() {
 		rh := &a.replay
 		rh.days, rh.most = a.pd.replay.days, a.pd.replay.most
-		rh.since = time.Now().Add(-time.Duration(rh.days) * 24 * time.Hour)
 		org, err := replayOrg(ctx, a.pd)
 		if err != nil {
 			rh.err = err
 			return
 		}
-		rh.h = replay.NewHistory(org)
-		rh.end, rh.err = a.pd.client.RecentActivities(ctx, rh.since, rh.most, func(page []client.Activity) error {
-			rh.h.Add(page)
-			return nil
-		})
+		rh.h, rh.end, rh.err = readHistory(ctx, a.pd, org, rh.days, rh.most)
 	})
 	return &a.replay
+}
+
+// readHistory reads the organization's activities of the last days, at
+// most most of them, and rebuilds them page by page.
+func readHistory(ctx context.Context, pd *providerData, org *replay.Org, days, most int) (*replay.History, client.RecentEnd, error) {
+	h := replay.NewHistory(org)
+	since := time.Now().Add(-time.Duration(days) * 24 * time.Hour)
+	end, err := pd.client.RecentActivities(ctx, since, most, func(page []client.Activity) error {
+		h.Add(page)
+		return nil
+	})
+	return h, end, err
 }
 
 // replayOrg is what rebuilding reads beside the activities: today's keys
@@ -103,18 +110,7 @@ func (a *accessReview) replayed(ctx context.Context, org *review.Org, c review.C
 	if rh.err != nil {
 		return "Replay not made: " + rh.err.Error() + ".", nil
 	}
-	types, before, after := org.Sets(c)
-	sets := replay.Sets{}
-	for _, t := range types {
-		sets[t] = [2][]policyset.Policy{before[t], after[t]}
-	}
-	var versions []policyset.Policy
-	for _, v := range []*policyset.Policy{c.Before, c.After} {
-		if v != nil {
-			versions = append(versions, *v)
-		}
-	}
-	res := rh.h.Replay(sets, versions)
+	res := rh.h.Replay(replay.ForChange(org, c))
 	return replayText(rh, res, rows), &res
 }
 
@@ -144,7 +140,7 @@ func replayText(rh *replayHistory, res replay.Result, rows []review.Row) string 
 	}
 	if n := sumCounts(res.NotRebuilt); n > 0 {
 		var why []string
-		for _, reason := range sortedKeys(res.NotRebuilt) {
+		for _, reason := range slices.Sorted(maps.Keys(res.NotRebuilt)) {
 			why = append(why, fmt.Sprintf("%s %s", symbolic.Thousands(res.NotRebuilt[reason]), reason))
 		}
 		notes = append(notes, fmt.Sprintf("%s not rebuilt: %s", symbolic.Thousands(n), strings.Join(why, "; ")))
@@ -276,13 +272,4 @@ func sumCounts(m map[string]int) int {
 		n += v
 	}
 	return n
-}
-
-func sortedKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

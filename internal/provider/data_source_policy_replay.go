@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -15,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
-	"github.com/custody-labs/terraform-provider-custody/internal/policyset/replay"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
 )
 
@@ -107,9 +105,8 @@ func readPolicyReplay(ctx context.Context, d *dataSourceBase, m *policyReplayMod
 		diags.AddError("Replay not made", err.Error())
 		return
 	}
-	h := replay.NewHistory(org)
-	since := time.Now().Add(-time.Duration(days) * 24 * time.Hour)
-	if _, err := d.pd.client.RecentActivities(ctx, since, most, func(page []client.Activity) error { h.Add(page); return nil }); err != nil {
+	h, _, err := readHistory(ctx, d.pd, org, days, most)
+	if err != nil {
 		addAPIError(diags, "Replay not made", client.QueryListActivities, "the activities of the last "+fmt.Sprint(days)+" days", err)
 		return
 	}

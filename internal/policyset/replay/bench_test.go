@@ -109,12 +109,7 @@ func BenchmarkPlanReplay(b *testing.B) {
 				for i := range k {
 					j := i * (n / k)
 					c := review.Change{Before: &ps[j], After: &raised[j]}
-					types, before, after := o.Sets(c)
-					sets := Sets{}
-					for _, t := range types {
-						sets[t] = [2][]policyset.Policy{before[t], after[t]}
-					}
-					moved += len(h.Replay(sets, []policyset.Policy{ps[j], raised[j]}).Moved)
+					moved += len(h.Replay(ForChange(o, c)).Moved)
 				}
 			}
 			b.ReportMetric(float64(moved)/float64(b.N), "moved/op")

@@ -10,6 +10,7 @@ import (
 	"github.com/custody-labs/terraform-provider-custody/internal/client"
 	"github.com/custody-labs/terraform-provider-custody/internal/policylang"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset"
+	"github.com/custody-labs/terraform-provider-custody/internal/policyset/review"
 	"github.com/custody-labs/terraform-provider-custody/internal/policyset/symbolic"
 )
 
@@ -96,6 +97,17 @@ type Result struct {
 // lists. An activity of a type the sets do not name does not move.
 type Sets map[string][2][]policyset.Policy
 
+// ForChange are the sets and changed versions the report compares for c
+// (review.Org.Sets): what a plan replays for one change.
+func ForChange(o *review.Org, c review.Change) (Sets, []policyset.Policy) {
+	types, versions, before, after := o.Sets(c)
+	sets := Sets{}
+	for _, t := range types {
+		sets[t] = [2][]policyset.Policy{before[t], after[t]}
+	}
+	return sets, versions
+}
+
 // Whole are the sets for whole lists of policies, for every type of h's
 // activities: what policy_changes compares.
 func (h *History) Whole(before, after []policyset.Policy) Sets {
@@ -108,36 +120,48 @@ func (h *History) Whole(before, after []policyset.Policy) Sets {
 
 // Replay decides every rebuilt activity of a type sets names against its
 // sets before and after; changed are the versions that differ between
-// them (nil decides every activity). An activity that no changed version allows, brings to consensus
-// or denies is decided alike before and after (the sets differ only by
-// versions that count nothing for it), so only the changed versions are
-// evaluated for it.
+// them (nil decides every activity). An activity that no changed version
+// allows, brings to consensus or denies is decided alike before and after
+// (the sets differ only by versions that count nothing for it), so only
+// the changed versions are evaluated for it.
 func (h *History) Replay(sets Sets, changed []policyset.Policy) Result {
 	out := Result{NotRebuilt: maps.Clone(h.NotRebuilt), Used: map[string]int{}}
-	credentials := map[string]bool{}
+	// Per type, whether a policy of the sets reads credentials, and which
+	// changed versions are allows the sets after hold (their use counts).
+	credentials, allowsAfter := map[string]bool{}, map[string][]bool{}
 	for t, s := range sets {
 		credentials[t] = readsKeyword(s[0], "credentials") || readsKeyword(s[1], "credentials")
+		after := map[string]bool{}
+		for _, q := range s[1] {
+			after[q.DecisionKey()] = true
+		}
+		allowsAfter[t] = make([]bool, len(changed))
+		for j, p := range changed {
+			allowsAfter[t][j] = p.Effect == client.EffectAllow && after[p.DecisionKey()]
+		}
+	}
+	replayed := func(r *Request) {
+		out.Replayed++
+		if r.TodaysTags {
+			out.TodaysTags++
+		}
 	}
 	candidate := h.candidates(changed)
 	for i := range h.Requests {
 		r := &h.Requests[i]
 		s, ok := sets[r.Type]
 		if !ok || (candidate != nil && !candidate[i]) {
-			out.Replayed++
-			if r.TodaysTags {
-				out.TodaysTags++
-			}
+			replayed(r)
 			continue
 		}
 		ev := policyset.NewEvaluator(r.Req)
 		counts := changed == nil // nil: every activity is decided
 		var lacks string
-		for _, p := range changed {
-			o := ev.Outcome(p)
-			switch o.Outcome {
+		for j, p := range changed {
+			switch ev.Outcome(p).Outcome {
 			case client.OutcomeAllow, client.OutcomeRequiresConsensus:
 				counts = true
-				if p.Effect == client.EffectAllow && slices.ContainsFunc(s[1], func(q policyset.Policy) bool { return q.DecisionKey() == p.DecisionKey() }) {
+				if allowsAfter[r.Type][j] {
 					out.Used[p.ID]++
 				}
 			case client.OutcomeDenyExplicit:
@@ -146,13 +170,13 @@ func (h *History) Replay(sets Sets, changed []policyset.Policy) Result {
 				lacks = cmp.Or(lacks, lackedBy(r.Req, p))
 			}
 		}
+		var moved *Moved
 		if lacks == "" && counts {
 			before, after := s[0], s[1]
 			x, y := policyset.DecideWith(ev, before, r.Req), policyset.DecideWith(ev, after, r.Req)
 			lacks = lacking(r.Req, before, x, after, y)
-			if lacks == "" && x.Verdict != y.Verdict {
-				out.Moved = append(out.Moved, Moved{ActivityID: r.ActivityID, Type: r.Type, KeyID: r.KeyID, Before: x.Verdict, After: y.Verdict,
-					Request: &r.Req})
+			if x.Verdict != y.Verdict {
+				moved = &Moved{ActivityID: r.ActivityID, Type: r.Type, KeyID: r.KeyID, Before: x.Verdict, After: y.Verdict, Request: &r.Req}
 			}
 		}
 		if lacks == "" && r.UnknownCredential && credentials[r.Type] {
@@ -160,15 +184,12 @@ func (h *History) Replay(sets Sets, changed []policyset.Policy) Result {
 		}
 		if lacks != "" {
 			out.NotRebuilt[lacks]++
-			if n := len(out.Moved); n > 0 && out.Moved[n-1].ActivityID == r.ActivityID {
-				out.Moved = out.Moved[:n-1]
-			}
 			continue
 		}
-		out.Replayed++
-		if r.TodaysTags {
-			out.TodaysTags++
+		if moved != nil {
+			out.Moved = append(out.Moved, *moved)
 		}
+		replayed(r)
 	}
 	return out
 }

@@ -64,18 +64,7 @@ func TestSlicedSetsMoveAsWholeSets(t *testing.T) {
 			after = append(after, *c.After)
 		}
 		whole := replayWhole(h, ps, after)
-		types, before, afterOf := review.NewOrg(ps, nil).Sets(c)
-		sets := Sets{}
-		for _, typ := range types {
-			sets[typ] = [2][]policyset.Policy{before[typ], afterOf[typ]}
-		}
-		var versions []policyset.Policy
-		for _, v := range []*policyset.Policy{c.Before, c.After} {
-			if v != nil {
-				versions = append(versions, *v)
-			}
-		}
-		sliced := h.Replay(sets, versions)
+		sliced := h.Replay(ForChange(review.NewOrg(ps, nil), c))
 		all := h.Replay(h.Whole(ps, after), nil)
 		if !slices.Equal(whole.Moved, all.Moved) {
 			t.Fatalf("round %d: only the changed versions' activities decided move %v, all decided %v", round, whole.Moved, all.Moved)

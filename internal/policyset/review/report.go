@@ -31,18 +31,18 @@ func (o *Org) Report(c Change) Report {
 
 // Sets are, for each activity type a version of c may apply to, the
 // organization's policies before and after c as Report compares them:
-// those the changed versions' guards admit. Deciding a request with them
-// moves it exactly where deciding it with the whole organization does
-// (the others apply to none of the requests the changed versions do), so
-// the replay decides each recent activity with them.
-func (o *Org) Sets(c Change) (types []string, before, after map[string][]policyset.Policy) {
+// those the changed versions' guards admit; and those versions (the prior
+// one as the organization has it). Deciding a request with the sets moves
+// it exactly where deciding it with the whole organization does (the
+// others apply to none of the requests the changed versions do), so the
+// replay decides each recent activity with them.
+func (o *Org) Sets(c Change) (types []string, versions []policyset.Policy, before, after map[string][]policyset.Policy) {
 	if decisionEqual(c) {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	types, _, before, after = o.sets(o.lookup(c.Before), c.After)
-	return types, before, after
+	return o.sets(o.lookup(c.Before), c.After)
 }
 
 // sets are Sets, with the changed versions' values, of the prior version
